@@ -1,0 +1,24 @@
+/** Unit specs live beside the code; end-to-end specs boot the real app against PostgreSQL. */
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      testTimeout: 60000,
+    },
+  ],
+};

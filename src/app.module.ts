@@ -1,0 +1,47 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from './auth/auth.module';
+import { HttpErrorFilter } from './common/filters/http-error.filter';
+import { AuthGuard } from './common/guards/auth.guard';
+import { JsonLogger } from './common/logging/json-logger';
+import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import type { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/config.module';
+import { buildDataSourceOptions } from './database/data-source-options';
+import { HealthModule } from './health/health.module';
+import { UsersModule } from './users/users.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  logger: JsonLogger;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ config, databaseUrl, logger }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        DiscoveryModule,
+        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl)),
+        RateLimitModule,
+        HealthModule,
+        UsersModule,
+        AuthModule,
+      ],
+      providers: [
+        { provide: JsonLogger, useValue: logger },
+        // Order matters: authenticate first, then count the request against the caller's limits.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,94 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, type ExceptionFilter } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { RequestValidationException } from '../errors/validation-issue';
+import { JsonLogger } from '../logging/json-logger';
+import { RouteIndex } from './route-index';
+
+interface ErrorBody {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one error path: every error leaves the service as `{"detail": ...}`, framework 404/405
+ * included. Anything unexpected is logged and answered with a generic 500.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private routes: RouteIndex | null = null;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(JsonLogger) private readonly logger: JsonLogger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const context = host.switchToHttp();
+    const request = context.getRequest<Request>();
+    const response = context.getResponse<Response>();
+    const error = this.describe(exception, request);
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+    response.status(error.status).json(error.body);
+  }
+
+  describe(exception: unknown, request: Request): ErrorBody {
+    if (exception instanceof RequestValidationException) {
+      return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { detail: exception.issues } };
+    }
+    if (exception instanceof HttpException) {
+      return this.fromHttpException(exception, request);
+    }
+    this.logger.error({
+      msg: 'Unhandled error',
+      requestId: request.headers['x-request-id'],
+      method: request.method,
+      path: request.path,
+      error: exception instanceof Error ? exception.message : String(exception),
+      stack: exception instanceof Error ? exception.stack : undefined,
+    });
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
+  }
+
+  private fromHttpException(exception: HttpException, request: Request): ErrorBody {
+    const status = exception.getStatus();
+    const payload = exception.getResponse();
+    if (status === HttpStatus.NOT_FOUND && isRouterNotFound(payload, request)) {
+      const allowed = this.routeIndex().allowedMethods(request.path);
+      if (allowed.length > 0) {
+        return {
+          status: HttpStatus.METHOD_NOT_ALLOWED,
+          body: { detail: 'Method Not Allowed' },
+          headers: { Allow: allowed.join(', ') },
+        };
+      }
+      return { status, body: { detail: 'Not Found' } };
+    }
+    if (typeof payload === 'object' && payload !== null && 'detail' in payload) {
+      const { headers, ...body } = payload as Record<string, unknown>;
+      return { status, body, headers: headers as Record<string, string> | undefined };
+    }
+    const message =
+      typeof payload === 'string'
+        ? payload
+        : Array.isArray((payload as { message?: unknown }).message)
+          ? ((payload as { message: string[] }).message).join('; ')
+          : String((payload as { message?: unknown }).message ?? exception.message);
+    if (status >= 500) {
+      this.logger.warn({ msg: 'Server error answered', status, path: request.path, error: message });
+    }
+    return { status, body: { detail: message } };
+  }
+
+  private routeIndex(): RouteIndex {
+    this.routes ??= new RouteIndex(this.adapterHost.httpAdapter.getInstance());
+    return this.routes;
+  }
+}
+
+function isRouterNotFound(payload: unknown, request: Request): boolean {
+  const message = typeof payload === 'object' && payload !== null ? (payload as { message?: unknown }).message : payload;
+  return typeof message === 'string' && message === `Cannot ${request.method} ${request.path}`;
+}

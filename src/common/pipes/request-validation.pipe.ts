@@ -1,0 +1,88 @@
+import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { RequestValidationException, type ValidationIssue } from '../errors/validation-issue';
+
+/** class-validator constraint name -> error `type` of the 422 detail. */
+const CONSTRAINT_TYPES: Record<string, string> = {
+  isDefined: 'missing',
+  isString: 'string_type',
+  minLength: 'string_too_short',
+  maxLength: 'string_too_long',
+  isIn: 'enum',
+  isEnum: 'enum',
+  isBoolean: 'bool_type',
+  isInt: 'int_parsing',
+  min: 'greater_than_equal',
+  max: 'less_than_equal',
+  isArray: 'list_type',
+  isObject: 'dict_type',
+  isEmail: 'value_error',
+  isUuid: 'uuid_parsing',
+  arrayMaxSize: 'too_long',
+  whitelistValidation: 'extra_forbidden',
+};
+
+const LOCATIONS: Record<string, string> = { body: 'body', query: 'query', param: 'path' };
+
+/**
+ * Validates request DTOs and turns every failure into the 422 array form
+ * (`type`, `loc`, `msg`, `input`). Unknown fields are dropped, not rejected, so a client
+ * sending extra fields (a `schedule` on create, say) changes nothing.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype;
+    if (!metatype || !hasValidationRules(metatype)) return value;
+    const location = LOCATIONS[metadata.type] ?? metadata.type;
+    let source = value;
+    if (metadata.type === 'body' && (source === undefined || source === null || source === '')) source = {};
+    if (typeof source !== 'object' || source === null || Array.isArray(source)) {
+      throw new RequestValidationException([
+        {
+          type: 'model_attributes_type',
+          loc: [location],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: source,
+        },
+      ]);
+    }
+    const instance = plainToInstance(metatype as new () => object, source) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidUnknownValues: false,
+      stopAtFirstError: true,
+      validationError: { target: false, value: true },
+    });
+    if (errors.length > 0) {
+      throw new RequestValidationException(collectIssues(errors, [location], source));
+    }
+    return instance;
+  }
+}
+
+function hasValidationRules(metatype: unknown): boolean {
+  if (typeof metatype !== 'function' || [String, Boolean, Number, Array, Object].includes(metatype as never)) {
+    return false;
+  }
+  return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+}
+
+function collectIssues(errors: ValidationError[], parentLoc: (string | number)[], parent: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    const key = /^\d+$/.test(error.property) ? Number(error.property) : error.property;
+    const loc = [...parentLoc, key];
+    const constraints = Object.entries(error.constraints ?? {});
+    if (constraints.length > 0) {
+      const [name, message] = constraints[0];
+      const type = CONSTRAINT_TYPES[name] ?? 'value_error';
+      issues.push({ type, loc, msg: message, input: type === 'missing' ? parent : error.value });
+    }
+    if (error.children && error.children.length > 0) {
+      issues.push(...collectIssues(error.children, loc, error.value));
+    }
+  }
+  return issues;
+}

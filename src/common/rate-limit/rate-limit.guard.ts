@@ -1,0 +1,67 @@
+import { HttpException, HttpStatus, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { AuthenticatedRequest } from '../decorators/auth.decorators';
+import { IP_RATE_LIMIT_KEY, type IpRateLimitRule } from './rate-limit.decorator';
+import { RateLimitService, type RateDecision, type RateWindow } from './rate-limit.service';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Global guard, after authentication: per API key (per user for JWT callers) on authenticated
+ * routes, per client IP on routes that declare `@IpRateLimit`.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly callerWindows: RateWindow[];
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limits: RateLimitService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.callerWindows = [
+      { name: 'm', lengthMs: MINUTE, limit: config.rateLimit.perMinute },
+      { name: 'h', lengthMs: HOUR, limit: config.rateLimit.perHour },
+      { name: 'd', lengthMs: DAY, limit: config.rateLimit.perDay },
+    ];
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const ipRule = this.reflector.get<IpRateLimitRule | undefined>(IP_RATE_LIMIT_KEY, context.getHandler());
+    let decision: RateDecision;
+    if (ipRule) {
+      const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+      decision = await this.limits.hit(`ip:${ipRule.name}:${ip}`, [
+        { name: 'm', lengthMs: MINUTE, limit: ipRule.perMinute },
+      ]);
+    } else if (request.user) {
+      const caller = request.user.apiKeyId ? `key:${request.user.apiKeyId}` : `user:${request.user.id}`;
+      decision = await this.limits.hit(caller, this.callerWindows);
+    } else {
+      return true;
+    }
+    const response = context.switchToHttp().getResponse<Response>();
+    const headers = {
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(decision.resetEpochSeconds),
+    };
+    response.set(headers);
+    if (!decision.allowed) {
+      throw new HttpException(
+        {
+          detail: 'Rate limit exceeded',
+          retry_after: decision.retryAfterSeconds,
+          headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) },
+        },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+export interface RateWindow {
+  /** Suffix of the bucket name: `m`, `h`, `d`. */
+  name: string;
+  lengthMs: number;
+  limit: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Headers for every answer: limit and reset of the first window, the lowest remaining. */
+  limit: number;
+  remaining: number;
+  resetEpochSeconds: number;
+  retryAfterSeconds: number;
+}
+
+const CLEANUP_INTERVAL_MS = 60_000;
+
+/**
+ * Fixed-window counters shared by every instance through PostgreSQL: one upsert counts a request
+ * in all its windows at once (design notes, "Counters for limits live in PostgreSQL").
+ */
+@Injectable()
+export class RateLimitService implements OnModuleInit, OnModuleDestroy {
+  private cleanupTimer: NodeJS.Timeout | null = null;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.cleanupTimer = setInterval(() => void this.deleteExpired(), CLEANUP_INTERVAL_MS);
+    this.cleanupTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+  }
+
+  async hit(bucket: string, windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
+    const starts = windows.map((window) => Math.floor(now / window.lengthMs) * window.lengthMs);
+    const ends = windows.map((window, index) => starts[index] + window.lengthMs);
+    const names = windows.map((window) => `${bucket}:${window.name}`);
+    const rows: Array<{ bucket: string; hits: number }> = await this.dataSource.query(
+      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+       SELECT bucket, window_start, 1, expires_at
+       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+       RETURNING bucket, hits`,
+      [names, starts.map(toIso), ends.map(toIso)],
+    );
+    const hits = new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
+    const exceeded = windows.findIndex((window, index) => (hits.get(names[index]) ?? 0) > window.limit);
+    if (exceeded >= 0) {
+      // A refused request does not use up quota: take the hit back from every window.
+      await this.dataSource.query(
+        `UPDATE rate_limit_counters SET hits = hits - 1
+         WHERE (bucket, window_start) IN (SELECT * FROM unnest($1::text[], $2::timestamptz[]))`,
+        [names, starts.map(toIso)],
+      );
+    }
+    const remaining = Math.max(
+      0,
+      Math.min(...windows.map((window, index) => window.limit - Math.min(hits.get(names[index]) ?? 0, window.limit))),
+    );
+    const resetIndex = exceeded >= 0 ? exceeded : 0;
+    const resetMs = ends[resetIndex];
+    return {
+      allowed: exceeded < 0,
+      limit: windows[0].limit,
+      remaining,
+      resetEpochSeconds: Math.ceil(resetMs / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    };
+  }
+
+  private async deleteExpired(): Promise<void> {
+    try {
+      await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at < now()');
+    } catch {
+      // best effort: the next run retries
+    }
+  }
+}
+
+function toIso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

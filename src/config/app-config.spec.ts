@@ -1,0 +1,46 @@
+import { ConfigValidationError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('should apply the contract defaults when the environment is empty', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: null,
+      dataDir: './data',
+      nodeEnv: 'development',
+      authDisabled: false,
+      mailFrom: 'Monitor <monitor@localhost>',
+      webhookAllowPrivateNetworks: false,
+      rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000 },
+      scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000 },
+      workerEnabled: true,
+    });
+    expect(config.webhookRetryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5]);
+    expect(config.gemini.baseUrl).toBe('https://generativelanguage.googleapis.com');
+  });
+
+  it('should list every bad variable in one error when several are invalid', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', AUTH_DISABLED: 'maybe', SCHEDULER_MIN_INTERVAL: 'soon', DATABASE_URL: 'mysql://x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const problems = (error as ConfigValidationError).problems.join('\n');
+    for (const name of ['PORT', 'AUTH_DISABLED', 'SCHEDULER_MIN_INTERVAL', 'DATABASE_URL']) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  it('should refuse AUTH_DISABLED and the embedded database when NODE_ENV=production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_DISABLED: 'true' })).toThrow(/AUTH_DISABLED[\s\S]*DATABASE_URL/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' })).not.toThrow();
+  });
+
+  it('should never print the password of a bad URL when it reports it', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' })).toThrow(/\*\*\*@host/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' })).not.toThrow(/secret/);
+  });
+});

@@ -1,0 +1,207 @@
+import { parseDuration, parseDurationList } from './duration';
+
+/** The validated configuration of one service instance (contract section 1). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  nodeEnv: string;
+  isProduction: boolean;
+  authDisabled: boolean;
+  jwt: {
+    jwksUrl: string | null;
+    publicKey: string | null;
+    issuer: string | null;
+    audience: string | null;
+    emailClaim: string;
+  };
+  adminEmails: string[];
+  gemini: {
+    apiKey: string | null;
+    baseUrl: string;
+    model: string;
+  };
+  smtpUrl: string | null;
+  mailFrom: string;
+  webhookAllowPrivateNetworks: boolean;
+  webhookRetryScheduleMs: number[];
+  rateLimit: { perMinute: number; perHour: number; perDay: number };
+  scheduler: { minIntervalMs: number; maxIntervalMs: number };
+  workerEnabled: boolean;
+  trustProxy: string | boolean | number;
+  logLevel: string;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optional(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const normalized = value.toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+    if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+    this.problems.push(`${name}: expected true or false, got "${value}"`);
+    return fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+      this.problems.push(`${name}: expected an integer from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  duration(name: string, fallback: string): number {
+    const value = this.raw(name) ?? fallback;
+    const parsed = parseDuration(value);
+    if (parsed === null || parsed <= 0) {
+      this.problems.push(`${name}: expected a duration such as 30s, 15m, 2h or 7d, got "${value}"`);
+      return parseDuration(fallback) ?? 0;
+    }
+    return parsed;
+  }
+
+  durationList(name: string, fallback: string): number[] {
+    const value = this.raw(name) ?? fallback;
+    const parsed = parseDurationList(value);
+    if (parsed === null) {
+      this.problems.push(`${name}: expected a comma-separated list of durations, got "${value}"`);
+      return parseDurationList(fallback) ?? [];
+    }
+    return parsed;
+  }
+
+  url(name: string, protocols: string[]): string | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return value;
+    } catch {
+      this.problems.push(`${name}: expected a ${protocols.join(' or ')} URL, got "${redactUrl(value)}"`);
+      return null;
+    }
+  }
+}
+
+/** Hides credentials of a URL so a configuration error never prints a password. */
+function redactUrl(value: string): string {
+  return value.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+function parseTrustProxy(value: string | undefined): string | boolean | number {
+  if (value === undefined) return false;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
+
+/**
+ * Reads and validates every variable at once so start-up fails with one message that lists
+ * every bad variable instead of stopping at the first.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const read = new EnvReader(env);
+  const nodeEnv = read.string('NODE_ENV', 'development');
+  const isProduction = nodeEnv === 'production';
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const authDisabled = read.boolean('AUTH_DISABLED', false);
+
+  const config: AppConfig = {
+    port: read.integer('PORT', 3000, 0, 65535),
+    host: read.string('HOST', '0.0.0.0'),
+    databaseUrl,
+    dataDir: read.string('DATA_DIR', './data'),
+    nodeEnv,
+    isProduction,
+    authDisabled,
+    jwt: {
+      jwksUrl: read.url('JWT_JWKS_URL', ['http:', 'https:']),
+      publicKey: read.optional('JWT_PUBLIC_KEY')?.replace(/\\n/g, '\n') ?? null,
+      issuer: read.optional('JWT_ISSUER'),
+      audience: read.optional('JWT_AUDIENCE'),
+      emailClaim: read.string('JWT_EMAIL_CLAIM', 'email'),
+    },
+    adminEmails: (read.raw('ADMIN_EMAILS') ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email.length > 0),
+    gemini: {
+      apiKey: read.optional('GEMINI_API_KEY'),
+      baseUrl: (
+        read.url('GEMINI_BASE_URL', ['http:', 'https:']) ?? 'https://generativelanguage.googleapis.com'
+      ).replace(/\/+$/, ''),
+      model: read.string('GEMINI_MODEL', DEFAULT_GEMINI_MODEL),
+    },
+    smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: read.string('MAIL_FROM', 'Monitor <monitor@localhost>'),
+    webhookAllowPrivateNetworks: read.boolean('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookRetryScheduleMs: read.durationList('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    rateLimit: {
+      perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 100, 1, 10_000_000),
+      perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),
+      perDay: read.integer('RATE_LIMIT_PER_DAY', 10000, 1, 10_000_000),
+    },
+    scheduler: {
+      minIntervalMs: read.duration('SCHEDULER_MIN_INTERVAL', '15m'),
+      maxIntervalMs: read.duration('SCHEDULER_MAX_INTERVAL', '7d'),
+    },
+    workerEnabled: read.boolean('WORKER_ENABLED', true),
+    trustProxy: parseTrustProxy(read.raw('TRUST_PROXY')),
+    logLevel: read.string('LOG_LEVEL', 'info'),
+  };
+
+  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) {
+    read.problems.push(`LOG_LEVEL: expected debug, info, warn or error, got "${config.logLevel}"`);
+  }
+  if (config.scheduler.minIntervalMs > config.scheduler.maxIntervalMs) {
+    read.problems.push('SCHEDULER_MIN_INTERVAL: must not be longer than SCHEDULER_MAX_INTERVAL');
+  }
+  if (isProduction && authDisabled) {
+    read.problems.push('AUTH_DISABLED: not allowed when NODE_ENV=production');
+  }
+  if (isProduction && read.raw('DATABASE_URL') === undefined) {
+    read.problems.push(
+      'DATABASE_URL: required when NODE_ENV=production (the embedded database is for development only)',
+    );
+  }
+  if (read.problems.length > 0) throw new ConfigValidationError(read.problems);
+  return config;
+}

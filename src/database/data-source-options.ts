@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/** Options shared by the application, the migration CLI and the tests. */
+export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
+    migrationsTableName: 'schema_migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    // gen_random_uuid() is built into PostgreSQL 13+, no extension to install.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+    applicationName: 'task-monitor',
+  };
+}

@@ -1,0 +1,18 @@
+import { ApiKeyEntity } from '../auth/api-key.entity';
+import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.entity';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { NotificationSendEntity } from '../notifications/notification-send.entity';
+import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { UserEntity } from '../users/user.entity';
+
+/** Every entity of the schema; migrations must describe exactly these (checked by a test). */
+export const ENTITIES = [
+  UserEntity,
+  ApiKeyEntity,
+  TaskEntity,
+  ExecutionEntity,
+  NotificationSendEntity,
+  RateLimitCounterEntity,
+  WaitlistEntryEntity,
+];

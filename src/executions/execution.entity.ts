@@ -1,0 +1,80 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { TaskEntity } from '../tasks/task.entity';
+
+/** Contract section 2: the full set of execution status values. */
+export const EXECUTION_STATUSES = ['pending', 'running', 'retrying', 'success', 'failed', 'cancelled'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const IN_FLIGHT_STATUSES: ExecutionStatus[] = ['pending', 'running', 'retrying'];
+
+export type ExecutionTrigger = 'scheduled' | 'manual';
+
+export interface GroundingSource {
+  uri: string;
+  title: string;
+}
+
+@Entity('executions')
+@Index('ix_executions_task_id_created_at', ['taskId', 'createdAt'])
+@Index('ix_executions_created_at', ['createdAt'])
+@Index('ix_executions_failed_created_at', ['createdAt'], { where: "status = 'failed'" })
+@Index('ix_executions_met_task_id_created_at', ['taskId', 'createdAt'], { where: 'condition_met' })
+// At most one execution in flight per task: the database, not a check-then-insert, enforces it.
+@Index('uq_executions_in_flight_task_id', ['taskId'], {
+  unique: true,
+  where: "status IN ('pending', 'running', 'retrying')",
+})
+export class ExecutionEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  taskId: string;
+
+  @ManyToOne(() => TaskEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'task_id', foreignKeyConstraintName: 'fk_executions_task' })
+  task?: TaskEntity;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: ExecutionStatus;
+
+  @Column({ type: 'varchar', length: 16, default: 'scheduled' })
+  trigger: ExecutionTrigger;
+
+  /** The queue job that runs this execution; unique so a redelivered job reuses its row. */
+  @Index('uq_executions_job_id', { unique: true })
+  @Column({ type: 'uuid', nullable: true })
+  jobId: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  startedAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  result: Record<string, unknown> | null;
+
+  @Column({ type: 'text', nullable: true })
+  errorMessage: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  notification: Record<string, unknown> | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  groundingSources: GroundingSource[] | null;
+
+  @Column({ type: 'boolean', nullable: true })
+  conditionMet: boolean | null;
+
+  @Column({ type: 'text', nullable: true })
+  answer: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  reasoning: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,64 @@
+import 'reflect-metadata';
+import { createApp } from './common/app/create-app';
+import { JsonLogger } from './common/logging/json-logger';
+import { ConfigValidationError, loadConfig, type AppConfig } from './config/app-config';
+import { prepareDatabase } from './database/prepare-database';
+
+function loadEnvFile(): void {
+  try {
+    process.loadEnvFile('.env');
+  } catch {
+    // no .env file: the environment alone configures the service
+  }
+}
+
+async function bootstrap(): Promise<void> {
+  loadEnvFile();
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = new JsonLogger(config.logLevel);
+  const database = await prepareDatabase(config, logger);
+  const app = await createApp(config, database.url, logger);
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.log({ msg: 'Shutting down', signal });
+    const forceExit = setTimeout(() => process.exit(1), 30_000);
+    forceExit.unref();
+    void (async () => {
+      try {
+        await app.close(); // stops HTTP, workers, then the pool
+      } catch (error) {
+        logger.error({ msg: 'Error while closing', error: String(error) });
+      }
+      await database.embedded?.stop();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await database.embedded?.stop();
+    throw error;
+  }
+  logger.log({ msg: 'Listening', host: config.host, port: config.port, embeddedDatabase: database.embedded !== null });
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+export interface GroundingSource {
+  uri: string;
+  title: string;
+}
+
+export type NotifyBehavior = 'once' | 'always';

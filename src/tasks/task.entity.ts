@@ -1,0 +1,87 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+
+export type TaskState = 'active' | 'paused' | 'completed';
+export type NotifyBehavior = 'once' | 'always';
+
+export interface EmailNotificationConfig {
+  type: 'email';
+  address: string;
+}
+
+export interface WebhookNotificationConfig {
+  type: 'webhook';
+  url: string;
+  method: 'POST' | 'PUT' | 'PATCH';
+  headers: Record<string, string>;
+  /** Standard Webhooks signing secret (`whsec_...`), shown to the owner only. */
+  secret: string;
+}
+
+export type NotificationConfig = EmailNotificationConfig | WebhookNotificationConfig;
+
+@Entity('tasks')
+@Index('ix_tasks_user_id_created_at', ['userId', 'createdAt'])
+@Index('ix_tasks_public_created_at', ['createdAt'], { where: 'is_public' })
+@Index('ix_tasks_public_view_count', ['viewCount'], { where: 'is_public' })
+@Index('ix_tasks_active_next_run', ['nextRun'], { where: "state = 'active'" })
+export class TaskEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_tasks_user' })
+  user?: UserEntity;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'text' })
+  searchQuery: string;
+
+  @Column({ type: 'text' })
+  conditionDescription: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  state: TaskState;
+
+  @Column({ type: 'varchar', length: 8, default: 'once' })
+  notifyBehavior: NotifyBehavior;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  nextRun: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  isPublic: boolean;
+
+  @Column({ type: 'integer', default: 0 })
+  viewCount: number;
+
+  @Column({ type: 'integer', default: 0 })
+  subscriberCount: number;
+
+  @Index('ix_tasks_forked_from_task_id')
+  @Column({ type: 'uuid', nullable: true })
+  forkedFromTaskId: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  lastKnownState: Record<string, unknown> | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  lastExecutionId: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  notifications: NotificationConfig[];
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  stateChangedAt: Date;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  updatedAt: Date | null;
+}

@@ -1,0 +1,89 @@
+import { expectDetail, expectValidationError } from '../support/errors';
+import { Factory, type TestUser } from '../support/factory';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('Errors, health and documentation', () => {
+  let testApp: TestApp;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    user = await new Factory(testApp).user();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('should answer 404 {"detail":"Not Found"} for an unknown path', async () => {
+    expectDetail(await testApp.http.get('/no/such/path'), 404, 'Not Found');
+    expectDetail(await testApp.http.get('/api/v1/nothing-here').set('Authorization', user.auth), 404, 'Not Found');
+  });
+
+  it('should answer 405 {"detail":"Method Not Allowed"} with an Allow header for a known path', async () => {
+    const response = await testApp.http.put('/health');
+    expectDetail(response, 405, 'Method Not Allowed');
+    expect(response.headers.allow).toBe('GET');
+  });
+
+  it('should answer 422 in the array form for malformed JSON', async () => {
+    const response = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
+    expectValidationError(response, [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' }]);
+  });
+
+  it('should answer 413 for a body over 100 kB', async () => {
+    const response = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send({ name: 'x'.repeat(101 * 1024) });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ detail: expect.stringMatching(/too large/i) });
+  });
+
+  it('should answer 422 with string_too_long and string_type issues', async () => {
+    const tooLong = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'x'.repeat(101) });
+    expectValidationError(tooLong, [
+      { type: 'string_too_long', loc: ['body', 'name'], msg: 'String should have at most 100 characters' },
+    ]);
+    const wrongType = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 42 });
+    expectValidationError(wrongType, [{ type: 'string_type', loc: ['body', 'name'] }]);
+  });
+
+  it('should answer 422 when the JSON body is not an object', async () => {
+    const response = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send([1, 2]);
+    expectValidationError(response, [{ type: 'model_attributes_type', loc: ['body'] }]);
+  });
+
+  it('should answer GET /health with 200 and the database status, without credentials', async () => {
+    const response = await testApp.http.get('/health').expect(200);
+    expect(response.body).toMatchObject({ status: 'ok', database: 'ok' });
+  });
+
+  it('should serve the OpenAPI document and Swagger UI', async () => {
+    const spec = await testApp.http.get('/openapi.json').expect(200);
+    expect((spec.body as { openapi: string }).openapi).toMatch(/^3\./);
+    expect(Object.keys((spec.body as { paths: object }).paths)).toEqual(expect.arrayContaining(['/auth/me', '/health']));
+    const ui = await testApp.http.get('/docs').redirects(1);
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger');
+  });
+
+  it('should give every response a request id and echo a sane incoming one', async () => {
+    const generated = await testApp.http.get('/health');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await testApp.http.get('/health').set('X-Request-Id', 'trace-123');
+    expect(echoed.headers['x-request-id']).toBe('trace-123');
+    const replaced = await testApp.http.get('/health').set('X-Request-Id', 'bad id with spaces');
+    expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
+  });
+
+  it('should never send a stack trace or the x-powered-by header', async () => {
+    const response = await testApp.http.get('/no/such/path');
+    expect(JSON.stringify(response.body)).not.toMatch(/at .*\.ts:\d+/);
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+});

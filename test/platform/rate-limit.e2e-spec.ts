@@ -1,0 +1,92 @@
+import { expectRateLimited } from '../support/errors';
+import { Factory } from '../support/factory';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('Per-key rate limits', () => {
+  let testApp: TestApp;
+  let factory: Factory;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_PER_HOUR: '8', RATE_LIMIT_PER_DAY: '100' } });
+    factory = new Factory(testApp);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('should send X-RateLimit headers and answer 429 with retry_after past the per-minute limit', async () => {
+    const user = await factory.user();
+    const first = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('5');
+    expect(first.headers['x-ratelimit-remaining']).toBe('4');
+    const reset = Number(first.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+    for (let index = 0; index < 4; index += 1) {
+      await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+    }
+    const limited = await testApp.http.get('/auth/me').set('Authorization', user.auth);
+    expectRateLimited(limited);
+    const retryAfter = (limited.body as { retry_after: number }).retry_after;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers['retry-after']).toBe(String(retryAfter));
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('should count each API key separately', async () => {
+    const user = await factory.user();
+    const second = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'other' }).expect(200);
+    for (let index = 0; index < 4; index += 1) {
+      await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+    }
+    expect((await testApp.http.get('/auth/me').set('Authorization', user.auth)).status).toBe(429);
+    await testApp.http
+      .get('/auth/me')
+      .set('Authorization', `Bearer ${(second.body as { key: string }).key}`)
+      .expect(200);
+  });
+
+  it('should count JWT callers per user', async () => {
+    const user = await factory.user(); // its sync-user and key creation used 2 of the 5
+    for (let index = 0; index < 3; index += 1) {
+      await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`).expect(200);
+    }
+    expectRateLimited(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`));
+  });
+
+  it('should enforce the per-hour limit and not count refused requests against it', async () => {
+    const user = await factory.user();
+    await testApp.db.query(
+      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+       VALUES ($1, date_trunc('hour', now()), 7, date_trunc('hour', now()) + interval '1 hour')`,
+      [`key:${user.apiKeyId}:h`],
+    );
+    await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+    const limited = await testApp.http.get('/auth/me').set('Authorization', user.auth);
+    expect(limited.status).toBe(429);
+    expect((limited.body as { retry_after: number }).retry_after).toBeGreaterThan(0);
+    const counters = await testApp.db.query<{ bucket: string; hits: number }>(
+      'SELECT bucket, hits FROM rate_limit_counters WHERE bucket LIKE $1',
+      [`key:${user.apiKeyId}:%`],
+    );
+    const hits = Object.fromEntries(counters.rows.map((row) => [row.bucket.slice(-1), Number(row.hits)]));
+    expect(hits).toEqual({ m: 1, h: 8, d: 1 });
+  });
+
+  it('should share one limit between two instances on the same database', async () => {
+    const second = await startTestApp({ databaseUrl: testApp.databaseUrl, jwks: testApp.jwks, env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const user = await factory.user();
+      const statuses: number[] = [];
+      for (let index = 0; index < 6; index += 1) {
+        const target = index % 2 === 0 ? testApp : second;
+        statuses.push((await target.http.get('/auth/me').set('Authorization', user.auth)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await second.close();
+    }
+  });
+});

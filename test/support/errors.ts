@@ -1,0 +1,49 @@
+import type { Response } from 'supertest';
+
+/** The canonical error bodies, asserted the same way by every test. */
+export function expectDetail(response: Response, status: number, detail: string | RegExp): void {
+  expect({ status: response.status, body: response.body as unknown }).toEqual({
+    status,
+    body: { detail: typeof detail === 'string' ? detail : expect.stringMatching(detail) },
+  });
+}
+
+export interface ExpectedIssue {
+  type: string;
+  loc: (string | number)[];
+  msg?: string | RegExp;
+}
+
+export function expectValidationError(response: Response, issues: ExpectedIssue[]): void {
+  expect(response.status).toBe(422);
+  const detail = (response.body as { detail: unknown }).detail;
+  expect(Array.isArray(detail)).toBe(true);
+  for (const issue of detail as Array<Record<string, unknown>>) {
+    expect(Object.keys(issue)).toEqual(expect.arrayContaining(['type', 'loc', 'msg', 'input']));
+  }
+  expect(detail).toEqual(
+    expect.arrayContaining(
+      issues.map((issue) =>
+        expect.objectContaining({
+          type: issue.type,
+          loc: issue.loc,
+          ...(issue.msg === undefined
+            ? {}
+            : { msg: typeof issue.msg === 'string' ? issue.msg : expect.stringMatching(issue.msg) }),
+        }),
+      ),
+    ),
+  );
+}
+
+/** The 429 body and headers of the interface document's "Errors" table. */
+export function expectRateLimited(response: Response): void {
+  expect(response.status).toBe(429);
+  expect(response.body).toEqual({ detail: 'Rate limit exceeded', retry_after: expect.any(Number) });
+  const retryAfter = (response.body as { retry_after: number }).retry_after;
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(response.headers['retry-after']).toBe(String(retryAfter));
+  for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    expect(response.headers[header]).toMatch(/^\d+$/);
+  }
+}

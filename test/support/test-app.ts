@@ -1,0 +1,100 @@
+import type { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { createApp } from '../../src/common/app/create-app';
+import { JsonLogger } from '../../src/common/logging/json-logger';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { runMigrations } from '../../src/database/migrate';
+import { JwksServer } from './jwks-server';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  /** supertest against the running server */
+  http: TestAgent;
+  baseUrl: string;
+  databaseUrl: string;
+  /** direct access to the test database, for arranging and inspecting state */
+  db: Pool;
+  jwks: JwksServer;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Reuse an existing database (a second instance, a restart) instead of creating one. */
+  databaseUrl?: string;
+  jwks?: JwksServer;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_ADMIN_DATABASE_URL;
+  if (!url) throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup)');
+  return url;
+}
+
+/** Creates an empty database of its own for one test file. */
+export async function createTestDatabase(): Promise<string> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const client = new Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Boots the real application on 127.0.0.1 against a real PostgreSQL database. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownsDatabase = !options.databaseUrl;
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const ownsJwks = !options.jwks;
+  const jwks = options.jwks ?? (await new JwksServer().start());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: databaseUrl,
+    JWT_JWKS_URL: jwks.jwksUrl,
+    JWT_ISSUER: jwks.issuer,
+    JWT_AUDIENCE: jwks.audience,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...options.env,
+  });
+  await runMigrations(databaseUrl);
+  const app = await createApp(config, databaseUrl, new JsonLogger(config.logLevel));
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const db = new Pool({ connectionString: databaseUrl, max: 3 });
+  return {
+    app,
+    config,
+    http: request(baseUrl),
+    baseUrl,
+    databaseUrl,
+    db,
+    jwks,
+    async close() {
+      await app.close();
+      await db.end();
+      if (ownsJwks) await jwks.stop();
+      if (ownsDatabase) await dropTestDatabase(databaseUrl);
+    },
+  };
+}
