@@ -4,7 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
 import { AuthGuard } from './common/guards/auth.guard';
-import { JsonLogger } from './common/logging/json-logger';
+import type { JsonLogger } from './common/logging/json-logger';
+import { LoggingModule } from './common/logging/logging.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -12,6 +13,9 @@ import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import { ExecutionsModule } from './executions/executions.module';
+import { SchedulerModule } from './scheduler/scheduler.module';
+import { TasksModule } from './tasks/tasks.module';
 import { UsersModule } from './users/users.module';
 
 export interface AppModuleOptions {
@@ -27,15 +31,18 @@ export class AppModule {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
+        LoggingModule.forRoot(logger),
         DiscoveryModule,
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl)),
         RateLimitModule,
         HealthModule,
         UsersModule,
         AuthModule,
+        SchedulerModule,
+        ExecutionsModule,
+        TasksModule,
       ],
       providers: [
-        { provide: JsonLogger, useValue: logger },
         // Order matters: authenticate first, then count the request against the caller's limits.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

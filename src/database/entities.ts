@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.entity';
 import { ExecutionEntity } from '../executions/execution.entity';
+import { WorkerInstanceEntity } from '../scheduler/worker-instance.entity';
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
@@ -15,4 +16,5 @@ export const ENTITIES = [
   NotificationSendEntity,
   RateLimitCounterEntity,
   WaitlistEntryEntity,
+  WorkerInstanceEntity,
 ];

@@ -9,7 +9,10 @@ export interface PreparedDatabase {
 }
 
 /** Starts the embedded server when no `DATABASE_URL` is set, then brings the schema up to date. */
-export async function prepareDatabase(config: AppConfig, logger: JsonLogger): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  config: AppConfig,
+  logger: JsonLogger,
+): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {

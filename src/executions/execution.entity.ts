@@ -1,17 +1,30 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import type { GroundingSource } from '../search/search.types';
 import { TaskEntity } from '../tasks/task.entity';
 
 /** Contract section 2: the full set of execution status values. */
-export const EXECUTION_STATUSES = ['pending', 'running', 'retrying', 'success', 'failed', 'cancelled'] as const;
+export const EXECUTION_STATUSES = [
+  'pending',
+  'running',
+  'retrying',
+  'success',
+  'failed',
+  'cancelled',
+] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const IN_FLIGHT_STATUSES: ExecutionStatus[] = ['pending', 'running', 'retrying'];
 
 export type ExecutionTrigger = 'scheduled' | 'manual';
 
-export interface GroundingSource {
-  uri: string;
-  title: string;
-}
+export type { GroundingSource };
 
 @Entity('executions')
 @Index('ix_executions_task_id_created_at', ['taskId', 'createdAt'])
@@ -47,6 +60,10 @@ export class ExecutionEntity {
 
   @Column({ type: 'integer', default: 0 })
   attempts: number;
+
+  /** The worker instance running it: a running execution whose worker stopped heartbeating is stale. */
+  @Column({ type: 'uuid', nullable: true })
+  workerId: string | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   startedAt: Date;

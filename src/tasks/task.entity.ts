@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 
 export type TaskState = 'active' | 'paused' | 'completed';
@@ -72,6 +80,10 @@ export class TaskEntity {
 
   @Column({ type: 'uuid', nullable: true })
   lastExecutionId: string | null;
+
+  /** The queue job of the next scheduled check (null when none is scheduled). */
+  @Column({ type: 'uuid', nullable: true })
+  checkJobId: string | null;
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];

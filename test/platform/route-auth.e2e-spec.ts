@@ -1,4 +1,4 @@
-import { RequestMethod } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { routeAuthLevel } from '../../src/common/guards/auth.guard';
@@ -26,7 +26,7 @@ describe('Route auth declarations', () => {
     const reflector = testApp.app.get(Reflector);
     const routes: string[] = [];
     for (const wrapper of discovery.getControllers()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+      const controller = wrapper.metatype as Type<unknown> | null;
       if (!controller || !wrapper.instance) continue;
       const prefix = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
       const prototype = Object.getPrototypeOf(wrapper.instance) as Record<string, unknown>;
@@ -35,7 +35,7 @@ describe('Route auth declarations', () => {
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (path === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const level = routeAuthLevel(reflector, { getHandler: () => handler, getClass: () => controller });
+        const level = routeAuthLevel(reflector, handler, controller);
         const ipLimit = reflector.get<{ perMinute: number } | undefined>(IP_RATE_LIMIT_KEY, handler);
         const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
         routes.push(`${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}`);

@@ -7,6 +7,7 @@ import { createApp } from '../../src/common/app/create-app';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { runMigrations } from '../../src/database/migrate';
+import type { GeminiStandIn } from './gemini-stand-in';
 import { JwksServer } from './jwks-server';
 
 export interface TestApp {
@@ -27,6 +28,8 @@ export interface TestAppOptions {
   /** Reuse an existing database (a second instance, a restart) instead of creating one. */
   databaseUrl?: string;
   jwks?: JwksServer;
+  /** Point the Gemini provider at this local stand-in. */
+  gemini?: GeminiStandIn;
 }
 
 function adminUrl(): string {
@@ -75,6 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     JWT_ISSUER: jwks.issuer,
     JWT_AUDIENCE: jwks.audience,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...(options.gemini ? { GEMINI_API_KEY: options.gemini.apiKey, GEMINI_BASE_URL: options.gemini.baseUrl } : {}),
     ...options.env,
   });
   await runMigrations(databaseUrl);

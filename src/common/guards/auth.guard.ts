@@ -3,8 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { AuthService } from '../../auth/auth.service';
 import { AUTH_LEVEL_KEY, type AuthenticatedRequest, type AuthLevel } from '../decorators/auth.decorators';
 
-export function routeAuthLevel(reflector: Reflector, context: Pick<ExecutionContext, 'getHandler' | 'getClass'>): AuthLevel {
-  return reflector.getAllAndOverride<AuthLevel>(AUTH_LEVEL_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
+/** The declared auth level of a route handler (`user` when it declares none). */
+export function routeAuthLevel(reflector: Reflector, handler: object, controller: object): AuthLevel {
+  return reflector.getAllAndOverride<AuthLevel | undefined>(AUTH_LEVEL_KEY, [handler, controller] as never) ?? 'user';
 }
 
 /** Global guard: every route needs an active user unless it declares otherwise. */
@@ -16,7 +17,7 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const level = routeAuthLevel(this.reflector, context);
+    const level = routeAuthLevel(this.reflector, context.getHandler(), context.getClass());
     if (level === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;

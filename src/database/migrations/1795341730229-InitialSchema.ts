@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 // rate_limit_counters is UNLOGGED: a counter lost in a crash only resets one window.
 
-export class InitialSchema1795341211751 implements MigrationInterface {
-  name = 'InitialSchema1795341211751';
+export class InitialSchema1795341730229 implements MigrationInterface {
+  name = 'InitialSchema1795341730229';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
@@ -27,7 +27,7 @@ export class InitialSchema1795341211751 implements MigrationInterface {
       `CREATE INDEX "ix_rate_limit_counters_expires_at" ON "rate_limit_counters" ("expires_at") `,
     );
     await queryRunner.query(
-      `CREATE TABLE "tasks" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "user_id" uuid NOT NULL, "name" character varying(200) NOT NULL, "search_query" text NOT NULL, "condition_description" text NOT NULL, "state" character varying(16) NOT NULL DEFAULT 'active', "notify_behavior" character varying(8) NOT NULL DEFAULT 'once', "next_run" TIMESTAMP WITH TIME ZONE, "is_public" boolean NOT NULL DEFAULT false, "view_count" integer NOT NULL DEFAULT '0', "subscriber_count" integer NOT NULL DEFAULT '0', "forked_from_task_id" uuid, "last_known_state" jsonb, "last_execution_id" uuid, "notifications" jsonb NOT NULL DEFAULT '[]', "state_changed_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_8d12ff38fcc62aaba2cab748772" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "tasks" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "user_id" uuid NOT NULL, "name" character varying(200) NOT NULL, "search_query" text NOT NULL, "condition_description" text NOT NULL, "state" character varying(16) NOT NULL DEFAULT 'active', "notify_behavior" character varying(8) NOT NULL DEFAULT 'once', "next_run" TIMESTAMP WITH TIME ZONE, "is_public" boolean NOT NULL DEFAULT false, "view_count" integer NOT NULL DEFAULT '0', "subscriber_count" integer NOT NULL DEFAULT '0', "forked_from_task_id" uuid, "last_known_state" jsonb, "last_execution_id" uuid, "check_job_id" uuid, "notifications" jsonb NOT NULL DEFAULT '[]', "state_changed_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_8d12ff38fcc62aaba2cab748772" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_tasks_forked_from_task_id" ON "tasks" ("forked_from_task_id") `,
@@ -45,7 +45,7 @@ export class InitialSchema1795341211751 implements MigrationInterface {
       `CREATE INDEX "ix_tasks_user_id_created_at" ON "tasks" ("user_id", "created_at") `,
     );
     await queryRunner.query(
-      `CREATE TABLE "executions" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "task_id" uuid NOT NULL, "status" character varying(16) NOT NULL, "trigger" character varying(16) NOT NULL DEFAULT 'scheduled', "job_id" uuid, "attempts" integer NOT NULL DEFAULT '0', "started_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "completed_at" TIMESTAMP WITH TIME ZONE, "result" jsonb, "error_message" text, "notification" jsonb, "grounding_sources" jsonb, "condition_met" boolean, "answer" text, "reasoning" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_703e64e0ef651986191844b7b8b" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "executions" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "task_id" uuid NOT NULL, "status" character varying(16) NOT NULL, "trigger" character varying(16) NOT NULL DEFAULT 'scheduled', "job_id" uuid, "attempts" integer NOT NULL DEFAULT '0', "worker_id" uuid, "started_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "completed_at" TIMESTAMP WITH TIME ZONE, "result" jsonb, "error_message" text, "notification" jsonb, "grounding_sources" jsonb, "condition_met" boolean, "answer" text, "reasoning" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_703e64e0ef651986191844b7b8b" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "uq_executions_job_id" ON "executions" ("job_id") `,
@@ -64,6 +64,9 @@ export class InitialSchema1795341211751 implements MigrationInterface {
     );
     await queryRunner.query(
       `CREATE INDEX "ix_executions_task_id_created_at" ON "executions" ("task_id", "created_at") `,
+    );
+    await queryRunner.query(
+      `CREATE TABLE "worker_instances" ("id" uuid NOT NULL, "hostname" character varying(255) NOT NULL, "pid" integer NOT NULL, "started_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "heartbeat_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_dfea42c425ae86267dbe46abf46" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE TABLE "notification_sends" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "user_id" uuid NOT NULL, "task_id" uuid NOT NULL, "execution_id" uuid NOT NULL, "recipient" text NOT NULL, "notification_type" character varying(16) NOT NULL, "status" character varying(16) NOT NULL, "error_message" text, "attempt" integer NOT NULL DEFAULT '1', "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_97112f3ed8784fdb76b202aafdb" PRIMARY KEY ("id"))`,
@@ -120,6 +123,7 @@ export class InitialSchema1795341211751 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."ix_notification_sends_execution_id"`);
     await queryRunner.query(`DROP INDEX "public"."ix_notification_sends_created_at"`);
     await queryRunner.query(`DROP TABLE "notification_sends"`);
+    await queryRunner.query(`DROP TABLE "worker_instances"`);
     await queryRunner.query(`DROP INDEX "public"."ix_executions_task_id_created_at"`);
     await queryRunner.query(`DROP INDEX "public"."ix_executions_created_at"`);
     await queryRunner.query(`DROP INDEX "public"."ix_executions_failed_created_at"`);

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { ExecuteTaskBodyDto, ExecuteTaskQueryDto } from './dto/execute-task.dto';
+import { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
+import type { ExecutionResponse } from './execution.mapper';
+import { ExecutionsService } from './executions.service';
+
+@ApiTags('executions')
+@ApiBearerAuth()
+@Controller('api/v1/tasks')
+export class ExecutionsController {
+  constructor(private readonly executions: ExecutionsService) {}
+
+  @Post(':id/execute')
+  @HttpCode(200)
+  execute(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: ExecuteTaskQueryDto,
+    @Body() body: ExecuteTaskBodyDto,
+  ): Promise<ExecutionResponse> {
+    return this.executions.run(caller, id, query.force ?? body.force ?? false);
+  }
+
+  @Get(':id/executions')
+  @OptionalAuth()
+  list(
+    @CurrentUser() caller: AuthenticatedUser | undefined,
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: ListExecutionsQueryDto,
+  ): Promise<ExecutionResponse[]> {
+    return this.executions.listForTask(caller, id, query);
+  }
+}

@@ -1,0 +1,86 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { JobQueueService } from '../scheduler/job-queue.service';
+import { TaskEntity } from '../tasks/task.entity';
+import { ExecutionEntity, IN_FLIGHT_STATUSES } from './execution.entity';
+import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
+import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
+import { PAGE_DEFAULT } from './dto/list-executions-query.dto';
+
+export const ALREADY_RUNNING = 'Task is already running or pending. Use force=true to override.';
+export const CANCELLED_BY_FORCE = 'Cancelled by a forced run';
+
+@Injectable()
+export class ExecutionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly queue: JobQueueService,
+  ) {}
+
+  /**
+   * Creates a `pending` execution and its queue job in one transaction: the run survives a restart.
+   * With `force`, an execution in flight is cancelled first (its worker then drops its result).
+   */
+  async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      const task = await manager.findOne(TaskEntity, {
+        where: { id: taskId, userId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!task) throw new NotFoundException('Task not found');
+      const inFlight = await manager.findBy(ExecutionEntity, {
+        taskId,
+        status: In(IN_FLIGHT_STATUSES),
+      });
+      if (inFlight.length > 0) {
+        if (!force) throw new ConflictException(ALREADY_RUNNING);
+        await manager.update(
+          ExecutionEntity,
+          { id: In(inFlight.map((execution) => execution.id)), status: In(IN_FLIGHT_STATUSES) },
+          {
+            status: 'cancelled',
+            completedAt: new Date(),
+            errorMessage: CANCELLED_BY_FORCE,
+            workerId: null,
+          },
+        );
+      }
+      const execution = await manager.save(
+        manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }),
+      );
+      execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
+      await manager.update(ExecutionEntity, { id: execution.id }, { jobId: execution.jobId });
+      return execution;
+    });
+  }
+
+  async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {
+    return toExecutionResponse(await this.requestRun(caller.id, taskId, force));
+  }
+
+  /** History of a task, newest first: the owner's, or anyone's when the task is public. */
+  async listForTask(
+    caller: AuthenticatedUser | undefined,
+    taskId: string,
+    query: ListExecutionsQueryDto,
+  ): Promise<ExecutionResponse[]> {
+    const task = await this.tasks.findOne({
+      where: { id: taskId },
+      select: { id: true, userId: true, isPublic: true },
+    });
+    const viewer = task && caller?.id === task.userId ? 'owner' : 'public';
+    if (!task || (viewer === 'public' && !task.isPublic))
+      throw new NotFoundException('Task not found');
+    const executions = await this.executions.find({
+      where: { taskId, ...(query.status ? { status: query.status } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit ?? PAGE_DEFAULT,
+      skip: query.offset ?? 0,
+    });
+    return executions.map((execution) => toExecutionResponse(execution, viewer));
+  }
+}

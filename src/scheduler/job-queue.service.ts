@@ -1,0 +1,208 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import PgBoss from 'pg-boss';
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { JsonLogger } from '../common/logging/json-logger';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { HealthCheckRegistry } from '../health/health-check.registry';
+
+export const CHECK_QUEUE = 'task-check';
+export const DELIVERY_QUEUE = 'notification-delivery';
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** Provider failures worth retrying are retried this many times by the queue. */
+export const CHECK_RETRY_LIMIT = 2;
+
+export interface CheckJobData {
+  taskId: string;
+  /** Set for a run requested through the API: the execution row already exists. */
+  executionId?: string;
+}
+
+export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
+
+/** Thrown when the queue refuses a change: the caller's transaction must roll back. */
+export class SchedulerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchedulerError';
+  }
+}
+
+/**
+ * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
+ * takes the caller's transaction (`manager`), so a task and its job commit or roll back together
+ * (design notes, "Jobs and state commit together").
+ */
+@Injectable()
+export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
+  private readonly boss: PgBoss;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly logger: JsonLogger,
+    health: HealthCheckRegistry,
+  ) {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    this.boss = new PgBoss({
+      db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) },
+      schema: QUEUE_SCHEMA,
+      // API-only instances send and cancel jobs but leave maintenance to the workers.
+      supervise: this.config.workerEnabled,
+      schedule: false,
+      migrate: true,
+      maintenanceIntervalSeconds: 30,
+      archiveCompletedAfterSeconds: 3600,
+      deleteAfterDays: 7,
+    });
+    this.boss.on('error', (error: Error) =>
+      this.logger.warn({ msg: 'Job queue error', error: error.message }),
+    );
+    health.register('job_queue', () => this.boss.getQueue(CHECK_QUEUE));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.boss.start();
+    await this.boss.createQueue(CHECK_QUEUE, {
+      name: CHECK_QUEUE,
+      policy: 'standard',
+      retryLimit: CHECK_RETRY_LIMIT,
+      retryDelay: 30,
+      retryBackoff: true,
+      // Liveness of a running check is judged by its worker's heartbeat (StaleWorkSweeper),
+      // so the queue's own expiry is only a last resort.
+      expireInSeconds: 15 * 60,
+    });
+    await this.boss.createQueue(DELIVERY_QUEUE, {
+      name: DELIVERY_QUEUE,
+      policy: 'standard',
+      retryLimit: this.config.webhookRetryScheduleMs.length,
+      retryDelay: 5,
+      expireInSeconds: 120,
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+  }
+
+  /** A pg-boss `db` that runs on the caller's transaction. */
+  private transactional(manager: EntityManager): PgBoss.Db {
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive)
+      throw new Error('JobQueueService needs an active transaction');
+    // The pg client the TypeORM transaction runs on: pg-boss then joins that transaction.
+    const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
+    return { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
+  }
+
+  private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw new SchedulerError(
+        `${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** Schedules the next check of a task; returns the job id to store on the task. */
+  scheduleCheck(manager: EntityManager, taskId: string, runAt: Date): Promise<string> {
+    return this.guard('scheduling the check', async () => {
+      const id = await this.boss.send(CHECK_QUEUE, { taskId } satisfies CheckJobData, {
+        startAfter: runAt,
+        singletonKey: taskId,
+        db: this.transactional(manager),
+      });
+      if (!id) throw new Error('the queue did not accept the job');
+      return id;
+    });
+  }
+
+  /** Queues a run requested through the API, for an execution row created in the same transaction. */
+  enqueueRun(manager: EntityManager, taskId: string, executionId: string): Promise<string> {
+    return this.guard('queueing the run', async () => {
+      const id = await this.boss.send(CHECK_QUEUE, { taskId, executionId } satisfies CheckJobData, {
+        singletonKey: taskId,
+        priority: 10,
+        db: this.transactional(manager),
+      });
+      if (!id) throw new Error('the queue did not accept the job');
+      return id;
+    });
+  }
+
+  /** Removes a scheduled check (pause, complete, delete). A job already gone is fine. */
+  removeCheck(manager: EntityManager, jobId: string | null): Promise<void> {
+    if (!jobId) return Promise.resolve();
+    return this.guard('removing the scheduled check', async () => {
+      await this.boss.deleteJob(CHECK_QUEUE, jobId, { db: this.transactional(manager) });
+    });
+  }
+
+  /** Queues delivery jobs with ids chosen by the caller, so a repeated insert is a no-op. */
+  enqueueDeliveries(
+    manager: EntityManager,
+    jobs: Array<{ id: string; data: object }>,
+  ): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    return this.guard('queueing notification deliveries', async () => {
+      await this.boss.insert(
+        jobs.map((job) => ({ id: job.id, name: DELIVERY_QUEUE, data: job.data })),
+        { db: this.transactional(manager) },
+      );
+    });
+  }
+
+  fetch<T>(queue: string, batchSize: number): Promise<Array<QueueJob<T>>> {
+    return this.boss.fetch<T>(queue, { batchSize, includeMetadata: true });
+  }
+
+  complete(manager: EntityManager, queue: string, jobId: string): Promise<unknown> {
+    return this.boss.complete(queue, jobId, {}, { db: this.transactional(manager) });
+  }
+
+  /** Marks the job failed: the queue retries it (with backoff) while retries remain. */
+  fail(queue: string, jobId: string, reason: string, manager?: EntityManager): Promise<unknown> {
+    return this.boss.fail(
+      queue,
+      jobId,
+      { message: reason },
+      manager ? { db: this.transactional(manager) } : undefined,
+    );
+  }
+
+  /** Counts and lists jobs for the admin endpoint and the reconciler (read-only SQL on the queue's tables). */
+  async listJobs(limit: number, offset: number): Promise<{ jobs: QueueJobRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(
+        `SELECT id, name, state, singleton_key, data, start_after, started_on, created_on, retry_count
+         FROM ${QUEUE_SCHEMA}.job
+         WHERE name = $1 AND state IN ('created', 'retry', 'active')
+         ORDER BY start_after, id
+         LIMIT $2 OFFSET $3`,
+        [CHECK_QUEUE, limit, offset],
+      ) as Promise<QueueJobRow[]>,
+      this.dataSource.query(
+        `SELECT count(*)::int AS total FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+        [CHECK_QUEUE],
+      ) as Promise<Array<{ total: number }>>,
+    ]);
+    return { jobs: rows, total: count[0]?.total ?? 0 };
+  }
+}
+
+export interface QueueJobRow {
+  id: string;
+  name: string;
+  state: string;
+  singleton_key: string | null;
+  data: CheckJobData;
+  start_after: Date;
+  started_on: Date | null;
+  created_on: Date;
+  retry_count: number;
+}

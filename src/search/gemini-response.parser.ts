@@ -1,0 +1,295 @@
+import {
+  ProviderError,
+  type CheckResult,
+  type GroundingSource,
+  type NotifyBehavior,
+  type SuggestRequest,
+  type SuggestResult,
+} from './search-provider';
+
+/** Every unusable reply fails with this prefix, so an execution's error_message reads the same. */
+export const UNPARSEABLE_REPLY_PREFIX = "Could not parse the model's reply";
+
+export const FALLBACK_SCHEDULE = '0 9 * * *';
+export const FALLBACK_NOTIFY_BEHAVIOR: NotifyBehavior = 'once';
+export const FALLBACK_TASK_NAME = 'New Monitor';
+export const MAX_NAME_LENGTH = 200;
+export const MIN_TEXT_LENGTH = 10;
+export const MAX_TEXT_LENGTH = 500;
+
+/** Finish reasons that mean Gemini withheld its answer rather than ran out of room. */
+const BLOCKING_FINISH_REASONS = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+]);
+
+function unparseable(reason: string): ProviderError {
+  return new ProviderError(`${UNPARSEABLE_REPLY_PREFIX}: ${reason}`);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function firstCandidate(body: unknown): Record<string, unknown> | null {
+  const candidates = asRecord(body)?.candidates;
+  return Array.isArray(candidates) ? asRecord(candidates[0]) : null;
+}
+
+/**
+ * The text of `candidates[0].content.parts[*].text`, concatenated. Gemini may split one answer
+ * over several parts (and adds thought parts for thinking models, which carry `thought: true`).
+ */
+export function extractReplyText(body: unknown): string {
+  const root = asRecord(body);
+  if (root === null) throw unparseable('the response body is not a JSON object');
+  const blockReason = asRecord(root.promptFeedback)?.blockReason;
+  if (typeof blockReason === 'string' && blockReason !== '') {
+    throw new ProviderError(`Gemini blocked the request (block reason: ${blockReason})`);
+  }
+  const candidate = firstCandidate(root);
+  if (candidate === null) throw unparseable('the response has no candidates');
+  const finishReason = typeof candidate.finishReason === 'string' ? candidate.finishReason : null;
+  if (finishReason !== null && BLOCKING_FINISH_REASONS.has(finishReason)) {
+    throw new ProviderError(`Gemini blocked its reply (finish reason: ${finishReason})`);
+  }
+  const parts = asRecord(candidate.content)?.parts;
+  const text = (Array.isArray(parts) ? parts : [])
+    .map(asRecord)
+    .map((part) => (part !== null && part.thought !== true ? part.text : undefined))
+    .filter((partText): partText is string => typeof partText === 'string')
+    .join('');
+  if (text.trim() === '') {
+    const detail = finishReason === null ? '' : ` (finish reason: ${finishReason})`;
+    throw unparseable(`the reply has no text${detail}`);
+  }
+  return text;
+}
+
+/**
+ * Index just past the object that opens at `start`, or -1 when it never closes. Tracks strings
+ * and escapes so braces inside string values do not count.
+ */
+function endOfBalancedObject(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let index = start; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (character === '\\') escaped = true;
+      else if (character === '"') inString = false;
+      continue;
+    }
+    if (character === '"') inString = true;
+    else if (character === '{') depth++;
+    else if (character === '}') {
+      depth--;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The first balanced `{...}` in `text` that parses as a JSON object, or null. Tolerates a
+ * Markdown fence and prose around it; a greedy regex would swallow everything up to the last
+ * brace of the text instead.
+ */
+export function findFirstJsonObject(text: string): Record<string, unknown> | null {
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    const end = endOfBalancedObject(text, start);
+    if (end === -1) continue;
+    try {
+      const parsed = asRecord(JSON.parse(text.slice(start, end)));
+      if (parsed !== null) return parsed;
+    } catch {
+      // Not JSON (prose with braces, a template): keep scanning from the next brace.
+    }
+  }
+  return null;
+}
+
+function hostnameOf(uri: string): string {
+  try {
+    return new URL(uri).hostname || uri;
+  } catch {
+    return uri;
+  }
+}
+
+/** Sources from `candidates[0].groundingMetadata.groundingChunks[*].web`, one per uri. */
+export function extractGroundingSources(body: unknown): GroundingSource[] {
+  const chunks = asRecord(firstCandidate(body)?.groundingMetadata)?.groundingChunks;
+  if (!Array.isArray(chunks)) return [];
+  const sources = new Map<string, GroundingSource>();
+  for (const chunk of chunks) {
+    const web = asRecord(asRecord(chunk)?.web);
+    const uri = typeof web?.uri === 'string' ? web.uri.trim() : '';
+    if (uri === '' || sources.has(uri)) continue;
+    const title = typeof web?.title === 'string' && web.title.trim() !== '' ? web.title.trim() : '';
+    sources.set(uri, { uri, title: title || hostnameOf(uri) });
+  }
+  return [...sources.values()];
+}
+
+function replyObject(body: unknown): { text: string; object: Record<string, unknown> } {
+  const text = extractReplyText(body);
+  const object = findFirstJsonObject(text);
+  if (object === null) {
+    const finishReason = firstCandidate(body)?.finishReason;
+    // A reply cut off by MAX_TOKENS is the usual cause; say so instead of leaving a riddle.
+    const detail =
+      typeof finishReason === 'string' && finishReason !== 'STOP'
+        ? ` (finish reason: ${finishReason})`
+        : '';
+    throw unparseable(`no JSON object found${detail}`);
+  }
+  return { text, object };
+}
+
+function coerceBoolean(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const normalized = value.trim().toLowerCase();
+    if (normalized === 'true') return true;
+    if (normalized === 'false') return false;
+  }
+  return null;
+}
+
+/** A future instant, or null: the scheduler then falls back to its own interval. */
+export function parseNextCheckAt(value: unknown, now: Date): Date | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const parsed = new Date(value.trim());
+  if (Number.isNaN(parsed.getTime()) || parsed.getTime() <= now.getTime()) return null;
+  return parsed;
+}
+
+/** Reads a check reply (contract section 3); throws `ProviderError` when it cannot be used. */
+export function parseCheckReply(body: unknown, now: Date): CheckResult {
+  const { text, object } = replyObject(body);
+  const conditionMet = coerceBoolean(object.condition_met);
+  if (conditionMet === null) throw unparseable('"condition_met" must be true or false');
+  if (typeof object.answer !== 'string') throw unparseable('"answer" must be a string');
+  if (object.reasoning !== undefined && object.reasoning !== null) {
+    if (typeof object.reasoning !== 'string') throw unparseable('"reasoning" must be a string');
+  }
+  return {
+    conditionMet,
+    answer: object.answer,
+    reasoning: typeof object.reasoning === 'string' ? object.reasoning : '',
+    currentState: asRecord(object.current_state) ?? {},
+    nextCheckAt: parseNextCheckAt(object.next_check_at, now),
+    groundingSources: extractGroundingSources(body),
+    rawText: text,
+  };
+}
+
+interface CronFieldRange {
+  min: number;
+  max: number;
+  /** Month and weekday names cron accepts in place of numbers. */
+  names?: string[];
+}
+
+const CRON_FIELD_RANGES: CronFieldRange[] = [
+  { min: 0, max: 59 },
+  { min: 0, max: 23 },
+  { min: 1, max: 31 },
+  {
+    min: 1,
+    max: 12,
+    names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+  },
+  // 7 is Sunday too, as in Vixie cron.
+  { min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
+];
+
+function cronValue(token: string, range: CronFieldRange): number {
+  if (/^\d+$/.test(token)) return Number(token);
+  const nameIndex = range.names?.indexOf(token.toUpperCase()) ?? -1;
+  return nameIndex === -1 ? Number.NaN : nameIndex + range.min;
+}
+
+function isValidCronItem(item: string, range: CronFieldRange): boolean {
+  const match = /^(\*|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?)(?:\/(\d+))?$/.exec(item);
+  if (match === null) return false;
+  const [, base, step] = match;
+  if (step !== undefined && (Number(step) < 1 || Number(step) > range.max)) return false;
+  if (base === '*') return true;
+  const [first, last] = base.split('-');
+  const low = cronValue(first, range);
+  const high = last === undefined ? low : cronValue(last, range);
+  const inRange = (value: number) => value >= range.min && value <= range.max;
+  return inRange(low) && inRange(high) && low <= high;
+}
+
+/** A standard 5-field cron expression (minute hour day-of-month month day-of-week). */
+export function isFiveFieldCron(expression: string): boolean {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length !== 5) return false;
+  return fields.every((field, index) =>
+    field.split(',').every((item) => isValidCronItem(item, CRON_FIELD_RANGES[index])),
+  );
+}
+
+/** Cuts at a word boundary when one is near the limit, so a clamp does not leave half a word. */
+export function truncateText(value: string, maxLength: number): string {
+  if (value.length <= maxLength) return value;
+  const cut = value.slice(0, maxLength);
+  const lastSpace = cut.lastIndexOf(' ');
+  return (lastSpace >= maxLength * 0.8 ? cut.slice(0, lastSpace) : cut).trimEnd();
+}
+
+function trimmedString(value: unknown): string {
+  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
+}
+
+/**
+ * The first candidate that is long enough, cut to `MAX_TEXT_LENGTH`; when none is, the longest
+ * one followed by `padding` so the suggestion still passes the task's length rules.
+ */
+function clampText(candidates: string[], padding: string): string {
+  const usable = candidates.find((candidate) => candidate.length >= MIN_TEXT_LENGTH);
+  if (usable !== undefined) return truncateText(usable, MAX_TEXT_LENGTH);
+  const longest = candidates.reduce((best, candidate) =>
+    candidate.length > best.length ? candidate : best,
+  );
+  return truncateText(`${longest}${padding}`.trim(), MAX_TEXT_LENGTH);
+}
+
+/** Reads a suggestion reply and repairs what can be repaired (contract section 3, "Suggest"). */
+export function parseSuggestReply(body: unknown, request: SuggestRequest): SuggestResult {
+  const { object } = replyObject(body);
+  const suggestedQuery = trimmedString(object.search_query);
+  if (suggestedQuery === '') throw unparseable('"search_query" must be a non-empty string');
+
+  // A too-short query is usually a terse keyword; the user's own words carry more context.
+  const searchQuery = clampText([suggestedQuery, trimmedString(request.prompt)], ' latest news');
+  const conditionDescription = clampText(
+    [trimmedString(object.condition_description), searchQuery],
+    '',
+  );
+  const name = truncateText(trimmedString(object.name) || FALLBACK_TASK_NAME, MAX_NAME_LENGTH);
+
+  const schedule = trimmedString(object.schedule);
+  const notifyBehavior = trimmedString(object.notify_behavior).toLowerCase();
+  return {
+    name,
+    search_query: searchQuery,
+    condition_description: conditionDescription,
+    schedule: isFiveFieldCron(schedule) ? schedule : FALLBACK_SCHEDULE,
+    notify_behavior:
+      notifyBehavior === 'once' || notifyBehavior === 'always'
+        ? notifyBehavior
+        : FALLBACK_NOTIFY_BEHAVIOR,
+  };
+}

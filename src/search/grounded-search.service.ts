@@ -1,0 +1,49 @@
+import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import {
+  ProviderError,
+  ProviderNotConfiguredError,
+  SearchProvider,
+  type GroundingSource,
+  type SuggestRequest,
+  type SuggestResult,
+} from './search-provider';
+
+export interface PreviewResponse {
+  condition_met: boolean;
+  answer: string;
+  reasoning: string;
+  grounding_sources: GroundingSource[];
+}
+
+/** Suggest and preview for the API: provider errors become 503 (none configured) or 502. */
+@Injectable()
+export class GroundedSearchService {
+  constructor(private readonly provider: SearchProvider) {}
+
+  async preview(searchQuery: string, conditionDescription: string): Promise<PreviewResponse> {
+    const result = await this.call(() =>
+      this.provider.check({ searchQuery, conditionDescription, previousState: null, previousCheckAt: null, now: new Date() }),
+    );
+    return {
+      condition_met: result.conditionMet,
+      answer: result.answer,
+      reasoning: result.reasoning,
+      grounding_sources: result.groundingSources,
+    };
+  }
+
+  suggest(request: SuggestRequest): Promise<SuggestResult> {
+    return this.call(() => this.provider.suggest(request));
+  }
+
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.provider.isConfigured()) throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ProviderNotConfiguredError) throw new ServiceUnavailableException(error.message);
+      if (error instanceof ProviderError) throw new BadGatewayException(`Grounded search failed: ${error.message}`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,185 @@
+import {
+  HttpException,
+  Injectable,
+  InternalServerErrorException,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { NotificationConfigValidator } from '../notifications/notification-config.validator';
+import { JobQueueService } from '../scheduler/job-queue.service';
+import type { CreateTaskDto } from './dto/create-task.dto';
+import type { UpdateTaskDto } from './dto/update-task.dto';
+import { TaskEntity, type TaskState } from './task.entity';
+import { toTaskResponse, type TaskResponse } from './task.mapper';
+import { planTransition } from './task-state-machine';
+
+export const DEFAULT_TASK_NAME = 'New Monitor';
+export const TASK_NOT_FOUND = 'Task not found';
+
+@Injectable()
+export class TasksService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+    private readonly notificationConfigs: NotificationConfigValidator,
+    private readonly queue: JobQueueService,
+  ) {}
+
+  async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<TaskEntity> {
+    const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
+    const state = dto.state ?? 'active';
+    return this.inTransaction(dto.state, async (manager) => {
+      const now = new Date();
+      const task = await manager.save(
+        manager.create(TaskEntity, {
+          userId: caller.id,
+          name: dto.name ?? DEFAULT_TASK_NAME,
+          searchQuery: dto.search_query,
+          conditionDescription: dto.condition_description ?? dto.search_query,
+          state,
+          notifyBehavior: dto.notify_behavior ?? 'once',
+          notifications,
+          // A new active task gets its first check right away: the agent picks the pace after it.
+          nextRun: state === 'active' ? now : null,
+          stateChangedAt: now,
+        }),
+      );
+      if (state === 'active') await this.attachNewCheck(manager, task, now);
+      return task;
+    });
+  }
+
+  async listOwn(caller: AuthenticatedUser, state?: TaskState): Promise<TaskResponse[]> {
+    const tasks = await this.tasks.find({
+      where: { userId: caller.id, ...(state ? { state } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return this.withLastExecutions(tasks, 'owner');
+  }
+
+  /** Owner: the full task. Anyone else: the scrubbed view of a public task, or 404. */
+  async getVisible(caller: AuthenticatedUser | undefined, id: string): Promise<TaskResponse> {
+    const task = await this.tasks.findOneBy({ id });
+    if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+    const viewer = caller?.id === task.userId ? 'owner' : 'public';
+    if (viewer === 'public' && !task.isPublic) throw new NotFoundException(TASK_NOT_FOUND);
+    return (await this.withLastExecutions([task], viewer))[0];
+  }
+
+  async findOwned(caller: AuthenticatedUser, id: string): Promise<TaskEntity> {
+    const task = await this.tasks.findOneBy({ id, userId: caller.id });
+    if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+    return task;
+  }
+
+  async toResponse(task: TaskEntity): Promise<TaskResponse> {
+    return (await this.withLastExecutions([task], 'owner'))[0];
+  }
+
+  async update(caller: AuthenticatedUser, id: string, dto: UpdateTaskDto): Promise<TaskEntity> {
+    const current = await this.findOwned(caller, id);
+    const notifications =
+      dto.notifications === undefined
+        ? undefined
+        : await this.notificationConfigs.validate(dto.notifications, current.notifications);
+    return this.inTransaction(dto.state, async (manager) => {
+      const task = await manager.findOne(TaskEntity, {
+        where: { id, userId: caller.id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+      if (dto.name !== undefined) task.name = dto.name;
+      if (dto.search_query !== undefined) task.searchQuery = dto.search_query;
+      if (dto.condition_description !== undefined)
+        task.conditionDescription = dto.condition_description;
+      if (dto.notify_behavior !== undefined) task.notifyBehavior = dto.notify_behavior;
+      if (notifications !== undefined) task.notifications = notifications;
+      if (dto.state !== undefined) await this.transition(manager, task, dto.state);
+      task.updatedAt = new Date();
+      return manager.save(task);
+    });
+  }
+
+  async remove(caller: AuthenticatedUser, id: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const task = await manager.findOne(TaskEntity, {
+        where: { id, userId: caller.id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+      await this.queue.removeCheck(manager, task.checkJobId);
+      await manager.delete(TaskEntity, { id });
+    });
+  }
+
+  /** Applies a user-requested state change and its scheduler side in the caller's transaction. */
+  private async transition(manager: EntityManager, task: TaskEntity, to: TaskState): Promise<void> {
+    const action = planTransition(task.state, to);
+    if (action === 'none') return;
+    const now = new Date();
+    if (action === 'remove-job') {
+      await this.queue.removeCheck(manager, task.checkJobId);
+      task.checkJobId = null;
+      task.nextRun = null;
+    }
+    task.state = to;
+    task.stateChangedAt = now;
+    if (action === 'create-job') {
+      task.nextRun = now;
+      await this.attachNewCheck(manager, task, now);
+    }
+  }
+
+  private async attachNewCheck(
+    manager: EntityManager,
+    task: TaskEntity,
+    runAt: Date,
+  ): Promise<void> {
+    task.checkJobId = await this.queue.scheduleCheck(manager, task.id, runAt);
+    await manager.update(
+      TaskEntity,
+      { id: task.id },
+      { checkJobId: task.checkJobId, nextRun: runAt },
+    );
+  }
+
+  /**
+   * Runs a request's changes in one transaction. When the request changes the state and anything
+   * fails (the scheduler, typically), everything is rolled back and the answer is the documented
+   * 500 (state rule 2).
+   */
+  private async inTransaction<T>(
+    stateChange: TaskState | undefined,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      if (error instanceof HttpException || stateChange === undefined) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InternalServerErrorException(
+        `Failed to change task state: ${reason}. Task update rolled back.`,
+      );
+    }
+  }
+
+  private async withLastExecutions(
+    tasks: TaskEntity[],
+    viewer: 'owner' | 'public',
+  ): Promise<TaskResponse[]> {
+    const ids = tasks.map((task) => task.lastExecutionId).filter((id): id is string => id !== null);
+    const executions = ids.length > 0 ? await this.executions.findBy({ id: In(ids) }) : [];
+    const byId = new Map(executions.map((execution) => [execution.id, execution]));
+    return tasks.map((task) =>
+      toTaskResponse(
+        task,
+        viewer,
+        task.lastExecutionId ? (byId.get(task.lastExecutionId) ?? null) : null,
+      ),
+    );
+  }
+}
