@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
 import { AuthGuard } from './common/guards/auth.guard';
@@ -13,6 +14,7 @@ import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import { PublicModule } from './public/public.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -41,6 +43,8 @@ export class AppModule {
         SchedulerModule,
         ExecutionsModule,
         TasksModule,
+        PublicModule,
+        AdminModule,
       ],
       providers: [
         // Order matters: authenticate first, then count the request against the caller's limits.

@@ -2,6 +2,7 @@ import { ApiKeyEntity } from '../auth/api-key.entity';
 import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.entity';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { WorkerInstanceEntity } from '../scheduler/worker-instance.entity';
+import { NotificationDeliveryEntity } from '../notifications/notification-delivery.entity';
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
@@ -14,6 +15,7 @@ export const ENTITIES = [
   TaskEntity,
   ExecutionEntity,
   NotificationSendEntity,
+  NotificationDeliveryEntity,
   RateLimitCounterEntity,
   WaitlistEntryEntity,
   WorkerInstanceEntity,

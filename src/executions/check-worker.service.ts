@@ -26,6 +26,8 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
   private running = false;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs being worked on (a batch counts once per job). */
+  private busy = 0;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -51,7 +53,7 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
   private async pull(): Promise<void> {
     const concurrency = this.config.workerConcurrency;
     while (this.running) {
-      const free = concurrency - this.inFlight.size;
+      const free = concurrency - this.busy;
       if (free <= 0) {
         await Promise.race(this.inFlight);
         continue;
@@ -66,24 +68,30 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
         await this.idle();
         continue;
       }
-      for (const job of jobs) this.start(job);
+      this.start(jobs);
     }
   }
 
-  private start(job: QueueJob<CheckJobData>): void {
-    const task = this.runner
-      .run(job)
+  private start(jobs: Array<QueueJob<CheckJobData>>): void {
+    this.busy += jobs.length;
+    const batch = this.runner
+      .runBatch(jobs)
       .catch(async (error: unknown) => {
-        this.logger.error({
-          msg: 'Check job crashed',
-          jobId: job.id,
-          taskId: job.data.taskId,
-          error: String(error),
-        });
-        await this.queue.fail(CHECK_QUEUE, job.id, String(error)).catch(() => undefined);
+        this.logger.error({ msg: 'Check batch crashed', jobs: jobs.length, error: String(error) });
+        // The queue retries them; their executions are recovered by the sweeper if need be.
+        await this.queue
+          .fail(
+            CHECK_QUEUE,
+            jobs.map((job) => job.id),
+            String(error),
+          )
+          .catch(() => undefined);
       })
-      .finally(() => this.inFlight.delete(task));
-    this.inFlight.add(task);
+      .finally(() => {
+        this.busy -= jobs.length;
+        this.inFlight.delete(batch);
+      });
+    this.inFlight.add(batch);
   }
 
   private idle(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -76,13 +77,19 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       // so the queue's own expiry is only a last resort.
       expireInSeconds: 15 * 60,
     });
-    await this.boss.createQueue(DELIVERY_QUEUE, {
+    // The delivery worker schedules webhook retries itself (one job per attempt); the queue's
+    // own retries only bring back a job whose worker died (its expiry) or crashed on it. An
+    // attempt is bounded well under the expiry (15 s webhook timeout, 45 s SMTP timeout).
+    const deliveryQueue: PgBoss.Queue = {
       name: DELIVERY_QUEUE,
       policy: 'standard',
-      retryLimit: this.config.webhookRetryScheduleMs.length,
-      retryDelay: 5,
-      expireInSeconds: 120,
-    });
+      retryLimit: 12,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: 60,
+    };
+    await this.boss.createQueue(DELIVERY_QUEUE, deliveryQueue);
+    await this.boss.updateQueue(DELIVERY_QUEUE, deliveryQueue);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -110,15 +117,26 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Schedules the next check of a task; returns the job id to store on the task. */
-  scheduleCheck(manager: EntityManager, taskId: string, runAt: Date): Promise<string> {
+  async scheduleCheck(manager: EntityManager, taskId: string, runAt: Date): Promise<string> {
+    return (await this.scheduleChecks(manager, [{ taskId, runAt }]))[0];
+  }
+
+  /** Schedules checks for several tasks in one statement; returns their job ids in order. */
+  scheduleChecks(
+    manager: EntityManager,
+    checks: Array<{ taskId: string; runAt: Date }>,
+  ): Promise<string[]> {
+    if (checks.length === 0) return Promise.resolve([]);
     return this.guard('scheduling the check', async () => {
-      const id = await this.boss.send(CHECK_QUEUE, { taskId } satisfies CheckJobData, {
-        startAfter: runAt,
-        singletonKey: taskId,
-        db: this.transactional(manager),
-      });
-      if (!id) throw new Error('the queue did not accept the job');
-      return id;
+      const jobs = checks.map((check) => ({
+        id: randomUUID(),
+        name: CHECK_QUEUE,
+        data: { taskId: check.taskId } satisfies CheckJobData,
+        singletonKey: check.taskId,
+        startAfter: check.runAt.toISOString(),
+      }));
+      await this.boss.insert(jobs, { db: this.transactional(manager) });
+      return jobs.map((job) => job.id);
     });
   }
 
@@ -135,23 +153,35 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** Removes a scheduled check (pause, complete, delete). A job already gone is fine. */
+  /** Removes scheduled checks (pause, complete, delete). A job already gone is fine. */
   removeCheck(manager: EntityManager, jobId: string | null): Promise<void> {
-    if (!jobId) return Promise.resolve();
+    return this.removeChecks(manager, jobId ? [jobId] : []);
+  }
+
+  removeChecks(manager: EntityManager, jobIds: string[]): Promise<void> {
+    if (jobIds.length === 0) return Promise.resolve();
     return this.guard('removing the scheduled check', async () => {
-      await this.boss.deleteJob(CHECK_QUEUE, jobId, { db: this.transactional(manager) });
+      await this.boss.deleteJob(CHECK_QUEUE, jobIds, { db: this.transactional(manager) });
     });
   }
 
-  /** Queues delivery jobs with ids chosen by the caller, so a repeated insert is a no-op. */
+  /**
+   * Queues delivery jobs with ids chosen by the caller, so a repeated insert is a no-op.
+   * `startAfter` delays a job (the next attempt of a webhook).
+   */
   enqueueDeliveries(
     manager: EntityManager,
-    jobs: Array<{ id: string; data: object }>,
+    jobs: Array<{ id: string; data: object; startAfter?: Date }>,
   ): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
     return this.guard('queueing notification deliveries', async () => {
       await this.boss.insert(
-        jobs.map((job) => ({ id: job.id, name: DELIVERY_QUEUE, data: job.data })),
+        jobs.map((job) => ({
+          id: job.id,
+          name: DELIVERY_QUEUE,
+          data: job.data,
+          startAfter: job.startAfter?.toISOString(),
+        })),
         { db: this.transactional(manager) },
       );
     });
@@ -161,18 +191,43 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     return this.boss.fetch<T>(queue, { batchSize, includeMetadata: true });
   }
 
-  complete(manager: EntityManager, queue: string, jobId: string): Promise<unknown> {
-    return this.boss.complete(queue, jobId, {}, { db: this.transactional(manager) });
+  async complete(manager: EntityManager, queue: string, jobIds: string | string[]): Promise<void> {
+    const ids = Array.isArray(jobIds) ? jobIds : [jobIds];
+    if (ids.length === 0) return;
+    await this.settle('complete', queue, ids, {}, { db: this.transactional(manager) });
   }
 
-  /** Marks the job failed: the queue retries it (with backoff) while retries remain. */
-  fail(queue: string, jobId: string, reason: string, manager?: EntityManager): Promise<unknown> {
-    return this.boss.fail(
-      queue,
-      jobId,
-      { message: reason },
-      manager ? { db: this.transactional(manager) } : undefined,
-    );
+  /** Marks jobs failed: the queue retries them (with backoff) while retries remain. */
+  async fail(
+    queue: string,
+    jobIds: string | string[],
+    reason: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const ids = Array.isArray(jobIds) ? jobIds : [jobIds];
+    if (ids.length === 0) return;
+    const options = manager ? { db: this.transactional(manager) } : undefined;
+    await this.settle('fail', queue, ids, { message: reason }, options);
+  }
+
+  /**
+   * pg-boss takes `(name, ids, data, options)` at run time, but its typings omit `data` next to an
+   * id array; this keeps the one cast in one place.
+   */
+  private settle(
+    action: 'complete' | 'fail',
+    queue: string,
+    ids: string[],
+    data: object,
+    options: PgBoss.ConnectionOptions | undefined,
+  ): Promise<unknown> {
+    const method = this.boss[action] as unknown as (
+      name: string,
+      ids: string[],
+      data: object,
+      options?: PgBoss.ConnectionOptions,
+    ) => Promise<unknown>;
+    return method.call(this.boss, queue, ids, data, options);
   }
 
   /** Counts and lists jobs for the admin endpoint and the reconciler (read-only SQL on the queue's tables). */

@@ -5,6 +5,8 @@ import { ExecutionsModule } from '../executions/executions.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { SearchModule } from '../search/search.module';
 import { TaskCreationService } from './task-creation.service';
+import { TaskSharingController } from './task-sharing.controller';
+import { TaskSharingService } from './task-sharing.service';
 import { TaskEntity } from './task.entity';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
@@ -16,8 +18,8 @@ import { TasksService } from './tasks.service';
     NotificationsModule,
     SearchModule,
   ],
-  controllers: [TasksController],
-  providers: [TasksService, TaskCreationService],
+  controllers: [TasksController, TaskSharingController],
+  providers: [TasksService, TaskCreationService, TaskSharingService],
   exports: [TasksService],
 })
 export class TasksModule {}

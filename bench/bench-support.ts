@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { Client } from 'pg';
+import { EmbeddedDatabase } from '../src/database/embedded-database';
+import { runMigrations } from '../src/database/migrate';
+
+export const ROOT = resolve(__dirname, '..');
+
+/** A PostgreSQL server for a benchmark: DATABASE_URL when set, else an embedded one. */
+export async function startServer(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  const embedded = new EmbeddedDatabase(await mkdtemp(join(tmpdir(), 'monitor-bench-')), {
+    log: () => undefined,
+    warn: (message) => console.warn(message),
+  });
+  const adminUrl = await embedded.start();
+  return { adminUrl, stop: () => embedded.stop() };
+}
+
+/** A fresh database with the schema applied. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await runMigrations(url.toString());
+  return url.toString();
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  rssKb(): Promise<number>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Runs the built service (`dist/main.js`) as a separate process, as production does. */
+export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('service did not become healthy');
+    await sleep(200);
+  }
+  return {
+    child,
+    port,
+    async rssKb() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    },
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function machineLine(): string {
+  return `${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version}`;
+}
+
+/** Replaces (or appends) one `## <title>` section of BENCHMARKS.md. */
+export async function writeBenchmarkSection(title: string, body: string): Promise<void> {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  let text = '';
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    text = '# Benchmarks\n\nProduced by `npm run bench`; each section is rewritten by its own benchmark.\n';
+  }
+  const section = `## ${title}\n\n${body.trim()}\n`;
+  const pattern = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}`;
+  await writeFile(file, text.endsWith('\n') ? text : `${text}\n`);
+}

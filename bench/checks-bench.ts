@@ -1,0 +1,185 @@
+/**
+ * Check throughput and scheduling latency (issue "Monitoring core", performance section):
+ *  A. N due checks, one instance and two instances on one database: checks/s, duplicates, missed.
+ *  B. 100,000 scheduled tasks with 1,000 due: due -> started p50/p99, and the plan of the claim query.
+ *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).
+ * The provider is the local Gemini stand-in answering at once ("zero latency").
+ */
+import { randomUUID } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import { Pool } from 'pg';
+import { GeminiStandIn } from '../test/support/gemini-stand-in';
+import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
+import {
+  createDatabase,
+  machineLine,
+  percentile,
+  sleep,
+  spawnService,
+  startServer,
+  writeBenchmarkSection,
+  type ServiceProcess,
+} from './bench-support';
+
+const DUE_TASKS = Number(process.env.BENCH_DUE_TASKS ?? 5000);
+const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
+const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '50';
+
+interface Seeded {
+  dueAt: Date;
+  due: number;
+}
+
+/** Inserts tasks and their check jobs directly: `due` of them due at `dueAt`, the rest a day later. */
+async function seed(pool: Pool, boss: PgBoss, total: number, due: number, leadMs: number): Promise<Seeded> {
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'bench@example.com') RETURNING id",
+    [`bench_${randomUUID()}`],
+  );
+  const userId = rows[0].id;
+  const dueAt = new Date(Date.now() + leadMs);
+  const later = new Date(Date.now() + 86_400_000);
+  const chunk = 5000;
+  for (let offset = 0; offset < total; offset += chunk) {
+    const size = Math.min(chunk, total - offset);
+    const tasks = await pool.query<{ id: string; n: number }>(
+      `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
+       SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active',
+              CASE WHEN n < $4 THEN $2::timestamptz ELSE $3::timestamptz END
+       FROM generate_series($5::int, $5::int + $6::int - 1) AS n
+       RETURNING id, (regexp_replace(name, '\\D', '', 'g'))::int AS n`,
+      [userId, dueAt.toISOString(), later.toISOString(), due, offset, size],
+    );
+    const jobs = tasks.rows.map((task) => ({
+      id: randomUUID(),
+      name: CHECK_QUEUE,
+      data: { taskId: task.id },
+      singletonKey: task.id,
+      startAfter: task.n < due ? dueAt : later,
+    }));
+    await boss.insert(jobs);
+    await pool.query(
+      `UPDATE tasks SET check_job_id = j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+      [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
+    );
+  }
+  return { dueAt, due };
+}
+
+interface Outcome {
+  seconds: number;
+  checksPerSecond: number;
+  duplicates: number;
+  missed: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function awaitChecks(pool: Pool, seeded: Seeded, timeoutMs: number): Promise<Outcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{ done: number }>(
+      "SELECT count(DISTINCT task_id)::int AS done FROM executions WHERE status = 'success'",
+    );
+    if (rows[0].done >= seeded.due || Date.now() > deadline) break;
+    await sleep(200);
+  }
+  const stats = await pool.query<{ total: number; distinct_tasks: number; last: Date }>(
+    `SELECT count(*)::int AS total, count(DISTINCT task_id)::int AS distinct_tasks, max(completed_at) AS last
+     FROM executions WHERE status = 'success'`,
+  );
+  const latencies = await pool.query<{ ms: number }>(
+    `SELECT EXTRACT(EPOCH FROM (started_at - $1::timestamptz)) * 1000 AS ms FROM executions ORDER BY 1`,
+    [seeded.dueAt.toISOString()],
+  );
+  const sorted = latencies.rows.map((row) => Math.max(0, Number(row.ms)));
+  const { total, distinct_tasks: distinctTasks, last } = stats.rows[0];
+  const seconds = (new Date(last).getTime() - seeded.dueAt.getTime()) / 1000;
+  return {
+    seconds,
+    checksPerSecond: distinctTasks / seconds,
+    duplicates: total - distinctTasks,
+    missed: seeded.due - distinctTasks,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+  };
+}
+
+async function scenario(
+  adminUrl: string,
+  gemini: GeminiStandIn,
+  name: string,
+  instances: number,
+  total: number,
+  due: number,
+): Promise<{ outcome: Outcome; rss: number[]; plan: string }> {
+  const databaseUrl = await createDatabase(adminUrl, `bench_checks_${name}`);
+  const env = {
+    DATABASE_URL: databaseUrl,
+    GEMINI_API_KEY: gemini.apiKey,
+    GEMINI_BASE_URL: gemini.baseUrl,
+    WORKER_CONCURRENCY: CONCURRENCY,
+  };
+  const services: ServiceProcess[] = [];
+  for (let index = 0; index < instances; index += 1) services.push(await spawnService(env));
+  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: QUEUE_SCHEMA, supervise: false, schedule: false, migrate: false });
+  await boss.start();
+  const rss: number[] = [await services[0].rssKb()];
+  const seeded = await seed(pool, boss, total, due, 4000 + total / 20);
+  rss.push(await services[0].rssKb());
+  const sampler = setInterval(() => void services[0].rssKb().then((kb) => rss.push(kb)), 500);
+  const outcome = await awaitChecks(pool, seeded, 300_000);
+  clearInterval(sampler);
+  rss.push(await services[0].rssKb());
+  const plan = await pool.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state < 'active' AND start_after < now()
+     ORDER BY priority DESC, created_on, id LIMIT 50 FOR UPDATE SKIP LOCKED`,
+    [CHECK_QUEUE],
+  );
+  await boss.stop({ graceful: false, close: true });
+  await pool.end();
+  for (const service of services) await service.stop();
+  return { outcome, rss, plan: plan.rows.map((row) => row['QUERY PLAN']).join('\n') };
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const gemini = await new GeminiStandIn().start();
+  gemini.recordRequests = false;
+  try {
+    const one = await scenario(server.adminUrl, gemini, 'one', 1, DUE_TASKS, DUE_TASKS);
+    const two = await scenario(server.adminUrl, gemini, 'two', 2, DUE_TASKS, DUE_TASKS);
+    const big = await scenario(server.adminUrl, gemini, 'big', 1, SCHEDULED_TASKS, 1000);
+    const row = (label: string, outcome: Outcome): string =>
+      `| ${label} | ${outcome.checksPerSecond.toFixed(0)} | ${outcome.seconds.toFixed(2)} | ${outcome.duplicates} | ${outcome.missed} | ${outcome.p50Ms.toFixed(0)} | ${outcome.p99Ms.toFixed(0)} |`;
+    const mb = (kb: number): string => (kb / 1024).toFixed(0);
+    const body = [
+      `Measured ${machineLine()}; provider: local Gemini stand-in answering at once; WORKER_CONCURRENCY=${CONCURRENCY}.`,
+      '',
+      '| scenario | checks/s | seconds | duplicates | missed | due→started p50 (ms) | p99 (ms) |',
+      '|---|---|---|---|---|---|---|',
+      row(`${DUE_TASKS} due, 1 instance`, one.outcome),
+      row(`${DUE_TASKS} due, 2 instances`, two.outcome),
+      row(`${SCHEDULED_TASKS} scheduled, 1000 due, 1 instance`, big.outcome),
+      '',
+      `Worker memory (RSS) with ${SCHEDULED_TASKS} scheduled tasks: ${mb(big.rss[0])} MiB before seeding, ${mb(big.rss[1])} MiB after, max ${mb(Math.max(...big.rss))} MiB while the due checks ran, ${mb(big.rss[big.rss.length - 1])} MiB at the end (the schedule lives in PostgreSQL, not in memory).`,
+      '',
+      `Claim query plan with ${SCHEDULED_TASKS} jobs queued (pg-boss fetch, index \`job_i5\` on (name, start_after) WHERE state < 'active'):`,
+      '',
+      '```',
+      big.plan,
+      '```',
+    ].join('\n');
+    console.log(body);
+    await writeBenchmarkSection('Checks', body);
+  } finally {
+    await gemini.stop();
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { UserEntity } from '../users/user.entity';
+import { UsersModule } from '../users/users.module';
+import { AdminController } from './admin.controller';
+import { AdminListingsService } from './admin-listings.service';
+import { PlatformStatsService } from './platform-stats.service';
+import { UserDeactivationService } from './user-deactivation.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]), UsersModule],
+  controllers: [AdminController],
+  providers: [PlatformStatsService, AdminListingsService, UserDeactivationService],
+})
+export class AdminModule {}

@@ -1,0 +1,76 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
+import { JobQueueService } from '../scheduler/job-queue.service';
+import { TaskEntity } from '../tasks/task.entity';
+import { UserEntity } from '../users/user.entity';
+
+export const USER_NOT_FOUND = 'User not found';
+export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
+export const CANCELLED_BY_DEACTIVATION = 'Cancelled: the account was deactivated';
+
+export interface UserDeactivated {
+  status: 'deactivated';
+  user_id: string;
+  tasks_paused: number;
+}
+
+/**
+ * `PATCH /admin/users/{id}/deactivate` (states table: "admin deactivates the user"). The user,
+ * their tasks and the queue change in one transaction, so a scheduler failure leaves everything
+ * as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
+ */
+@Injectable()
+export class UserDeactivationService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queue: JobQueueService,
+  ) {}
+
+  /**
+   * Idempotent: deactivating a deactivated user answers 200 again with `tasks_paused` 0 (and
+   * keeps the first `deactivated_at`).
+   */
+  async deactivateUser(admin: AuthenticatedUser, userId: string): Promise<UserDeactivated> {
+    // An administrator locking themselves out is always a mistake; another admin can do it.
+    if (userId === admin.id) throw new BadRequestException(CANNOT_DEACTIVATE_SELF);
+    return this.dataSource.transaction(async (manager) => {
+      const user = await manager.findOne(UserEntity, {
+        where: { id: userId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!user) throw new NotFoundException(USER_NOT_FOUND);
+      const now = new Date();
+      const active = await manager.find(TaskEntity, {
+        where: { userId, state: 'active' },
+        lock: { mode: 'pessimistic_write' },
+      });
+      for (const task of active) await this.queue.removeCheck(manager, task.checkJobId);
+      if (active.length > 0) {
+        await manager.update(
+          TaskEntity,
+          { id: In(active.map((task) => task.id)) },
+          { state: 'paused', stateChangedAt: now, nextRun: null, checkJobId: null, updatedAt: now },
+        );
+      }
+      // Runs already queued would still call the provider and notify: cancel them. A worker
+      // midway through one drops its result, as it does after a forced run.
+      await manager.query(
+        `UPDATE executions SET status = 'cancelled', completed_at = now(), error_message = $2,
+           worker_id = NULL
+         WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
+        [userId, CANCELLED_BY_DEACTIVATION, IN_FLIGHT_STATUSES],
+      );
+      if (user.state !== 'deactivated') {
+        await manager.update(
+          UserEntity,
+          { id: userId },
+          { state: 'deactivated', deactivatedAt: now, updatedAt: now },
+        );
+      }
+      return { status: 'deactivated', user_id: userId, tasks_paused: active.length };
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+interface Pending<T> {
+  item: T;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Collects items submitted concurrently and commits them in one transaction per batch: under load
+ * many results share a transaction, when idle each goes alone at once. A batch that fails is
+ * retried item by item, so one bad item cannot take the others down with it.
+ */
+export class BatchCommitter<T> {
+  private readonly pending: Array<Pending<T>> = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly maxBatch: number,
+    private readonly commit: (manager: EntityManager, items: T[]) => Promise<void>,
+  ) {}
+
+  submit(item: T): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      this.flushing ??= this.flush().finally(() => (this.flushing = null));
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, this.maxBatch);
+      try {
+        await this.dataSource.transaction((manager) =>
+          this.commit(
+            manager,
+            batch.map((entry) => entry.item),
+          ),
+        );
+        batch.forEach((entry) => entry.resolve());
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0].reject(error);
+          continue;
+        }
+        for (const entry of batch) {
+          try {
+            await this.dataSource.transaction((manager) => this.commit(manager, [entry.item]));
+            entry.resolve();
+          } catch (single) {
+            entry.reject(single);
+          }
+        }
+      }
+    }
+  }
+}

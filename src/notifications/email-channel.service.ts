@@ -1,0 +1,83 @@
+import { MailerService } from '@nestjs-modules/mailer';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { failedAttempt, SUCCEEDED, type AttemptOutcome } from './attempt-outcome';
+import type { RenderedEmail } from './notification-content';
+
+export const SMTP_NOT_CONFIGURED = 'SMTP is not configured (set SMTP_URL)';
+
+/** Bounds one SMTP attempt, so a stalled server cannot hold a delivery job past its expiry. */
+export const SMTP_SEND_TIMEOUT_MS = 45_000;
+
+/** nodemailer error fields (see nodemailer's errors.d.ts): what failed, and the server's reply. */
+interface SmtpError extends Error {
+  code?: string;
+  command?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/** Sends one notification email over SMTP (SMTP_URL, MAIL_FROM). */
+@Injectable()
+export class EmailChannelService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly mailer: MailerService,
+  ) {}
+
+  /**
+   * `messageId` is derived from the delivery, so a message that does go out twice (an operator
+   * replaying a job) carries the same Message-ID and mail clients show it once.
+   */
+  async deliverEmail(
+    address: string,
+    email: RenderedEmail,
+    messageId: string,
+  ): Promise<AttemptOutcome> {
+    if (!this.config.smtpUrl) return failedAttempt(SMTP_NOT_CONFIGURED, false);
+    try {
+      await this.mailer.sendMail({
+        to: address,
+        from: this.config.mailFrom,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        messageId,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        timeout: SMTP_SEND_TIMEOUT_MS,
+      });
+      return SUCCEEDED;
+    } catch (error) {
+      return failedAttempt(`SMTP error: ${describe(error)}`, isRetryableSmtpError(error));
+    }
+  }
+
+  /** `<delivery-id@domain of MAIL_FROM>`. */
+  messageIdFor(deliveryId: string): string {
+    const domain = /@([^>\s]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? 'localhost';
+    return `<${deliveryId}@${domain}>`;
+  }
+}
+
+/**
+ * Retry only when the server certainly did not take the message: it answered with a temporary
+ * (4xx) code, or we never got a connection. A failure after the message was handed over (a lost
+ * connection while waiting for the final reply) is not retried: the message may have arrived,
+ * and one email per execution and address is the rule.
+ */
+export function isRetryableSmtpError(error: unknown): boolean {
+  const smtp = error as SmtpError;
+  if (typeof smtp?.responseCode === 'number') {
+    return smtp.responseCode >= 400 && smtp.responseCode < 500;
+  }
+  if (smtp?.command === 'CONN') return true;
+  return smtp?.code === 'EDNS' || smtp?.code === 'ECONNREFUSED';
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const smtp = error as SmtpError;
+  return smtp.code && !smtp.message.includes(smtp.code)
+    ? `${smtp.message} (${smtp.code})`
+    : smtp.message;
+}

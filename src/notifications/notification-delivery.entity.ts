@@ -1,0 +1,87 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { ExecutionEntity } from '../executions/execution.entity';
+import type { NotificationType } from './notification-send.entity';
+
+/**
+ * `sending`: an attempt is claimed and under way (or was interrupted by a crash);
+ * `retry_scheduled`: an attempt failed and the next one is queued;
+ * `delivered` / `failed` / `skipped`: final.
+ */
+export const DELIVERY_STATES = [
+  'sending',
+  'retry_scheduled',
+  'delivered',
+  'failed',
+  'skipped',
+] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const FINAL_DELIVERY_STATES: DeliveryState[] = ['delivered', 'failed', 'skipped'];
+
+/**
+ * One notification of one execution through one channel, keyed by the delivery id (the first
+ * job's id, derived from execution and channel). The row is written and committed before any
+ * attempt goes out, so a job that runs again after a crash knows an attempt was already under
+ * way: that is what keeps an email from being sent twice.
+ */
+@Entity('notification_deliveries')
+// Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).
+@Index('ix_notification_deliveries_open_updated_at', ['updatedAt'], {
+  where: "state IN ('sending', 'retry_scheduled')",
+})
+export class NotificationDeliveryEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Index('ix_notification_deliveries_execution_id')
+  @Column({ type: 'uuid' })
+  executionId: string;
+
+  @ManyToOne(() => ExecutionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'execution_id',
+    foreignKeyConstraintName: 'fk_notification_deliveries_execution',
+  })
+  execution?: ExecutionEntity;
+
+  @Column({ type: 'uuid' })
+  taskId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  channel: NotificationType;
+
+  @Column({ type: 'varchar', length: 16 })
+  state: DeliveryState;
+
+  /** The attempt under way or last made (1-based). */
+  @Column({ type: 'integer' })
+  attempt: number;
+
+  /** The queue job of that attempt. */
+  @Column({ type: 'uuid' })
+  jobId: string;
+
+  /** The worker that claimed the attempt; a recorder only writes an outcome for its own claim. */
+  @Column({ type: 'uuid', nullable: true })
+  workerId: string | null;
+
+  /** Bumped each time the sweeper re-queues a delivery whose job vanished (keeps job ids unique). */
+  @Column({ type: 'integer', default: 0 })
+  recoveries: number;
+
+  @Column({ type: 'text', nullable: true })
+  lastError: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { PublicTasksController } from './public-tasks.controller';
+import { PublicTasksService } from './public-tasks.service';
+import { TaskFeedController } from './task-feed.controller';
+import { TaskFeedService } from './task-feed.service';
+import { TaskViewCounterService } from './task-view-counter.service';
+import { WaitlistController } from './waitlist.controller';
+import { WaitlistEntryEntity } from './waitlist-entry.entity';
+import { WaitlistService } from './waitlist.service';
+
+/** The unauthenticated surfaces: public task pages, their RSS feeds and the waitlist. */
+@Module({
+  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, WaitlistEntryEntity])],
+  controllers: [PublicTasksController, TaskFeedController, WaitlistController],
+  providers: [PublicTasksService, TaskFeedService, TaskViewCounterService, WaitlistService],
+})
+export class PublicModule {}

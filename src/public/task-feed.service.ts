@@ -1,0 +1,61 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { buildRssFeed, type RssItem } from './rss-feed.builder';
+
+export const FEED_ITEM_LIMIT = 50;
+
+/** The RSS feed of a public task: its executions whose condition was met, newest first. */
+@Injectable()
+export class TaskFeedService {
+  constructor(
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+  ) {}
+
+  /** `origin` (scheme and host) makes the links absolute, as feed readers need them. */
+  async renderFeed(taskId: string, origin: string): Promise<string> {
+    const task = await this.tasks.findOneBy({ id: taskId, isPublic: true });
+    if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+    // Served by ix_executions_met_task_id_created_at.
+    const executions = await this.executions.find({
+      where: { taskId, conditionMet: true, status: 'success' },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: FEED_ITEM_LIMIT,
+    });
+    const taskLink = `${origin}/api/v1/public/tasks/id/${task.id}`;
+    const items = executions.map((execution) => toFeedItem(task, execution, taskLink));
+    return buildRssFeed({
+      title: task.name,
+      link: taskLink,
+      description: `Results of "${task.searchQuery}" that met the condition: ${task.conditionDescription}`,
+      selfLink: `${origin}/tasks/${task.id}/rss`,
+      lastBuildDate: items[0]?.pubDate ?? task.createdAt,
+      items,
+    });
+  }
+}
+
+/** Only what the public task view shows already: answer, reasoning and sources, no error details. */
+function toFeedItem(task: TaskEntity, execution: ExecutionEntity, taskLink: string): RssItem {
+  const parts = [execution.answer ?? ''];
+  if (execution.reasoning) parts.push(`Reasoning: ${execution.reasoning}`);
+  const sources = execution.groundingSources ?? [];
+  if (sources.length > 0) {
+    parts.push(
+      ['Sources:', ...sources.map((source) => `- ${source.title || source.uri} (${source.uri})`)].join(
+        '\n',
+      ),
+    );
+  }
+  return {
+    title: `${task.name}: condition met`,
+    link: taskLink,
+    description: parts.join('\n\n'),
+    guid: execution.id,
+    pubDate: execution.completedAt ?? execution.createdAt,
+  };
+}

@@ -1,0 +1,139 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { queryRows } from '../database/sql-rows';
+import { generateWebhookSecret } from '../notifications/notification-config.validator';
+import { NAME_MAX } from './dto/create-task.dto';
+import { TaskEntity, type NotificationConfig } from './task.entity';
+import { toTaskResponse, type TaskResponse } from './task.mapper';
+import { TASK_NOT_FOUND } from './tasks.service';
+
+export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
+
+/** `(Copy)`, then `(Copy 2)` up to `(Copy 5)`: after that the caller must pick a name. */
+export const MAX_COPY_NAME_ATTEMPTS = 5;
+
+/** Visibility and forks (interface document, "Set visibility" and "Fork task"). */
+@Injectable()
+export class TaskSharingService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+  ) {}
+
+  /**
+   * Owner only. Making a task public needs a username (read in the same statement, so a username
+   * set a moment ago counts); making it private never does.
+   */
+  async setVisibility(
+    caller: AuthenticatedUser,
+    taskId: string,
+    isPublic: boolean,
+  ): Promise<{ is_public: boolean }> {
+    const updated = await queryRows<{ is_public: boolean }>(
+      this.tasks.manager,
+      `UPDATE tasks SET is_public = $3, updated_at = now()
+       WHERE id = $1 AND user_id = $2
+         AND (NOT $3 OR EXISTS (SELECT 1 FROM users WHERE id = $2 AND username IS NOT NULL))
+       RETURNING is_public`,
+      [taskId, caller.id, isPublic],
+    );
+    if (updated.length > 0) return { is_public: updated[0].is_public };
+    if (!(await this.tasks.existsBy({ id: taskId, userId: caller.id }))) {
+      throw new NotFoundException(TASK_NOT_FOUND);
+    }
+    throw new BadRequestException(USERNAME_REQUIRED);
+  }
+
+  /**
+   * Copies a public task (or one of the caller's own) as a new paused, private task of the caller.
+   * Another user's notification config never travels; the caller's own does, with a new webhook
+   * signing secret so the two tasks' deliveries can be told apart and rotated separately. A paused
+   * task has no check job, so none is created.
+   */
+  async fork(
+    caller: AuthenticatedUser,
+    sourceId: string,
+    requestedName: string | undefined,
+  ): Promise<TaskResponse> {
+    const fork = await this.dataSource.transaction(async (manager) => {
+      const source = await manager.findOneBy(TaskEntity, { id: sourceId });
+      const ownTask = source !== null && source.userId === caller.id;
+      if (!source || (!ownTask && !source.isPublic)) throw new NotFoundException(TASK_NOT_FOUND);
+      const name = requestedName ?? (await this.freeCopyName(manager, caller.id, source.name));
+      const now = new Date();
+      const created = await manager.save(
+        manager.create(TaskEntity, {
+          userId: caller.id,
+          name,
+          searchQuery: source.searchQuery,
+          conditionDescription: source.conditionDescription,
+          notifyBehavior: source.notifyBehavior,
+          notifications: ownTask ? copyNotifications(source.notifications) : [],
+          state: 'paused',
+          isPublic: false,
+          nextRun: null,
+          forkedFromTaskId: source.id,
+          stateChangedAt: now,
+        }),
+      );
+      if (!ownTask) {
+        // One atomic increment: concurrent forks never lose a count.
+        await manager.query(
+          'UPDATE tasks SET subscriber_count = subscriber_count + 1 WHERE id = $1',
+          [source.id],
+        );
+      }
+      return created;
+    });
+    return toTaskResponse(fork, 'owner');
+  }
+
+  /**
+   * The first of `{name} (Copy)`, `{name} (Copy 2)`... the caller has no task with, the base cut
+   * so the whole name fits in NAME_MAX. Forks by one user are serialised by a transaction-scoped
+   * advisory lock, so two at once cannot both pick the same free name.
+   */
+  private async freeCopyName(
+    manager: EntityManager,
+    userId: string,
+    sourceName: string,
+  ): Promise<string> {
+    await manager.query("SELECT pg_advisory_xact_lock(hashtext('task-fork'), hashtext($1))", [
+      userId,
+    ]);
+    const candidates = Array.from({ length: MAX_COPY_NAME_ATTEMPTS }, (_, index) =>
+      withSuffix(sourceName, index === 0 ? ' (Copy)' : ` (Copy ${index + 1})`),
+    );
+    // Index ix_tasks_user_id_created_at narrows this to the caller's tasks.
+    const taken = await queryRows<{ name: string }>(
+      manager,
+      'SELECT name FROM tasks WHERE user_id = $1 AND name = ANY($2::text[])',
+      [userId, candidates],
+    );
+    const takenNames = new Set(taken.map((row) => row.name));
+    const free = candidates.find((candidate) => !takenNames.has(candidate));
+    if (free === undefined) {
+      throw new ConflictException(
+        `A task named "${candidates[candidates.length - 1]}" already exists: send a name for the fork`,
+      );
+    }
+    return free;
+  }
+}
+
+/** Cuts by code point, not UTF-16 unit, so an emoji at the cut is not split in half. */
+function withSuffix(base: string, suffix: string): string {
+  const room = NAME_MAX - suffix.length;
+  const characters = Array.from(base);
+  return `${characters.length > room ? characters.slice(0, room).join('').trimEnd() : base}${suffix}`;
+}
+
+function copyNotifications(configs: NotificationConfig[]): NotificationConfig[] {
+  return configs.map((config) =>
+    config.type === 'webhook'
+      ? { ...config, headers: { ...config.headers }, secret: generateWebhookSecret() }
+      : { ...config },
+  );
+}

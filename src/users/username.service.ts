@@ -1,0 +1,71 @@
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, type Repository } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
+import { UserEntity } from './user.entity';
+import { isWellFormedUsername, RESERVED_USERNAMES } from './username.rules';
+
+export const USERNAME_ALREADY_SET = 'Username cannot be changed once it is set';
+export const USERNAME_TAKEN = 'Username is already taken';
+export const USERNAME_RESERVED = 'Username is reserved';
+
+const USERNAME_UNIQUE_INDEX = 'uq_users_username';
+
+export interface UsernameClaimed {
+  username: string;
+  updated: true;
+}
+
+/** Claims and checks usernames: set once, unique, never one of the reserved names. */
+@Injectable()
+export class UsernameService {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  /**
+   * Sets the caller's username once. The conditional UPDATE and the unique index make it
+   * race-safe: two users claiming one name get one 200 and one 409, and one user sending two
+   * names at once gets one 200 and one 400. Sending the name already set answers 200 again, so a
+   * client retrying after a lost response is not told it failed.
+   */
+  async claim(userId: string, username: string): Promise<UsernameClaimed> {
+    const reserved = RESERVED_USERNAMES.has(username);
+    let claimed: Array<{ username: string }>;
+    try {
+      claimed = await queryRows(
+        this.users.manager,
+        `UPDATE users SET username = $1, updated_at = now()
+         WHERE id = $2 AND username IS NULL AND NOT $3::boolean RETURNING username`,
+        [username, userId, reserved],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error, USERNAME_UNIQUE_INDEX)) throw new ConflictException(USERNAME_TAKEN);
+      throw error;
+    }
+    if (claimed.length === 0) {
+      // Nothing written: already set (to this name, or another), or a reserved name.
+      const current = await this.currentUsername(userId);
+      if (current !== username) {
+        if (current === null && reserved) throw new ConflictException(USERNAME_RESERVED);
+        throw new BadRequestException(USERNAME_ALREADY_SET);
+      }
+    }
+    return { username, updated: true };
+  }
+
+  /** False for a taken, reserved or malformed name (index `uq_users_username`). */
+  async isAvailable(username: string): Promise<boolean> {
+    if (!isWellFormedUsername(username) || RESERVED_USERNAMES.has(username)) return false;
+    return !(await this.users.existsBy({ username }));
+  }
+
+  private async currentUsername(userId: string): Promise<string | null> {
+    const user = await this.users.findOne({ where: { id: userId }, select: { username: true } });
+    return user?.username ?? null;
+  }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; constraint?: string };
+  return driverError.code === '23505' && driverError.constraint === constraint;
+}
