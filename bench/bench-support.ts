@@ -4,7 +4,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
-import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
+import type PgBoss from 'pg-boss';
+import { Client, type Pool } from 'pg';
+import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
 import { EmbeddedDatabase } from '../src/database/embedded-database';
 import { runMigrations } from '../src/database/migrate';
 
@@ -12,7 +15,8 @@ export const ROOT = resolve(__dirname, '..');
 
 /** A PostgreSQL server for a benchmark: DATABASE_URL when set, else an embedded one. */
 export async function startServer(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  if (process.env.DATABASE_URL)
+    return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
   const embedded = new EmbeddedDatabase(await mkdtemp(join(tmpdir(), 'monitor-bench-')), {
     log: () => undefined,
     warn: (message) => console.warn(message),
@@ -57,7 +61,14 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
@@ -108,10 +119,60 @@ export async function writeBenchmarkSection(title: string, body: string): Promis
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    text = '# Benchmarks\n\nProduced by `npm run bench`; each section is rewritten by its own benchmark.\n';
+    text =
+      '# Benchmarks\n\nProduced by `npm run bench`; each section is rewritten by its own benchmark.\n';
   }
   const section = `## ${title}\n\n${body.trim()}\n`;
-  const pattern = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  const pattern = new RegExp(
+    `## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`,
+  );
   text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}`;
   await writeFile(file, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export interface Seeded {
+  dueAt: Date;
+  due: number;
+}
+
+/** Inserts tasks and their check jobs directly: `due` of them due at `dueAt`, the rest a day later. */
+export async function seedDueTasks(
+  pool: Pool,
+  boss: PgBoss,
+  total: number,
+  due: number,
+  leadMs: number,
+): Promise<Seeded> {
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'bench@example.com') RETURNING id",
+    [`bench_${randomUUID()}`],
+  );
+  const userId = rows[0].id;
+  const dueAt = new Date(Date.now() + leadMs);
+  const later = new Date(Date.now() + 86_400_000);
+  const chunk = 5000;
+  for (let offset = 0; offset < total; offset += chunk) {
+    const size = Math.min(chunk, total - offset);
+    const tasks = await pool.query<{ id: string; n: number }>(
+      `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
+       SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active',
+              CASE WHEN n < $4 THEN $2::timestamptz ELSE $3::timestamptz END
+       FROM generate_series($5::int, $5::int + $6::int - 1) AS n
+       RETURNING id, (regexp_replace(name, '\\D', '', 'g'))::int AS n`,
+      [userId, dueAt.toISOString(), later.toISOString(), due, offset, size],
+    );
+    const jobs = tasks.rows.map((task) => ({
+      id: randomUUID(),
+      name: CHECK_QUEUE,
+      data: { taskId: task.id },
+      singletonKey: task.id,
+      startAfter: task.n < due ? dueAt : later,
+    }));
+    await boss.insert(jobs);
+    await pool.query(
+      `UPDATE tasks SET check_job_id = j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+      [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
+    );
+  }
+  return { dueAt, due };
 }

@@ -5,7 +5,6 @@
  *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).
  * The provider is the local Gemini stand-in answering at once ("zero latency").
  */
-import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { Pool } from 'pg';
 import { GeminiStandIn } from '../test/support/gemini-stand-in';
@@ -14,6 +13,8 @@ import {
   createDatabase,
   machineLine,
   percentile,
+  seedDueTasks,
+  type Seeded,
   sleep,
   spawnService,
   startServer,
@@ -24,47 +25,6 @@ import {
 const DUE_TASKS = Number(process.env.BENCH_DUE_TASKS ?? 5000);
 const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
 const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '50';
-
-interface Seeded {
-  dueAt: Date;
-  due: number;
-}
-
-/** Inserts tasks and their check jobs directly: `due` of them due at `dueAt`, the rest a day later. */
-async function seed(pool: Pool, boss: PgBoss, total: number, due: number, leadMs: number): Promise<Seeded> {
-  const { rows } = await pool.query<{ id: string }>(
-    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'bench@example.com') RETURNING id",
-    [`bench_${randomUUID()}`],
-  );
-  const userId = rows[0].id;
-  const dueAt = new Date(Date.now() + leadMs);
-  const later = new Date(Date.now() + 86_400_000);
-  const chunk = 5000;
-  for (let offset = 0; offset < total; offset += chunk) {
-    const size = Math.min(chunk, total - offset);
-    const tasks = await pool.query<{ id: string; n: number }>(
-      `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
-       SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active',
-              CASE WHEN n < $4 THEN $2::timestamptz ELSE $3::timestamptz END
-       FROM generate_series($5::int, $5::int + $6::int - 1) AS n
-       RETURNING id, (regexp_replace(name, '\\D', '', 'g'))::int AS n`,
-      [userId, dueAt.toISOString(), later.toISOString(), due, offset, size],
-    );
-    const jobs = tasks.rows.map((task) => ({
-      id: randomUUID(),
-      name: CHECK_QUEUE,
-      data: { taskId: task.id },
-      singletonKey: task.id,
-      startAfter: task.n < due ? dueAt : later,
-    }));
-    await boss.insert(jobs);
-    await pool.query(
-      `UPDATE tasks SET check_job_id = j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
-      [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
-    );
-  }
-  return { dueAt, due };
-}
 
 interface Outcome {
   seconds: number;
@@ -123,10 +83,16 @@ async function scenario(
   const services: ServiceProcess[] = [];
   for (let index = 0; index < instances; index += 1) services.push(await spawnService(env));
   const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: QUEUE_SCHEMA, supervise: false, schedule: false, migrate: false });
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: QUEUE_SCHEMA,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  });
   await boss.start();
   const rss: number[] = [await services[0].rssKb()];
-  const seeded = await seed(pool, boss, total, due, 4000 + total / 20);
+  const seeded = await seedDueTasks(pool, boss, total, due, 4000 + total / 20);
   rss.push(await services[0].rssKb());
   const sampler = setInterval(() => void services[0].rssKb().then((kb) => rss.push(kb)), 500);
   const outcome = await awaitChecks(pool, seeded, 300_000);

@@ -43,7 +43,9 @@ export class AdminListingsService {
   ) {}
 
   /** Every task's search query with its owner. */
-  async listQueries(query: PageQueryDto): Promise<{ queries: AdminQueryResponse[]; total: number }> {
+  async listQueries(
+    query: PageQueryDto,
+  ): Promise<{ queries: AdminQueryResponse[]; total: number }> {
     const { limit, offset } = page(query);
     const [rows, total] = await Promise.all([
       queryRows<AdminQueryRow>(
@@ -74,7 +76,9 @@ export class AdminListingsService {
   }
 
   /** The check jobs waiting or running in the queue itself, not what the tasks table believes. */
-  async listSchedulerJobs(query: PageQueryDto): Promise<{ jobs: AdminJobResponse[]; total: number }> {
+  async listSchedulerJobs(
+    query: PageQueryDto,
+  ): Promise<{ jobs: AdminJobResponse[]; total: number }> {
     const { limit, offset } = page(query);
     const { jobs, total } = await this.queue.listJobs(limit, offset);
     return { jobs: jobs.map(toAdminJobResponse), total };

@@ -54,7 +54,9 @@ export class AdminController {
   }
 
   @Get('errors')
-  listErrors(@Query() query: PageQueryDto): Promise<{ errors: AdminErrorResponse[]; total: number }> {
+  listErrors(
+    @Query() query: PageQueryDto,
+  ): Promise<{ errors: AdminErrorResponse[]; total: number }> {
     return this.listings.listErrors(query);
   }
 

@@ -1,4 +1,10 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpException,
+  Injectable,
+  InternalServerErrorException,
+  NotFoundException,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
@@ -36,6 +42,19 @@ export class UserDeactivationService {
   async deactivateUser(admin: AuthenticatedUser, userId: string): Promise<UserDeactivated> {
     // An administrator locking themselves out is always a mistake; another admin can do it.
     if (userId === admin.id) throw new BadRequestException(CANNOT_DEACTIVATE_SELF);
+    try {
+      return await this.deactivateInTransaction(userId);
+    } catch (error) {
+      if (error instanceof HttpException) throw error;
+      // Like a failed state change (state rule 2): say what failed and that nothing changed.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InternalServerErrorException(
+        `Failed to deactivate user: ${reason}. Nothing was changed.`,
+      );
+    }
+  }
+
+  private deactivateInTransaction(userId: string): Promise<UserDeactivated> {
     return this.dataSource.transaction(async (manager) => {
       const user = await manager.findOne(UserEntity, {
         where: { id: userId },
@@ -47,7 +66,10 @@ export class UserDeactivationService {
         where: { userId, state: 'active' },
         lock: { mode: 'pessimistic_write' },
       });
-      for (const task of active) await this.queue.removeCheck(manager, task.checkJobId);
+      await this.queue.removeChecks(
+        manager,
+        active.map((task) => task.checkJobId).filter((jobId): jobId is string => jobId !== null),
+      );
       if (active.length > 0) {
         await manager.update(
           TaskEntity,

@@ -32,7 +32,9 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function escapeXml(value: string): string {
-  return value.replace(NOT_XML_CHARACTER, '').replace(/[&<>"']/g, (character) => ESCAPES[character]);
+  return value
+    .replace(NOT_XML_CHARACTER, '')
+    .replace(/[&<>"']/g, (character) => ESCAPES[character]);
 }
 
 /** RFC 822 date-time as RSS 2.0 wants it, e.g. `Tue, 03 Jun 2025 09:39:21 GMT`. */

@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Param } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Public } from '../common/decorators/auth.decorators';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { IpRateLimit } from '../common/rate-limit/rate-limit.decorator';
@@ -12,12 +13,21 @@ import { TaskFeedService } from './task-feed.service';
 export class TaskFeedController {
   constructor(private readonly feeds: TaskFeedService) {}
 
+  /**
+   * The content type is set once the feed exists: `@Header()` would be applied before the handler
+   * runs and so would also label a 404's JSON body as RSS.
+   */
   @Get(':id/rss')
   @Public()
   @IpRateLimit('task-rss', 10)
-  @Header('Content-Type', 'application/rss+xml; charset=utf-8')
   @ApiProduces('application/rss+xml')
-  rss(@Param('id', UuidParamPipe) id: string, @RequestOrigin() origin: string): Promise<string> {
-    return this.feeds.renderFeed(id, origin);
+  async rss(
+    @Param('id', UuidParamPipe) id: string,
+    @RequestOrigin() origin: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    const feed = await this.feeds.renderFeed(id, origin);
+    response.type('application/rss+xml; charset=utf-8');
+    return feed;
   }
 }

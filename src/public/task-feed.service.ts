@@ -46,9 +46,10 @@ function toFeedItem(task: TaskEntity, execution: ExecutionEntity, taskLink: stri
   const sources = execution.groundingSources ?? [];
   if (sources.length > 0) {
     parts.push(
-      ['Sources:', ...sources.map((source) => `- ${source.title || source.uri} (${source.uri})`)].join(
-        '\n',
-      ),
+      [
+        'Sources:',
+        ...sources.map((source) => `- ${source.title || source.uri} (${source.uri})`),
+      ].join('\n'),
     );
   }
   return {

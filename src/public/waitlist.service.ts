@@ -14,7 +14,8 @@ export interface WaitlistJoined {
 @Injectable()
 export class WaitlistService {
   constructor(
-    @InjectRepository(WaitlistEntryEntity) private readonly entries: Repository<WaitlistEntryEntity>,
+    @InjectRepository(WaitlistEntryEntity)
+    private readonly entries: Repository<WaitlistEntryEntity>,
   ) {}
 
   /**

@@ -67,16 +67,19 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.boss.start();
-    await this.boss.createQueue(CHECK_QUEUE, {
+    const checkQueue: PgBoss.Queue = {
       name: CHECK_QUEUE,
       policy: 'standard',
       retryLimit: CHECK_RETRY_LIMIT,
       retryDelay: 30,
       retryBackoff: true,
-      // Liveness of a running check is judged by its worker's heartbeat (StaleWorkSweeper),
-      // so the queue's own expiry is only a last resort.
-      expireInSeconds: 15 * 60,
-    });
+      // Liveness of a running check is judged by its worker's heartbeat (StaleExecutionSweeper);
+      // the queue's own expiry only catches a job fetched by a worker that died before claiming it.
+      expireInSeconds: 5 * 60,
+    };
+    // create is a no-op for an existing queue: update brings its options to this version's.
+    await this.boss.createQueue(CHECK_QUEUE, checkQueue);
+    await this.boss.updateQueue(CHECK_QUEUE, checkQueue);
     // The delivery worker schedules webhook retries itself (one job per attempt); the queue's
     // own retries only bring back a job whose worker died (its expiry) or crashed on it. An
     // attempt is bounded well under the expiry (15 s webhook timeout, 45 s SMTP timeout).

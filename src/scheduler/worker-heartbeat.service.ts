@@ -8,7 +8,7 @@ import { WorkerIdentity } from './worker-identity';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A worker silent for this long is taken for dead and its running checks are recovered. */
-export const WORKER_STALE_AFTER_MS = 30_000;
+export const WORKER_STALE_AFTER_MS = 20_000;
 
 /** Keeps this worker's row in `worker_instances` fresh while the process lives. */
 @Injectable()

@@ -31,25 +31,26 @@ export class UsernameService {
     const reserved = RESERVED_USERNAMES.has(username);
     let claimed: Array<{ username: string }>;
     try {
+      // The NOT EXISTS spares the usual "taken" case a failed statement (and its error log);
+      // the unique index still decides when two claims race.
       claimed = await queryRows(
         this.users.manager,
         `UPDATE users SET username = $1, updated_at = now()
-         WHERE id = $2 AND username IS NULL AND NOT $3::boolean RETURNING username`,
+         WHERE id = $2 AND username IS NULL AND NOT $3::boolean
+           AND NOT EXISTS (SELECT 1 FROM users WHERE username = $1)
+         RETURNING username`,
         [username, userId, reserved],
       );
     } catch (error) {
-      if (isUniqueViolation(error, USERNAME_UNIQUE_INDEX)) throw new ConflictException(USERNAME_TAKEN);
+      if (isUniqueViolation(error, USERNAME_UNIQUE_INDEX))
+        throw new ConflictException(USERNAME_TAKEN);
       throw error;
     }
-    if (claimed.length === 0) {
-      // Nothing written: already set (to this name, or another), or a reserved name.
-      const current = await this.currentUsername(userId);
-      if (current !== username) {
-        if (current === null && reserved) throw new ConflictException(USERNAME_RESERVED);
-        throw new BadRequestException(USERNAME_ALREADY_SET);
-      }
-    }
-    return { username, updated: true };
+    if (claimed.length > 0) return { username, updated: true };
+    const current = await this.currentUsername(userId);
+    if (current === username) return { username, updated: true };
+    if (current !== null) throw new BadRequestException(USERNAME_ALREADY_SET);
+    throw new ConflictException(reserved ? USERNAME_RESERVED : USERNAME_TAKEN);
   }
 
   /** False for a taken, reserved or malformed name (index `uq_users_username`). */

@@ -31,7 +31,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     const error = this.describe(exception, request);
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
-    response.status(error.status).json(error.body);
+    // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
+    response.status(error.status).type('application/json').json(error.body);
   }
 
   describe(exception: unknown, request: Request): ErrorBody {

@@ -18,6 +18,7 @@ const CONSTRAINT_TYPES: Record<string, string> = {
   isArray: 'list_type',
   isObject: 'dict_type',
   isEmail: 'value_error',
+  matches: 'string_pattern_mismatch',
   isUuid: 'uuid_parsing',
   arrayMaxSize: 'too_long',
   whitelistValidation: 'extra_forbidden',

@@ -1,0 +1,68 @@
+// @ts-check
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'scratch/**',
+      'data/**',
+      'jest.config.js',
+      'eslint.config.mjs',
+    ],
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [eslint.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        // Finds tsconfig.json (which includes src/, test/ and bench/) for each linted file.
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      // House style (STYLE.md, Habits).
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        // Nest resolves injected constructor parameters from decorator metadata, which needs
+        // runtime values. With experimentalDecorators + emitDecoratorMetadata in tsconfig.json
+        // (read through typed linting) the rule skips files that use decorators, so it never
+        // turns an injected class into a type-only import:
+        // https://typescript-eslint.io/blog/changes-to-consistent-type-imports-with-decorators
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports' },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      // Nest interface methods (guards, handlers, lifecycle hooks) are often async without awaiting.
+      '@typescript-eslint/require-await': 'off',
+      // Nest modules and DTO holders are classes without members by design.
+      '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
+    rules: {
+      // `expect(service.method).toHaveBeenCalled()` and jest.fn() references are fine in tests.
+      '@typescript-eslint/unbound-method': 'off',
+      // supertest's `response.body` is `any`: reading it in assertions is what tests do.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'warn',
+      '@typescript-eslint/no-unsafe-return': 'warn',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  // Last: turns off every stylistic rule that Prettier owns.
+  prettier,
+);

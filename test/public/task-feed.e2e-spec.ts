@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { expectDetail, expectRateLimited, expectValidationError } from '../support/errors';
+import { Factory, type TestUser } from '../support/factory';
+import { startTestApp, type TestApp } from '../support/test-app';
+import {
+  clientIp,
+  createPublicTask,
+  createTask,
+  insertExecution,
+  startOfFreshWindow,
+} from '../sharing/sharing-fixtures';
+
+interface FeedItem {
+  title: string;
+  link: string;
+  description: string;
+  pubDate: string;
+  guid: { '#text': string; '@_isPermaLink': string };
+}
+
+interface Feed {
+  rss: {
+    '@_version': string;
+    channel: {
+      title: string;
+      link: string;
+      description: string;
+      lastBuildDate: string;
+      'atom:link': { '@_href': string; '@_rel': string };
+      item?: FeedItem[];
+    };
+  };
+}
+
+const RFC_822 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'item',
+});
+
+describe('Task RSS feed', () => {
+  let testApp: TestApp;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    owner = await new Factory(testApp).user();
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  function feed(taskId: string, ip = clientIp()) {
+    return testApp.http.get(`/tasks/${taskId}/rss`).set('X-Forwarded-For', ip);
+  }
+
+  function parse(xml: string): Feed {
+    expect(XMLValidator.validate(xml)).toBe(true);
+    return parser.parse(xml) as Feed;
+  }
+
+  it('should answer RSS 2.0 of the met-condition executions, newest first', async () => {
+    const task = await createPublicTask(testApp, owner, {
+      body: { name: 'GPU prices', search_query: 'Is the RTX 5090 below 1500 EUR?' },
+    });
+    const base = Date.now() - 3_600_000;
+    const older = await insertExecution(testApp, task.id, {
+      conditionMet: true,
+      answer: 'Yes, 1499 EUR at one shop.',
+      reasoning: 'A listing shows 1499 EUR.',
+      groundingSources: [{ uri: 'https://shop.example/rtx', title: 'Shop listing' }],
+      createdAt: new Date(base),
+    });
+    const newer = await insertExecution(testApp, task.id, {
+      conditionMet: true,
+      answer: 'Yes, now 1399 EUR.',
+      createdAt: new Date(base + 60_000),
+    });
+    await insertExecution(testApp, task.id, {
+      conditionMet: false,
+      answer: 'Not yet.',
+      createdAt: new Date(base + 120_000),
+    });
+    await insertExecution(testApp, task.id, {
+      status: 'failed',
+      errorMessage: 'provider down',
+      createdAt: new Date(base + 180_000),
+    });
+
+    const response = await feed(task.id);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
+    const document = parse(response.text);
+    expect(document.rss['@_version']).toBe('2.0');
+    const channel = document.rss.channel;
+    expect(channel.title).toBe('GPU prices');
+    expect(channel.link).toMatch(new RegExp(`^http://[^/]+/api/v1/public/tasks/id/${task.id}$`));
+    expect(channel.description).toContain('Is the RTX 5090 below 1500 EUR?');
+    expect(channel['atom:link']).toMatchObject({
+      '@_href': expect.stringMatching(new RegExp(`/tasks/${task.id}/rss$`)),
+      '@_rel': 'self',
+    });
+    expect(channel.lastBuildDate).toMatch(RFC_822);
+
+    const items = channel.item ?? [];
+    expect(items.map((item) => item.guid['#text'])).toEqual([newer, older]);
+    const [, first] = items;
+    expect(first).toEqual({
+      title: 'GPU prices: condition met',
+      link: channel.link,
+      description: expect.stringContaining('Yes, 1499 EUR at one shop.'),
+      pubDate: new Date(base + 1000).toUTCString(),
+      guid: { '#text': older, '@_isPermaLink': 'false' },
+    });
+    expect(first.description).toContain('Reasoning: A listing shows 1499 EUR.');
+    expect(first.description).toContain('https://shop.example/rtx');
+    for (const item of items) expect(item.pubDate).toMatch(RFC_822);
+    expect(response.text).not.toContain('provider down');
+  });
+
+  it('should escape hostile text so the document stays valid and says exactly what was stored', async () => {
+    const hostileName = 'Tom & Jerry <b>bold</b> ]]> "quoted"';
+    const hostileAnswer =
+      'Done ]]> <script>alert("x")</script> & <![CDATA[ nope ]]> \'apos\' &amp;';
+    const task = await createPublicTask(testApp, owner, { body: { name: hostileName } });
+    await insertExecution(testApp, task.id, {
+      conditionMet: true,
+      answer: `${hostileAnswer}\u0001\u0008`,
+      reasoning: '</description></item><item><title>injected</title>',
+    });
+    const response = await feed(task.id).expect(200);
+    expect(response.text).not.toContain('<script>');
+    expect(response.text).not.toContain('<title>injected</title>');
+    const channel = parse(response.text).rss.channel;
+    expect(channel.title).toBe(hostileName);
+    expect(channel.item).toHaveLength(1);
+    const [item] = channel.item ?? [];
+    expect(item.title).toBe(`${hostileName}: condition met`);
+    expect(item.description).toBe(
+      `${hostileAnswer}\n\nReasoning: </description></item><item><title>injected</title>`,
+    );
+  });
+
+  it('should hold at most 50 items', async () => {
+    const task = await createPublicTask(testApp, owner);
+    const base = Date.now() - 10 * 3_600_000;
+    const ids: string[] = [];
+    for (let index = 0; index < 55; index += 1) {
+      ids.push(
+        await insertExecution(testApp, task.id, {
+          conditionMet: true,
+          answer: `hit ${index}`,
+          createdAt: new Date(base + index * 60_000),
+        }),
+      );
+    }
+    const items = parse((await feed(task.id).expect(200)).text).rss.channel.item ?? [];
+    expect(items).toHaveLength(50);
+    expect(items.map((item) => item.guid['#text'])).toEqual(ids.slice(5).reverse());
+  });
+
+  it('should answer a valid feed without items for a public task with no met condition', async () => {
+    const task = await createPublicTask(testApp, owner, { body: { name: 'Quiet' } });
+    const channel = parse((await feed(task.id).expect(200)).text).rss.channel;
+    expect(channel.title).toBe('Quiet');
+    expect(channel.item).toBeUndefined();
+  });
+
+  it('should answer 404 with a JSON detail for a private or unknown task, and 422 for a non-UUID', async () => {
+    const privateTask = await createTask(testApp, owner);
+    await insertExecution(testApp, privateTask.id, { conditionMet: true, answer: 'secret' });
+    for (const id of [privateTask.id, randomUUID()]) {
+      const response = await feed(id);
+      expectDetail(response, 404, 'Task not found');
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+    }
+    expectValidationError(await feed('not-a-uuid'), [
+      { type: 'uuid_parsing', loc: ['path', 'id'] },
+    ]);
+  });
+
+  it('should build links from the forwarded scheme and host behind a trusted proxy', async () => {
+    const task = await createPublicTask(testApp, owner);
+    const response = await feed(task.id)
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'feeds.example.com')
+      .expect(200);
+    expect(parse(response.text).rss.channel.link).toBe(
+      `https://feeds.example.com/api/v1/public/tasks/id/${task.id}`,
+    );
+  });
+
+  it('should not echo a Host header that is not a host name', async () => {
+    const task = await createPublicTask(testApp, owner);
+    const response = await feed(task.id).set('X-Forwarded-Host', 'evil"><x y="').expect(200);
+    expect(parse(response.text).rss.channel.link).toBe(
+      `http://localhost/api/v1/public/tasks/id/${task.id}`,
+    );
+  });
+
+  it('should answer the 11th request of a minute from one client with 429', async () => {
+    await startOfFreshWindow();
+    const task = await createPublicTask(testApp, owner);
+    const ip = clientIp();
+    for (let index = 0; index < 10; index += 1) await feed(task.id, ip).expect(200);
+    expectRateLimited(await feed(task.id, ip));
+  });
+});
