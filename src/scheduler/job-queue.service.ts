@@ -224,30 +224,33 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     data: object,
     options: PgBoss.ConnectionOptions | undefined,
   ): Promise<unknown> {
-    const method = this.boss[action] as unknown as (
-      name: string,
-      ids: string[],
-      data: object,
-      options?: PgBoss.ConnectionOptions,
-    ) => Promise<unknown>;
-    return method.call(this.boss, queue, ids, data, options);
+    const boss = this.boss as unknown as Record<
+      typeof action,
+      (
+        name: string,
+        ids: string[],
+        data: object,
+        options?: PgBoss.ConnectionOptions,
+      ) => Promise<unknown>
+    >;
+    return boss[action](queue, ids, data, options);
   }
 
   /** Counts and lists jobs for the admin endpoint and the reconciler (read-only SQL on the queue's tables). */
   async listJobs(limit: number, offset: number): Promise<{ jobs: QueueJobRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<QueueJobRow[]>(
         `SELECT id, name, state, singleton_key, data, start_after, started_on, created_on, retry_count
          FROM ${QUEUE_SCHEMA}.job
          WHERE name = $1 AND state IN ('created', 'retry', 'active')
          ORDER BY start_after, id
          LIMIT $2 OFFSET $3`,
         [CHECK_QUEUE, limit, offset],
-      ) as Promise<QueueJobRow[]>,
-      this.dataSource.query(
+      ),
+      this.dataSource.query<Array<{ total: number }>>(
         `SELECT count(*)::int AS total FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
         [CHECK_QUEUE],
-      ) as Promise<Array<{ total: number }>>,
+      ),
     ]);
     return { jobs: rows, total: count[0]?.total ?? 0 };
   }

@@ -23,7 +23,7 @@ export function expectValidationError(response: Response, issues: ExpectedIssue[
   }
   expect(detail).toEqual(
     expect.arrayContaining(
-      issues.map((issue) =>
+      issues.map((issue): unknown =>
         expect.objectContaining({
           type: issue.type,
           loc: issue.loc,

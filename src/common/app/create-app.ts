@@ -4,17 +4,24 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../../app.module';
 import type { AppConfig } from '../../config/app-config';
-import { JsonLogger } from '../logging/json-logger';
+import type { JsonLogger } from '../logging/json-logger';
 import { requestLogging } from '../logging/request-logging.middleware';
 import { jsonBody } from '../http/json-body.middleware';
 
 /** Builds the HTTP application; `main.ts` and the end-to-end tests share it. */
-export async function createApp(config: AppConfig, databaseUrl: string, logger: JsonLogger): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl, logger }), {
-    bodyParser: false,
-    logger,
-    abortOnError: false,
-  });
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  logger: JsonLogger,
+): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, databaseUrl, logger }),
+    {
+      bodyParser: false,
+      logger,
+      abortOnError: false,
+    },
+  );
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestLogging(logger));
@@ -25,9 +32,16 @@ export async function createApp(config: AppConfig, databaseUrl: string, logger: 
       .setTitle('Task Monitor API')
       .setDescription('Grounded-search monitoring tasks, executions and notifications.')
       .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (sk_...) or identity-provider JWT' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'API key (sk_...) or identity-provider JWT',
+      })
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+  });
   return app;
 }

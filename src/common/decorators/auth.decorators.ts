@@ -16,9 +16,11 @@ export type AuthLevel = 'public' | 'optional' | 'user' | 'jwt' | 'admin';
 export const AUTH_LEVEL_KEY = 'auth:level';
 
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_LEVEL_KEY, 'public');
-export const OptionalAuth = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_LEVEL_KEY, 'optional');
+export const OptionalAuth = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(AUTH_LEVEL_KEY, 'optional');
 export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_LEVEL_KEY, 'jwt');
-export const AdminOnly = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_LEVEL_KEY, 'admin');
+export const AdminOnly = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(AUTH_LEVEL_KEY, 'admin');
 
 export interface AuthenticatedRequest extends Request {
   user?: AuthenticatedUser;

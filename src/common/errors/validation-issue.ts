@@ -16,7 +16,11 @@ export class RequestValidationException extends UnprocessableEntityException {
   }
 }
 
-export function invalidUuid(location: 'path' | 'query' | 'body', field: string, input: unknown): RequestValidationException {
+export function invalidUuid(
+  location: 'path' | 'query' | 'body',
+  field: string,
+  input: unknown,
+): RequestValidationException {
   return new RequestValidationException([
     {
       type: 'uuid_parsing',

@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, type ExceptionFilter } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Inject,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { RequestValidationException } from '../errors/validation-issue';
@@ -30,7 +37,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     const response = context.getResponse<Response>();
     const error = this.describe(exception, request);
     if (response.headersSent) return;
-    for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+    for (const [name, value] of Object.entries(error.headers ?? {}))
+      response.setHeader(name, value);
     // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
     response.status(error.status).type('application/json').json(error.body);
   }
@@ -54,9 +62,9 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private fromHttpException(exception: HttpException, request: Request): ErrorBody {
-    const status = exception.getStatus();
+    const status: number = exception.getStatus();
     const payload = exception.getResponse();
-    if (status === HttpStatus.NOT_FOUND && isRouterNotFound(payload, request)) {
+    if (status === Number(HttpStatus.NOT_FOUND) && isRouterNotFound(payload, request)) {
       const allowed = this.routeIndex().allowedMethods(request.path);
       if (allowed.length > 0) {
         return {
@@ -71,14 +79,14 @@ export class HttpErrorFilter implements ExceptionFilter {
       const { headers, ...body } = payload as Record<string, unknown>;
       return { status, body, headers: headers as Record<string, string> | undefined };
     }
-    const message =
-      typeof payload === 'string'
-        ? payload
-        : Array.isArray((payload as { message?: unknown }).message)
-          ? ((payload as { message: string[] }).message).join('; ')
-          : String((payload as { message?: unknown }).message ?? exception.message);
+    const message = typeof payload === 'string' ? payload : messageOf(payload, exception.message);
     if (status >= 500) {
-      this.logger.warn({ msg: 'Server error answered', status, path: request.path, error: message });
+      this.logger.warn({
+        msg: 'Server error answered',
+        status,
+        path: request.path,
+        error: message,
+      });
     }
     return { status, body: { detail: message } };
   }
@@ -90,6 +98,16 @@ export class HttpErrorFilter implements ExceptionFilter {
 }
 
 function isRouterNotFound(payload: unknown, request: Request): boolean {
-  const message = typeof payload === 'object' && payload !== null ? (payload as { message?: unknown }).message : payload;
+  const message =
+    typeof payload === 'object' && payload !== null
+      ? (payload as { message?: unknown }).message
+      : payload;
   return typeof message === 'string' && message === `Cannot ${request.method} ${request.path}`;
+}
+
+/** The text of a Nest exception body (`message` may be a string or a list of strings). */
+function messageOf(payload: object, fallback: string): string {
+  const message = (payload as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.map((part) => String(part)).join('; ');
+  return typeof message === 'string' ? message : fallback;
 }

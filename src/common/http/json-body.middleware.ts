@@ -17,12 +17,13 @@ interface BodyParserError {
 export function jsonBody() {
   const parse = json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] });
   return (request: Request, response: Response, next: NextFunction): void => {
-    parse(request, response, (error?: unknown) => next(error ? toHttpError(error as BodyParserError) : undefined));
+    parse(request, response, (error?: unknown) => next(error ? toHttpError(error) : undefined));
   };
 }
 
-function toHttpError(error: BodyParserError): HttpException {
-  switch (error.type) {
+function toHttpError(error: unknown): HttpException {
+  const parserError = (error ?? {}) as BodyParserError;
+  switch (parserError.type) {
     case 'entity.parse.failed':
       return new RequestValidationException([
         {
@@ -30,15 +31,23 @@ function toHttpError(error: BodyParserError): HttpException {
           loc: ['body'],
           msg: 'JSON decode error',
           input: {},
-          ctx: { error: error.message ?? 'Invalid JSON' },
+          ctx: { error: parserError.message ?? 'Invalid JSON' },
         },
       ]);
     case 'entity.too.large':
-      return new PayloadTooLargeException(`Request body too large (limit ${MAX_BODY_BYTES / 1024} kB)`);
+      return new PayloadTooLargeException(
+        `Request body too large (limit ${MAX_BODY_BYTES / 1024} kB)`,
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new HttpException(error.message ?? 'Unsupported content encoding', HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+      return new HttpException(
+        parserError.message ?? 'Unsupported content encoding',
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      );
     default:
-      return new HttpException(error.message ?? 'Bad request', error.status && error.status < 500 ? error.status : 400);
+      return new HttpException(
+        parserError.message ?? 'Bad request',
+        parserError.status && parserError.status < 500 ? parserError.status : 400,
+      );
   }
 }

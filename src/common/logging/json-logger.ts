@@ -1,6 +1,14 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 
-const LEVEL_RANK: Record<string, number> = { debug: 10, verbose: 10, info: 20, log: 20, warn: 30, error: 40, fatal: 50 };
+const LEVEL_RANK: Record<string, number> = {
+  debug: 10,
+  verbose: 10,
+  info: 20,
+  log: 20,
+  warn: 30,
+  error: 40,
+  fatal: 50,
+};
 
 /** One JSON object per line on stdout: easy to ship, grep and parse. */
 export class JsonLogger implements LoggerService {

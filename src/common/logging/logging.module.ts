@@ -6,6 +6,10 @@ import { JsonLogger } from './json-logger';
 @Module({})
 export class LoggingModule {
   static forRoot(logger: JsonLogger): DynamicModule {
-    return { module: LoggingModule, providers: [{ provide: JsonLogger, useValue: logger }], exports: [JsonLogger] };
+    return {
+      module: LoggingModule,
+      providers: [{ provide: JsonLogger, useValue: logger }],
+      exports: [JsonLogger],
+    };
   }
 }

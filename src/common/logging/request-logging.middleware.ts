@@ -12,7 +12,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
 export function requestLogging(logger: JsonLogger) {
   return (request: Request, response: Response, next: NextFunction): void => {
     const incoming = request.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    const requestId =
+      typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     request.headers['x-request-id'] = requestId;
     response.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();

@@ -38,7 +38,8 @@ export class RequestValidationPipe implements PipeTransform {
     if (!metatype || !hasValidationRules(metatype)) return value;
     const location = LOCATIONS[metadata.type] ?? metadata.type;
     let source = value;
-    if (metadata.type === 'body' && (source === undefined || source === null || source === '')) source = {};
+    if (metadata.type === 'body' && (source === undefined || source === null || source === ''))
+      source = {};
     if (typeof source !== 'object' || source === null || Array.isArray(source)) {
       throw new RequestValidationException([
         {
@@ -49,7 +50,7 @@ export class RequestValidationPipe implements PipeTransform {
         },
       ]);
     }
-    const instance = plainToInstance(metatype as new () => object, source) as object;
+    const instance = plainToInstance<object, object>(metatype as new () => object, source);
     const errors = await validate(instance, {
       whitelist: true,
       forbidUnknownValues: false,
@@ -64,13 +65,20 @@ export class RequestValidationPipe implements PipeTransform {
 }
 
 function hasValidationRules(metatype: unknown): boolean {
-  if (typeof metatype !== 'function' || [String, Boolean, Number, Array, Object].includes(metatype as never)) {
+  if (
+    typeof metatype !== 'function' ||
+    [String, Boolean, Number, Array, Object].includes(metatype as never)
+  ) {
     return false;
   }
   return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
 }
 
-function collectIssues(errors: ValidationError[], parentLoc: (string | number)[], parent: unknown): ValidationIssue[] {
+function collectIssues(
+  errors: ValidationError[],
+  parentLoc: (string | number)[],
+  parent: unknown,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
     const key = /^\d+$/.test(error.property) ? Number(error.property) : error.property;

@@ -1,4 +1,11 @@
-import { HttpException, HttpStatus, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -32,7 +39,10 @@ export class RateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const ipRule = this.reflector.get<IpRateLimitRule | undefined>(IP_RATE_LIMIT_KEY, context.getHandler());
+    const ipRule = this.reflector.get<IpRateLimitRule | undefined>(
+      IP_RATE_LIMIT_KEY,
+      context.getHandler(),
+    );
     let decision: RateDecision;
     if (ipRule) {
       const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
@@ -40,7 +50,9 @@ export class RateLimitGuard implements CanActivate {
         { name: 'm', lengthMs: MINUTE, limit: ipRule.perMinute },
       ]);
     } else if (request.user) {
-      const caller = request.user.apiKeyId ? `key:${request.user.apiKeyId}` : `user:${request.user.id}`;
+      const caller = request.user.apiKeyId
+        ? `key:${request.user.apiKeyId}`
+        : `user:${request.user.id}`;
       decision = await this.limits.hit(caller, this.callerWindows);
     } else {
       return true;

@@ -52,7 +52,9 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
       [names, starts.map(toIso), ends.map(toIso)],
     );
     const hits = new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
-    const exceeded = windows.findIndex((window, index) => (hits.get(names[index]) ?? 0) > window.limit);
+    const exceeded = windows.findIndex(
+      (window, index) => (hits.get(names[index]) ?? 0) > window.limit,
+    );
     if (exceeded >= 0) {
       // A refused request does not use up quota: take the hit back from every window.
       await this.dataSource.query(
@@ -63,7 +65,11 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
     }
     const remaining = Math.max(
       0,
-      Math.min(...windows.map((window, index) => window.limit - Math.min(hits.get(names[index]) ?? 0, window.limit))),
+      Math.min(
+        ...windows.map(
+          (window, index) => window.limit - Math.min(hits.get(names[index]) ?? 0, window.limit),
+        ),
+      ),
     );
     const resetIndex = exceeded >= 0 ? exceeded : 0;
     const resetMs = ends[resetIndex];

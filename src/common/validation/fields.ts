@@ -49,12 +49,19 @@ export function RequiredText(options: TextOptions = {}): PropertyDecorator {
 }
 
 export function OptionalText(options: TextOptions = {}): PropertyDecorator {
-  return composed(IsOptional(), IsString({ message: STRING_MESSAGE }), ...lengthDecorators(options.min, options.max));
+  return composed(
+    IsOptional(),
+    IsString({ message: STRING_MESSAGE }),
+    ...lengthDecorators(options.min, options.max),
+  );
 }
 
 function enumMessage(values: readonly string[]): string {
   const quoted = values.map((value) => `'${value}'`);
-  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0];
+  const list =
+    quoted.length > 1
+      ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`
+      : quoted[0];
   return `Input should be ${list}`;
 }
 
@@ -63,7 +70,10 @@ export function OptionalEnum(values: readonly string[]): PropertyDecorator {
 }
 
 export function RequiredEnum(values: readonly string[]): PropertyDecorator {
-  return composed(IsDefined({ message: 'Field required' }), IsIn([...values], { message: enumMessage(values) }));
+  return composed(
+    IsDefined({ message: 'Field required' }),
+    IsIn([...values], { message: enumMessage(values) }),
+  );
 }
 
 export function OptionalBoolean(): PropertyDecorator {
@@ -71,15 +81,18 @@ export function OptionalBoolean(): PropertyDecorator {
 }
 
 export function RequiredBoolean(): PropertyDecorator {
-  return composed(IsDefined({ message: 'Field required' }), IsBoolean({ message: 'Input should be a valid boolean' }));
+  return composed(
+    IsDefined({ message: 'Field required' }),
+    IsBoolean({ message: 'Input should be a valid boolean' }),
+  );
 }
 
 /** Boolean in a query string: `true/false/1/0` (anything else is a 422). */
 export function QueryBoolean(): PropertyDecorator {
   return composed(
     Transform(({ value }: { value: unknown }) => {
-      if (value === undefined || typeof value === 'boolean') return value;
-      const text = String(value).toLowerCase();
+      if (typeof value !== 'string') return value;
+      const text = value.toLowerCase();
       if (['true', '1', 'yes', 'on'].includes(text)) return true;
       if (['false', '0', 'no', 'off'].includes(text)) return false;
       return value;
@@ -93,7 +106,8 @@ export function QueryInt(options: { min: number; max?: number }): PropertyDecora
   const decorators: PropertyDecorator[] = [
     Transform(({ value }: { value: unknown }) => {
       if (value === undefined || value === '') return undefined;
-      const text = String(value).trim();
+      if (typeof value !== 'string') return value;
+      const text = value.trim();
       return /^-?\d+$/.test(text) ? Number(text) : value;
     }),
     IsOptional(),
@@ -101,7 +115,9 @@ export function QueryInt(options: { min: number; max?: number }): PropertyDecora
     Min(options.min, { message: `Input should be greater than or equal to ${options.min}` }),
   ];
   if (options.max !== undefined) {
-    decorators.push(Max(options.max, { message: `Input should be less than or equal to ${options.max}` }));
+    decorators.push(
+      Max(options.max, { message: `Input should be less than or equal to ${options.max}` }),
+    );
   }
   return composed(...decorators);
 }
