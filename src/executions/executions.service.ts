@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type Repository } from 'typeorm';
+import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
@@ -32,30 +32,35 @@ export class ExecutionsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!task) throw new NotFoundException('Task not found');
-      const inFlight = await manager.findBy(ExecutionEntity, {
-        taskId,
-        status: In(IN_FLIGHT_STATUSES),
-      });
-      if (inFlight.length > 0) {
-        if (!force) throw new ConflictException(ALREADY_RUNNING);
-        await manager.update(
-          ExecutionEntity,
-          { id: In(inFlight.map((execution) => execution.id)), status: In(IN_FLIGHT_STATUSES) },
-          {
-            status: 'cancelled',
-            completedAt: new Date(),
-            errorMessage: CANCELLED_BY_FORCE,
-            workerId: null,
-          },
-        );
-      }
-      const execution = await manager.save(
-        manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }),
-      );
-      execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
-      await manager.update(ExecutionEntity, { id: execution.id }, { jobId: execution.jobId });
-      return execution;
+      return this.startRun(manager, taskId, force);
     });
+  }
+
+  /** The run itself, in the caller's transaction (which holds the task's row lock). */
+  async startRun(manager: EntityManager, taskId: string, force: boolean): Promise<ExecutionEntity> {
+    const inFlight = await manager.findBy(ExecutionEntity, {
+      taskId,
+      status: In(IN_FLIGHT_STATUSES),
+    });
+    if (inFlight.length > 0) {
+      if (!force) throw new ConflictException(ALREADY_RUNNING);
+      await manager.update(
+        ExecutionEntity,
+        { id: In(inFlight.map((execution) => execution.id)), status: In(IN_FLIGHT_STATUSES) },
+        {
+          status: 'cancelled',
+          completedAt: new Date(),
+          errorMessage: CANCELLED_BY_FORCE,
+          workerId: null,
+        },
+      );
+    }
+    const execution = await manager.save(
+      manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }),
+    );
+    execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
+    await manager.update(ExecutionEntity, { id: execution.id }, { jobId: execution.jobId });
+    return execution;
   }
 
   async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {

@@ -1,38 +1,49 @@
 import { HttpException, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
+import { NO_PROVIDER_MESSAGE, SearchProvider } from '../search/search-provider';
 import type { CreateTaskDto } from './dto/create-task.dto';
+import type { TaskEntity } from './task.entity';
 import type { TaskResponse } from './task.mapper';
 import { TasksService } from './tasks.service';
 
-/** `POST /api/v1/tasks`: the task, then (with `run_immediately`) its first run. */
+/** `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction. */
 @Injectable()
 export class TaskCreationService {
   constructor(
     private readonly tasks: TasksService,
     private readonly executions: ExecutionsService,
+    private readonly provider: SearchProvider,
   ) {}
 
   async create(
     caller: AuthenticatedUser,
     dto: CreateTaskDto,
   ): Promise<TaskResponse & { immediate_execution_error: string | null }> {
-    const task = await this.tasks.create(caller, dto);
     let immediateExecutionError: string | null = null;
-    if (dto.run_immediately) {
+    const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
       try {
-        await this.executions.requestRun(caller.id, task.id, false);
+        // A savepoint: the task is created even when its first run cannot be queued.
+        await manager.transaction((inner) => this.executions.startRun(inner, task.id, false));
       } catch (error) {
-        // The task exists either way; the caller learns why its first run did not start.
-        immediateExecutionError =
-          error instanceof HttpException || error instanceof Error
-            ? error.message
-            : 'The immediate run could not start';
+        immediateExecutionError = describe(error);
+        return false;
       }
-    }
+      // Queued, but it can only fail: say so now rather than leave the caller to find out.
+      if (!this.provider.isConfigured()) immediateExecutionError = NO_PROVIDER_MESSAGE;
+      return true;
+    };
+    const task = await this.tasks.create(caller, dto, dto.run_immediately ? firstRun : undefined);
     return {
       ...(await this.tasks.toResponse(task)),
       immediate_execution_error: immediateExecutionError,
     };
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof HttpException || error instanceof Error
+    ? error.message
+    : 'The immediate run could not start';
 }

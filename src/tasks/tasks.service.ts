@@ -29,7 +29,15 @@ export class TasksService {
     private readonly queue: JobQueueService,
   ) {}
 
-  async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<TaskEntity> {
+  /**
+   * Creates a task and, when it is active, its first check (due now). `firstRun` may queue a run
+   * instead (`run_immediately`, answering whether it did); that run's result schedules the next.
+   */
+  async create(
+    caller: AuthenticatedUser,
+    dto: CreateTaskDto,
+    firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
+  ): Promise<TaskEntity> {
     const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
     const state = dto.state ?? 'active';
     return this.inTransaction(dto.state, async (manager) => {
@@ -48,7 +56,8 @@ export class TasksService {
           stateChangedAt: now,
         }),
       );
-      if (state === 'active') await this.attachNewCheck(manager, task, now);
+      const runQueued = firstRun ? await firstRun(manager, task) : false;
+      if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
       return task;
     });
   }
