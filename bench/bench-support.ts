@@ -57,9 +57,9 @@ export interface ServiceProcess {
 }
 
 /** Runs the built service (`dist/main.js`) as a separate process, as production does. */
-export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
+export async function spawnService(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
