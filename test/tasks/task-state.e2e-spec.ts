@@ -1,0 +1,326 @@
+import { expectDetail, expectValidationError } from '../support/errors';
+import { Factory, type TestUser } from '../support/factory';
+import { checkReply, GeminiStandIn } from '../support/gemini-stand-in';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
+import {
+  ISO_TIMESTAMP,
+  ProviderScript,
+  ROOMY_RATE_LIMITS,
+  TaskApi,
+  uniqueQuery,
+  UUID,
+  type TaskBody,
+} from './task-api';
+
+// The e2e project's testTimeout is not applied per project by Jest: set it here.
+jest.setTimeout(30_000);
+
+describe('Tasks: update and state transitions', () => {
+  let testApp: TestApp;
+  let gemini: GeminiStandIn;
+  let provider: ProviderScript;
+  let api: TaskApi;
+  let owner: TestUser;
+  let stranger: TestUser;
+
+  beforeAll(async () => {
+    gemini = await new GeminiStandIn().start();
+    provider = new ProviderScript(gemini);
+    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
+    api = new TaskApi(testApp);
+    const factory = new Factory(testApp);
+    [owner, stranger] = await Promise.all([factory.user(), factory.user()]);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await gemini.stop();
+  });
+
+  function put(id: string, body: Record<string, unknown>, user: TestUser = owner) {
+    return testApp.http.put(`/api/v1/tasks/${id}`).set('Authorization', user.auth).send(body);
+  }
+
+  /** An active task whose first check is behind it, so its queue job is the next scheduled one. */
+  async function settledActiveTask(): Promise<TaskBody> {
+    const task = await api.create(owner, { search_query: uniqueQuery() });
+    await api.waitForIdle(task.id);
+    return api.get(owner, task.id);
+  }
+
+  async function completedTask(): Promise<TaskBody> {
+    const task = await settledActiveTask();
+    const response = await put(task.id, { state: 'completed' });
+    expect(response.status).toBe(200);
+    return response.body as TaskBody;
+  }
+
+  describe('PUT /api/v1/tasks/{id}', () => {
+    it('should change only the given fields and set updated_at when only the name is sent', async () => {
+      const task = await api.create(owner, {
+        search_query: uniqueQuery(),
+        condition_description: 'The thing has shipped',
+        state: 'paused',
+      });
+      const response = await put(task.id, { name: 'Renamed monitor' });
+      expect(response.status).toBe(200);
+      const updated = response.body as TaskBody;
+      expect(updated).toMatchObject({
+        id: task.id,
+        name: 'Renamed monitor',
+        search_query: task.search_query,
+        condition_description: 'The thing has shipped',
+        state: 'paused',
+        notify_behavior: 'once',
+        created_at: task.created_at,
+        state_changed_at: task.state_changed_at,
+      });
+      expect(updated.updated_at).toMatch(ISO_TIMESTAMP);
+      expect(Date.parse(updated.updated_at!)).toBeGreaterThanOrEqual(Date.parse(task.created_at));
+      expect(await api.get(owner, task.id)).toMatchObject({
+        name: 'Renamed monitor',
+        search_query: task.search_query,
+        updated_at: updated.updated_at,
+      });
+    });
+
+    it('should change search_query and condition_description when they are sent', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      const response = await put(task.id, {
+        search_query: 'a brand new query',
+        condition_description: 'a brand new condition',
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        name: task.name,
+        search_query: 'a brand new query',
+        condition_description: 'a brand new condition',
+      });
+    });
+
+    it('should answer 422 enum when the state is not a known value', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      expectValidationError(await put(task.id, { state: 'archived' }), [
+        { type: 'enum', loc: ['body', 'state'] },
+      ]);
+    });
+
+    it('should change notify_behavior when it is sent', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      const response = await put(task.id, { notify_behavior: 'always' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ notify_behavior: 'always', name: task.name });
+    });
+
+    it('should replace notifications and keep the webhook secret when the URL is unchanged', async () => {
+      const webhook = { type: 'webhook', url: 'http://127.0.0.1:9/hook' };
+      const task = await api.create(owner, {
+        search_query: uniqueQuery(),
+        state: 'paused',
+        notifications: [webhook],
+      });
+      const secret = task.notifications[0].secret as string;
+      expect(secret).toMatch(/^whsec_/);
+
+      const response = await put(task.id, {
+        notifications: [
+          { ...webhook, method: 'PUT' },
+          { type: 'email', address: 'new@example.com' },
+        ],
+      });
+      expect(response.status).toBe(200);
+      const updated = response.body as TaskBody;
+      expect(updated.notifications).toEqual([
+        { type: 'webhook', url: webhook.url, method: 'PUT', headers: {}, secret },
+        { type: 'email', address: 'new@example.com' },
+      ]);
+      expect(updated.notification_email).toBe('new@example.com');
+    });
+
+    it('should answer 400 "Invalid notification: ..." and change nothing when an update sends a bad config', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      const response = await put(task.id, {
+        name: 'should not stick',
+        notifications: [{ type: 'email', address: 'nope' }],
+      });
+      expectDetail(response, 400, /^Invalid notification: .+/);
+      expect(await api.get(owner, task.id)).toMatchObject({
+        name: task.name,
+        notifications: [],
+        updated_at: null,
+      });
+    });
+
+    it("should answer 404 'Task not found' when another user updates the task", async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      expectDetail(await put(task.id, { name: 'hijacked' }, stranger), 404, 'Task not found');
+      expect((await api.get(owner, task.id)).name).toBe(task.name);
+    });
+  });
+
+  describe('state transitions', () => {
+    it('should clear next_run and remove the queue job when an active task is paused', async () => {
+      const task = await settledActiveTask();
+      const { check_job_id: jobId } = await api.row(task.id);
+      expect(jobId).toMatch(UUID);
+      expect(await api.jobExists(jobId!)).toBe(true);
+
+      const response = await put(task.id, { state: 'paused' });
+      expect(response.status).toBe(200);
+      const paused = response.body as TaskBody;
+      expect(paused).toMatchObject({ state: 'paused', next_run: null });
+      expect(Date.parse(paused.state_changed_at)).toBeGreaterThan(
+        Date.parse(task.state_changed_at),
+      );
+      expect(await api.jobExists(jobId!)).toBe(false);
+      expect((await api.row(task.id)).check_job_id).toBeNull();
+      expect(await api.liveJobs(task.id)).toEqual([]);
+    });
+
+    it('should stay paused with no job when it is paused while its check is running', async () => {
+      const query = uniqueQuery('pause-mid-check');
+      provider.script(query, { delayMs: 1000, then: checkReply() });
+      const task = await api.create(owner, { search_query: query });
+      await waitFor(async () => provider.requestsFor(query).length === 1, {
+        what: 'the first check to reach the provider',
+      });
+
+      expect((await put(task.id, { state: 'paused' })).status).toBe(200);
+      await api.waitForIdle(task.id);
+      const after = await api.get(owner, task.id);
+      expect(after).toMatchObject({ state: 'paused', next_run: null });
+      expect(after.last_execution?.status).toBe('success');
+      expect(await api.liveJobs(task.id)).toEqual([]);
+      expect((await api.row(task.id)).check_job_id).toBeNull();
+    });
+
+    it('should create a new queue job and set next_run when a paused task is resumed', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      expect(await api.liveJobs(task.id)).toEqual([]);
+
+      const response = await put(task.id, { state: 'active' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        state: 'active',
+        next_run: expect.stringMatching(ISO_TIMESTAMP),
+      });
+      const { check_job_id: jobId } = await api.row(task.id);
+      expect(jobId).toMatch(UUID);
+      expect(await api.jobExists(jobId!)).toBe(true);
+      // The resumed task is due at once; after its check it keeps a live job for the next one.
+      await api.waitForIdle(task.id);
+      expect(await api.liveJobs(task.id)).toHaveLength(1);
+    });
+
+    it('should clear next_run and remove the queue job when an active task is completed', async () => {
+      const task = await settledActiveTask();
+      const { check_job_id: jobId } = await api.row(task.id);
+      const response = await put(task.id, { state: 'completed' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ state: 'completed', next_run: null });
+      expect(await api.jobExists(jobId!)).toBe(false);
+      expect(await api.liveJobs(task.id)).toEqual([]);
+    });
+
+    it('should create a new queue job when a completed task is made active again', async () => {
+      const task = await completedTask();
+      const response = await put(task.id, { state: 'active' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        state: 'active',
+        next_run: expect.stringMatching(ISO_TIMESTAMP),
+      });
+      const { check_job_id: jobId } = await api.row(task.id);
+      expect(jobId).toMatch(UUID);
+      expect(await api.jobExists(jobId!)).toBe(true);
+    });
+
+    it("should answer 400 'Invalid state transition: paused -> completed' and keep the task paused", async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      expectDetail(
+        await put(task.id, { state: 'completed' }),
+        400,
+        'Invalid state transition: paused -> completed',
+      );
+      expect((await api.get(owner, task.id)).state).toBe('paused');
+    });
+
+    it("should answer 400 'Invalid state transition: completed -> paused' and keep the task completed", async () => {
+      const task = await completedTask();
+      expectDetail(
+        await put(task.id, { state: 'paused' }),
+        400,
+        'Invalid state transition: completed -> paused',
+      );
+      expect((await api.get(owner, task.id)).state).toBe('completed');
+    });
+
+    it('should roll back every change and answer 500 when the scheduler fails to pause a task', async () => {
+      const task = await settledActiveTask();
+      const before = await api.row(task.id);
+      expect(before.check_job_id).toMatch(UUID);
+      // A real database failure in the queue, for this task's jobs only.
+      await testApp.db.query(`
+        CREATE OR REPLACE FUNCTION test_refuse_job_delete() RETURNS trigger AS $$
+        BEGIN
+          IF OLD.data->>'taskId' = TG_ARGV[0] THEN
+            RAISE EXCEPTION 'queue unavailable';
+          END IF;
+          RETURN OLD;
+        END $$ LANGUAGE plpgsql`);
+      await testApp.db.query(
+        `CREATE TRIGGER test_refuse_job_delete BEFORE DELETE ON pgboss.job
+         FOR EACH ROW EXECUTE FUNCTION test_refuse_job_delete('${task.id}')`,
+      );
+      try {
+        const response = await put(task.id, { name: 'renamed', state: 'paused' });
+        expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
+      } finally {
+        await testApp.db.query('DROP TRIGGER IF EXISTS test_refuse_job_delete ON pgboss.job');
+        await testApp.db.query('DROP FUNCTION IF EXISTS test_refuse_job_delete()');
+      }
+
+      expect(await api.row(task.id)).toEqual(before);
+      expect(await api.jobExists(before.check_job_id!)).toBe(true);
+      expect(await api.get(owner, task.id)).toMatchObject({
+        name: task.name,
+        state: 'active',
+        next_run: task.next_run,
+        updated_at: null,
+      });
+    });
+
+    it('should roll back every change and answer 500 when the scheduler fails to resume a task', async () => {
+      const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
+      await testApp.db.query(`
+        CREATE OR REPLACE FUNCTION test_refuse_job_insert() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.data->>'taskId' = TG_ARGV[0] THEN
+            RAISE EXCEPTION 'queue unavailable';
+          END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql`);
+      await testApp.db.query(
+        `CREATE TRIGGER test_refuse_job_insert BEFORE INSERT ON pgboss.job
+         FOR EACH ROW EXECUTE FUNCTION test_refuse_job_insert('${task.id}')`,
+      );
+      try {
+        const response = await put(task.id, { name: 'renamed', state: 'active' });
+        expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
+      } finally {
+        await testApp.db.query('DROP TRIGGER IF EXISTS test_refuse_job_insert ON pgboss.job');
+        await testApp.db.query('DROP FUNCTION IF EXISTS test_refuse_job_insert()');
+      }
+
+      expect(await api.get(owner, task.id)).toMatchObject({
+        name: task.name,
+        state: 'paused',
+        next_run: null,
+        updated_at: null,
+      });
+      expect(await api.row(task.id)).toMatchObject({ state: 'paused', check_job_id: null });
+      expect(await api.liveJobs(task.id)).toEqual([]);
+    });
+  });
+});
