@@ -16,5 +16,5 @@ export default async function globalSetup(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'monitor-test-db-'));
   const embedded = new EmbeddedDatabase(dataDir, { log: () => undefined, warn: (message) => console.warn(message) });
   process.env.TEST_ADMIN_DATABASE_URL = await embedded.start();
-  (globalThis as { __embeddedDatabase?: EmbeddedDatabase }).__embeddedDatabase = embedded;
+  Object.assign(globalThis, { __embeddedDatabase: embedded, __embeddedDataDir: dataDir });
 }

@@ -1,5 +1,8 @@
+import { rm } from 'node:fs/promises';
 import type { EmbeddedDatabase } from '../../src/database/embedded-database';
 
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __embeddedDatabase?: EmbeddedDatabase }).__embeddedDatabase?.stop();
+  const state = globalThis as { __embeddedDatabase?: EmbeddedDatabase; __embeddedDataDir?: string };
+  await state.__embeddedDatabase?.stop();
+  if (state.__embeddedDataDir) await rm(state.__embeddedDataDir, { recursive: true, force: true });
 }
