@@ -75,6 +75,25 @@ describe('Per-key rate limits', () => {
     expect(hits).toEqual({ m: 1, h: 8, d: 1 });
   });
 
+  it('should count anonymous reads of a public task per IP with the per-minute limit', async () => {
+    const user = await factory.user();
+    const created = await testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', user.auth)
+      .send({ search_query: 'anonymous readers of this task', state: 'paused' })
+      .expect(200);
+    const id = (created.body as { id: string }).id;
+    await testApp.db.query('UPDATE tasks SET is_public = true WHERE id = $1', [id]);
+    await testApp.db.query("DELETE FROM rate_limit_counters WHERE bucket LIKE 'ip:anonymous:%'");
+    for (let index = 0; index < 5; index += 1) {
+      const response = await testApp.http.get(`/api/v1/tasks/${id}`).expect(200);
+      expect(response.headers['x-ratelimit-limit']).toBe('5');
+    }
+    expectRateLimited(await testApp.http.get(`/api/v1/tasks/${id}`));
+    // Signed-in callers are counted per key, not per IP.
+    await testApp.http.get(`/api/v1/tasks/${id}`).set('Authorization', user.auth).expect(200);
+  });
+
   it('should share one limit between two instances on the same database', async () => {
     const second = await startTestApp({ databaseUrl: testApp.databaseUrl, jwks: testApp.jwks, env: { RATE_LIMIT_PER_MINUTE: '5' } });
     try {

@@ -10,6 +10,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuthenticatedRequest } from '../decorators/auth.decorators';
+import { routeAuthLevel } from '../guards/auth.guard';
 import { IP_RATE_LIMIT_KEY, type IpRateLimitRule } from './rate-limit.decorator';
 import { RateLimitService, type RateDecision, type RateWindow } from './rate-limit.service';
 
@@ -43,9 +44,9 @@ export class RateLimitGuard implements CanActivate {
       IP_RATE_LIMIT_KEY,
       context.getHandler(),
     );
+    const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
     let decision: RateDecision;
     if (ipRule) {
-      const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
       decision = await this.limits.hit(`ip:${ipRule.name}:${ip}`, [
         { name: 'm', lengthMs: MINUTE, limit: ipRule.perMinute },
       ]);
@@ -54,6 +55,12 @@ export class RateLimitGuard implements CanActivate {
         ? `key:${request.user.apiKeyId}`
         : `user:${request.user.id}`;
       decision = await this.limits.hit(caller, this.callerWindows);
+    } else if (
+      routeAuthLevel(this.reflector, context.getHandler(), context.getClass()) === 'optional'
+    ) {
+      // Anonymous reads of routes that also serve signed-in callers (a public task, its history)
+      // are counted per IP with the per-key per-minute limit, so they cannot be used unmetered.
+      decision = await this.limits.hit(`ip:anonymous:${ip}`, [this.callerWindows[0]]);
     } else {
       return true;
     }
