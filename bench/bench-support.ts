@@ -174,5 +174,9 @@ export async function seedDueTasks(
       [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
     );
   }
+  // Fresh bulk inserts leave the planner without statistics; autovacuum would gather them soon
+  // after in a real deployment, so gather them now rather than time plans made blind.
+  await pool.query('ANALYZE tasks');
+  await pool.query('ANALYZE pgboss.job');
   return { dueAt, due };
 }
