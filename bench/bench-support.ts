@@ -57,7 +57,10 @@ export interface ServiceProcess {
 }
 
 /** Runs the built service (`dist/main.js`) as a separate process, as production does. */
-export async function spawnService(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
+export async function spawnService(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
@@ -136,6 +139,11 @@ export interface Seeded {
 }
 
 /** Inserts tasks and their check jobs directly: `due` of them due at `dueAt`, the rest a day later. */
+/**
+ * Inserts `total` active tasks with their check jobs, all scheduled a day ahead (each chunk in one
+ * transaction, as the service itself creates a task with its job), then makes `due` of them due
+ * `leadMs` from now, so the measured run starts from a settled database.
+ */
 export async function seedDueTasks(
   pool: Pool,
   boss: PgBoss,
@@ -148,35 +156,57 @@ export async function seedDueTasks(
     [`bench_${randomUUID()}`],
   );
   const userId = rows[0].id;
-  const dueAt = new Date(Date.now() + leadMs);
   const later = new Date(Date.now() + 86_400_000);
   const chunk = 5000;
+  const dueJobs: string[] = [];
+  const dueTasks: string[] = [];
   for (let offset = 0; offset < total; offset += chunk) {
     const size = Math.min(chunk, total - offset);
-    const tasks = await pool.query<{ id: string; n: number }>(
-      `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
-       SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active',
-              CASE WHEN n < $4 THEN $2::timestamptz ELSE $3::timestamptz END
-       FROM generate_series($5::int, $5::int + $6::int - 1) AS n
-       RETURNING id, (regexp_replace(name, '\\D', '', 'g'))::int AS n`,
-      [userId, dueAt.toISOString(), later.toISOString(), due, offset, size],
-    );
-    const jobs = tasks.rows.map((task) => ({
-      id: randomUUID(),
-      name: CHECK_QUEUE,
-      data: { taskId: task.id },
-      singletonKey: task.id,
-      startAfter: task.n < due ? dueAt : later,
-    }));
-    await boss.insert(jobs);
-    await pool.query(
-      `UPDATE tasks SET check_job_id = j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
-      [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
-    );
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const tasks = await client.query<{ id: string }>(
+        `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
+         SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active', $2::timestamptz
+         FROM generate_series($3::int, $3::int + $4::int - 1) AS n
+         RETURNING id`,
+        [userId, later.toISOString(), offset, size],
+      );
+      const jobs = tasks.rows.map((task) => ({
+        id: randomUUID(),
+        name: CHECK_QUEUE,
+        data: { taskId: task.id },
+        singletonKey: task.id,
+        startAfter: later.toISOString(),
+      }));
+      await boss.insert(jobs, {
+        db: { executeSql: (text: string, values: unknown[]) => client.query(text, values) },
+      });
+      await client.query(
+        `UPDATE tasks SET check_job_id = j.job_id FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+        [jobs.map((job) => job.data.taskId), jobs.map((job) => job.id)],
+      );
+      await client.query('COMMIT');
+      for (const job of jobs.slice(0, Math.max(0, due - dueJobs.length))) {
+        dueJobs.push(job.id);
+        dueTasks.push(job.data.taskId);
+      }
+    } finally {
+      client.release();
+    }
   }
-  // Fresh bulk inserts leave the planner without statistics; autovacuum would gather them soon
-  // after in a real deployment, so gather them now rather than time plans made blind.
+  // Fresh bulk inserts leave the planner without statistics; autovacuum gathers them soon after
+  // in a real deployment, so gather them now rather than time plans made blind.
   await pool.query('ANALYZE tasks');
   await pool.query('ANALYZE pgboss.job');
+  const dueAt = new Date(Date.now() + leadMs);
+  await pool.query(
+    `UPDATE pgboss.job SET start_after = $2 WHERE name = $3 AND id = ANY($1::uuid[])`,
+    [dueJobs, dueAt.toISOString(), CHECK_QUEUE],
+  );
+  await pool.query('UPDATE tasks SET next_run = $2 WHERE id = ANY($1::uuid[])', [
+    dueTasks,
+    dueAt.toISOString(),
+  ]);
   return { dueAt, due };
 }

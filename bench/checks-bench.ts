@@ -92,7 +92,7 @@ async function scenario(
   });
   await boss.start();
   const rss: number[] = [await services[0].rssKb()];
-  const seeded = await seedDueTasks(pool, boss, total, due, 4000 + total / 20);
+  const seeded = await seedDueTasks(pool, boss, total, due, 1500);
   rss.push(await services[0].rssKb());
   const sampler = setInterval(() => void services[0].rssKb().then((kb) => rss.push(kb)), 500);
   const outcome = await awaitChecks(pool, seeded, 300_000);

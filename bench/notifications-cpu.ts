@@ -11,24 +11,37 @@ export function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** CPU seconds used so far by every PostgreSQL server process on the machine. */
-export function postgresCpuSeconds(): number {
-  let total = 0;
+/**
+ * CPU seconds used so far by the PostgreSQL server listening on `port` (its postmaster and every
+ * backend it forked); other PostgreSQL servers on a shared machine are not counted. Processes
+ * that ended meanwhile drop out, so take differences over a run only.
+ */
+export function postgresCpuSeconds(port: number): number {
+  const processes: Array<{ pid: number; parent: number; command: string }> = [];
   let entries: string[] = [];
   try {
     entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return 0;
   }
-  for (const pid of entries) {
+  for (const entry of entries) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.includes('(postgres)')) total += processCpuSeconds(Number(pid));
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const parent = Number(stat.split(') ')[1].split(' ')[1]);
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      processes.push({ pid: Number(entry), parent, command });
     } catch {
       // the process ended meanwhile
     }
   }
-  return total;
+  const postmaster = processes.find((process) =>
+    new RegExp(`(^|\\s)-p\\s+${port}(\\s|$)`).test(process.command),
+  );
+  if (!postmaster) return 0;
+  return processes
+    .filter((process) => process.pid === postmaster.pid || process.parent === postmaster.pid)
+    .reduce((sum, process) => sum + processCpuSeconds(process.pid), 0);
 }
 
 /** Resident memory of a process in KiB, from /proc (0 when unavailable). */

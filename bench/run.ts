@@ -11,12 +11,19 @@ const BENCHMARKS = ['checks-bench.ts', 'checks-crash.ts', 'notifications-bench.t
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
 run('npm', ['run', 'build']);
 const only = process.argv.slice(2);
-for (const file of BENCHMARKS.filter((name) => only.length === 0 || only.some((part) => name.includes(part)))) {
+for (const file of BENCHMARKS.filter(
+  (name) => only.length === 0 || only.some((part) => name.includes(part)),
+)) {
   console.log(`\n### ${file}\n`);
-  run(process.execPath, [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', join('bench', file)]);
+  run(process.execPath, [
+    join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'),
+    '--transpile-only',
+    join('bench', file),
+  ]);
 }

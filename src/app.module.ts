@@ -35,7 +35,7 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
         DiscoveryModule,
-        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl)),
+        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
         RateLimitModule,
         HealthModule,
         UsersModule,

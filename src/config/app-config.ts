@@ -5,6 +5,7 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string | null;
+  databasePoolSize: number;
   dataDir: string;
   nodeEnv: string;
   isProduction: boolean;
@@ -149,6 +150,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: read.integer('PORT', 3000, 0, 65535),
     host: read.string('HOST', '0.0.0.0'),
     databaseUrl,
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, 2, 500),
     dataDir: read.string('DATA_DIR', './data'),
     nodeEnv,
     isProduction,

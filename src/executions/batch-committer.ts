@@ -13,18 +13,26 @@ interface Pending<T> {
  */
 export class BatchCommitter<T> {
   private readonly pending: Array<Pending<T>> = [];
-  private flushing: Promise<void> | null = null;
+  private flushers = 0;
 
+  /**
+   * @param parallel how many batches may commit at once: callers must make concurrent batches
+   * safe (the check results lock their tasks in id order).
+   */
   constructor(
     private readonly dataSource: DataSource,
     private readonly maxBatch: number,
     private readonly commit: (manager: EntityManager, items: T[]) => Promise<void>,
+    private readonly parallel = 1,
   ) {}
 
   submit(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      this.flushing ??= this.flush().finally(() => (this.flushing = null));
+      if (this.flushers < this.parallel) {
+        this.flushers += 1;
+        void this.flush().finally(() => (this.flushers -= 1));
+      }
     });
   }
 

@@ -60,6 +60,8 @@ interface LockedTask {
 }
 
 const MAX_FINISH_BATCH = 100;
+/** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
+const FINISH_PARALLELISM = 3;
 
 /**
  * Runs check jobs (design notes, "The flow of one check"): claim (execution `running`), one
@@ -79,8 +81,11 @@ export class CheckRunnerService {
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
   ) {
-    this.finisher = new BatchCommitter(dataSource, MAX_FINISH_BATCH, (manager, items) =>
-      this.finish(manager, items),
+    this.finisher = new BatchCommitter(
+      dataSource,
+      MAX_FINISH_BATCH,
+      (manager, items) => this.finish(manager, items),
+      FINISH_PARALLELISM,
     );
   }
 

@@ -182,34 +182,40 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
     return rows.length;
   }
 
-  /** Step 3: an active task with no live check job and no run in flight gets its check back. */
+  /**
+   * Step 3: an active task whose check is overdue (by minutes, or that has no `next_run`), with no
+   * live check job and no run in flight, gets its check back. Looking only at overdue tasks keeps
+   * this an index range scan (ix_tasks_active_next_run) however many tasks there are.
+   */
   async rescheduleUnscheduled(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const tasks: Array<{ id: string; next_run: Date | null }> = await queryRows(
+      const tasks = await queryRows<{ id: string }>(
         manager,
-        `SELECT t.id, t.next_run FROM tasks t
+        `SELECT t.id FROM tasks t
          WHERE t.state = 'active'
+           AND (t.next_run IS NULL OR t.next_run < now() - interval '2 minutes')
            AND NOT EXISTS (
              SELECT 1 FROM ${QUEUE_SCHEMA}.job j
              WHERE j.name = $1 AND j.id = t.check_job_id AND j.state IN ('created', 'retry', 'active'))
            AND NOT EXISTS (
              SELECT 1 FROM executions e
              WHERE e.task_id = t.id AND e.status IN ('pending', 'running', 'retrying'))
+         ORDER BY t.id
          LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
         [CHECK_QUEUE, BATCH],
       );
+      if (tasks.length === 0) return 0;
       const now = new Date();
-      for (const task of tasks) {
-        const runAt = task.next_run && task.next_run > now ? task.next_run : now;
-        const jobId = await this.queue.scheduleCheck(manager, task.id, runAt);
-        await manager.query('UPDATE tasks SET check_job_id = $2, next_run = $3 WHERE id = $1', [
-          task.id,
-          jobId,
-          runAt,
-        ]);
-      }
-      if (tasks.length > 0)
-        this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: tasks.length });
+      const jobIds = await this.queue.scheduleChecks(
+        manager,
+        tasks.map((task) => ({ taskId: task.id, runAt: now })),
+      );
+      await manager.query(
+        `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
+         FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+        [tasks.map((task) => task.id), jobIds, now],
+      );
+      this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: tasks.length });
       return tasks.length;
     });
   }
