@@ -9,7 +9,11 @@ export interface AttemptOutcome {
   retryable: boolean;
 }
 
-export const SUCCEEDED: AttemptOutcome = { status: 'success', errorMessage: null, retryable: false };
+export const SUCCEEDED: AttemptOutcome = {
+  status: 'success',
+  errorMessage: null,
+  retryable: false,
+};
 
 export function failedAttempt(errorMessage: string, retryable: boolean): AttemptOutcome {
   return { status: 'failed', errorMessage, retryable };

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryJobData } from '../executions/check-runner.service';
 
+/** Deliveries under way at once in one process (they mostly wait on the network). */
+export const MAX_DELIVERIES_IN_FLIGHT = 1024;
+
 /**
  * The data of a delivery job. The check runner queues the first attempt with
  * `{executionId, taskId, channel}` under the delivery id; each later attempt is a job of its own
@@ -20,7 +23,10 @@ export interface DeliveryAttempt extends DeliveryJobData {
   webhookId: string;
 }
 
-export function toDeliveryAttempt(job: { id: string; data: DeliveryAttemptJobData }): DeliveryAttempt {
+export function toDeliveryAttempt(job: {
+  id: string;
+  data: DeliveryAttemptJobData;
+}): DeliveryAttempt {
   const deliveryId = job.data.deliveryId ?? job.id;
   return {
     jobId: job.id,

@@ -2,12 +2,15 @@ import { MailerService } from '@nestjs-modules/mailer';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from './attempt-outcome';
+import { ConcurrencyLimit } from './concurrency-limit';
 import type { RenderedEmail } from './notification-content';
 
 export const SMTP_NOT_CONFIGURED = 'SMTP is not configured (set SMTP_URL)';
 
 /** Bounds one SMTP attempt, so a stalled server cannot hold a delivery job past its expiry. */
 export const SMTP_SEND_TIMEOUT_MS = 45_000;
+/** SMTP connections at once from one process (each message opens its own). */
+export const MAX_SMTP_CONNECTIONS = 16;
 
 /** nodemailer error fields (see nodemailer's errors.d.ts): what failed, and the server's reply. */
 interface SmtpError extends Error {
@@ -20,6 +23,9 @@ interface SmtpError extends Error {
 /** Sends one notification email over SMTP (SMTP_URL, MAIL_FROM). */
 @Injectable()
 export class EmailChannelService {
+  /** An email attempt is claimed and sent inside one of these slots (see NotificationDeliveryService). */
+  readonly slots = new ConcurrencyLimit(MAX_SMTP_CONNECTIONS);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mailer: MailerService,

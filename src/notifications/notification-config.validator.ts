@@ -86,7 +86,9 @@ export class NotificationConfigValidator {
     const method =
       entry.method === undefined || entry.method === null
         ? 'POST'
-        : String(entry.method).toUpperCase();
+        : typeof entry.method === 'string'
+          ? entry.method.toUpperCase()
+          : '';
     if (!(WEBHOOK_METHODS as readonly string[]).includes(method))
       throw invalid('method must be POST, PUT or PATCH');
     const headers = this.headers(entry.headers);

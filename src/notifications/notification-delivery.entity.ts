@@ -11,7 +11,7 @@ import { ExecutionEntity } from '../executions/execution.entity';
 import type { NotificationType } from './notification-send.entity';
 
 /**
- * `sending`: an attempt is claimed and under way (or was interrupted by a crash);
+ * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
  * `retry_scheduled`: an attempt failed and the next one is queued;
  * `delivered` / `failed` / `skipped`: final.
  */
@@ -27,9 +27,10 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = ['delivered', 'failed', 's
 
 /**
  * One notification of one execution through one channel, keyed by the delivery id (the first
- * job's id, derived from execution and channel). The row is written and committed before any
- * attempt goes out, so a job that runs again after a crash knows an attempt was already under
- * way: that is what keeps an email from being sent twice.
+ * job's id, derived from execution and channel): where it stands, which attempt it is at, and
+ * the job of that attempt. An email attempt is written here as `sending` and committed before
+ * the SMTP exchange, so a job that runs again after a crash knows an attempt was under way: that
+ * is what keeps an email from being sent twice. A webhook attempt is written with its outcome.
  */
 @Entity('notification_deliveries')
 // Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).
@@ -68,7 +69,7 @@ export class NotificationDeliveryEntity {
   @Column({ type: 'uuid' })
   jobId: string;
 
-  /** The worker that claimed the attempt; a recorder only writes an outcome for its own claim. */
+  /** The worker that claimed an email attempt; only that worker records its outcome. */
   @Column({ type: 'uuid', nullable: true })
   workerId: string | null;
 

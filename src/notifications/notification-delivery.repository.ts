@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { GroundingSource } from '../search/search.types';
 import type { NotificationConfig } from '../tasks/task.entity';
 import type { DeliveryState } from './notification-delivery.entity';
 import type { NotificationType, SendStatus } from './notification-send.entity';
 
-/** An execution and its task, as a delivery needs them. */
-export interface DeliveryContextRow {
+/** What one attempt needs: its execution and task, and where its delivery stands. */
+export interface AttemptContextRow {
+  delivery_id: string;
   execution_id: string;
   task_id: string;
   user_id: string;
@@ -21,31 +22,22 @@ export interface DeliveryContextRow {
   grounding_sources: GroundingSource[] | null;
   completed_at: Date | null;
   created_at: Date;
+  /** Null when the delivery has no row yet (its first attempt has not been recorded). */
+  delivery_state: DeliveryState | null;
+  delivery_attempt: number | null;
 }
 
-export interface DeliveryRow {
-  id: string;
-  state: DeliveryState;
-  attempt: number;
-  worker_id: string | null;
+export interface DeliveryKey {
+  deliveryId: string;
+  executionId: string;
 }
 
-/** A delivery row as a claim (or a final decision taken at claim time) leaves it. */
+/** The row a delivery gets when an attempt ends, or when a decision is taken without sending. */
 export interface DeliveryWrite {
   id: string;
   executionId: string;
   taskId: string;
   channel: NotificationType;
-  attempt: number;
-  state: DeliveryState;
-  jobId: string;
-  workerId: string | null;
-  lastError: string | null;
-}
-
-/** How an attempt ended, for the row of its delivery (only if this worker's claim still holds). */
-export interface DeliveryOutcomeWrite {
-  id: string;
   attempt: number;
   state: DeliveryState;
   /** The job of the next attempt when one is queued, else the job of this one. */
@@ -54,6 +46,7 @@ export interface DeliveryOutcomeWrite {
 }
 
 export interface SendRecordWrite {
+  deliveryId: string;
   userId: string;
   taskId: string;
   executionId: string;
@@ -65,141 +58,152 @@ export interface SendRecordWrite {
   attemptedAt: Date;
 }
 
+export interface RecordedAttempts {
+  /** Deliveries whose outcome was written by this call. */
+  recorded: Set<string>;
+  /** Deliveries whose execution is gone (the task was deleted): nothing to record. */
+  gone: Set<string>;
+}
+
+const DELIVERY_COLUMNS = `$1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::int[],
+  $6::varchar[], $7::uuid[], $8::text[]`;
+
+function deliveryParameters(rows: DeliveryWrite[]): unknown[] {
+  return [
+    rows.map((row) => row.id),
+    rows.map((row) => row.executionId),
+    rows.map((row) => row.taskId),
+    rows.map((row) => row.channel),
+    rows.map((row) => row.attempt),
+    rows.map((row) => row.state),
+    rows.map((row) => row.jobId),
+    rows.map((row) => row.lastError),
+  ];
+}
+
 /**
  * The SQL of the delivery hot path. Each statement handles a whole batch (unnest of arrays), so
- * claiming or recording a hundred attempts costs a handful of round trips, not hundreds.
+ * a hundred attempts cost a handful of round trips, not hundreds.
  */
 @Injectable()
 export class NotificationDeliveryRepository {
-  loadContexts(manager: EntityManager, executionIds: string[]): Promise<DeliveryContextRow[]> {
-    return queryRows<DeliveryContextRow>(
-      manager,
-      `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.name AS task_name, t.search_query,
-         t.condition_description, t.notifications, e.condition_met, e.answer, e.reasoning,
-         e.grounding_sources, e.completed_at, e.created_at
-       FROM executions e JOIN tasks t ON t.id = e.task_id
-       WHERE e.id = ANY($1::uuid[])
-       ORDER BY e.id
-       -- Keeps the execution (and so its delivery and send rows) from being deleted under us.
-       FOR KEY SHARE OF e`,
-      [executionIds],
-    );
-  }
-
-  /** Returns the executions that still exist, locked against deletion until commit. */
-  async lockExecutions(manager: EntityManager, executionIds: string[]): Promise<Set<string>> {
-    const rows = await queryRows<{ id: string }>(
-      manager,
-      'SELECT id FROM executions WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE',
-      [executionIds],
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
-  /** Locks the existing rows of these deliveries for the claim transaction. */
-  lockDeliveries(manager: EntityManager, ids: string[]): Promise<DeliveryRow[]> {
-    return queryRows<DeliveryRow>(
-      manager,
-      `SELECT id, state, attempt, worker_id FROM notification_deliveries
-       WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      [ids],
-    );
-  }
-
-  async writeDeliveries(manager: EntityManager, rows: DeliveryWrite[]): Promise<void> {
-    if (rows.length === 0) return;
-    await manager.query(
-      `INSERT INTO notification_deliveries
-         (id, execution_id, task_id, channel, attempt, state, job_id, worker_id, last_error)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::int[],
-         $6::varchar[], $7::uuid[], $8::uuid[], $9::text[])
-       ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
-         job_id = excluded.job_id, worker_id = excluded.worker_id, last_error = excluded.last_error,
-         updated_at = now()`,
-      [
-        rows.map((row) => row.id),
-        rows.map((row) => row.executionId),
-        rows.map((row) => row.taskId),
-        rows.map((row) => row.channel),
-        rows.map((row) => row.attempt),
-        rows.map((row) => row.state),
-        rows.map((row) => row.jobId),
-        rows.map((row) => row.workerId),
-        rows.map((row) => row.lastError),
-      ],
+  /** One read for a batch of jobs; attempts whose execution is gone have no row. */
+  loadAttemptContexts(
+    runner: DataSource | EntityManager,
+    keys: DeliveryKey[],
+  ): Promise<AttemptContextRow[]> {
+    return queryRows<AttemptContextRow>(
+      runner,
+      `SELECT v.delivery_id, e.id AS execution_id, t.id AS task_id, t.user_id,
+         t.name AS task_name, t.search_query, t.condition_description, t.notifications,
+         e.condition_met, e.answer, e.reasoning, e.grounding_sources, e.completed_at, e.created_at,
+         d.state AS delivery_state, d.attempt AS delivery_attempt
+       FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
+       JOIN executions e ON e.id = v.execution_id
+       JOIN tasks t ON t.id = e.task_id
+       LEFT JOIN notification_deliveries d ON d.id = v.delivery_id`,
+      [keys.map((key) => key.deliveryId), keys.map((key) => key.executionId)],
     );
   }
 
   /**
-   * Ends the attempts this worker still owns and returns their ids. A claim that another worker
-   * took over meanwhile (this one was taken for dead) is left alone: its outcome is theirs.
+   * Claims email attempts before anything is sent: the row says `sending`, this worker, this
+   * attempt. Returns the deliveries claimed; one already final or past this attempt is not.
    */
-  async finishAttempts(
+  async claimAttempts(
     manager: EntityManager,
     workerId: string,
-    outcomes: DeliveryOutcomeWrite[],
+    rows: DeliveryWrite[],
   ): Promise<Set<string>> {
-    if (outcomes.length === 0) return new Set();
-    const rows = await queryRows<{ id: string }>(
+    if (rows.length === 0) return new Set();
+    const claimed = await queryRows<{ id: string }>(
       manager,
-      `UPDATE notification_deliveries d SET state = v.state, job_id = v.job_id,
-         last_error = v.last_error, worker_id = NULL, updated_at = now()
-       FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::uuid[], $5::text[])
-         AS v(id, attempt, state, job_id, last_error)
-       WHERE d.id = v.id AND d.attempt = v.attempt AND d.state = 'sending' AND d.worker_id = $6
+      `INSERT INTO notification_deliveries AS d
+         (id, execution_id, task_id, channel, attempt, state, job_id, last_error, worker_id)
+       SELECT v.*, $9::uuid FROM unnest(${DELIVERY_COLUMNS})
+         AS v(id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+       ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
+         job_id = excluded.job_id, last_error = NULL, worker_id = excluded.worker_id,
+         updated_at = now()
+       WHERE d.state NOT IN ('delivered', 'failed', 'skipped') AND d.attempt < excluded.attempt
        RETURNING d.id`,
-      [
-        outcomes.map((outcome) => outcome.id),
-        outcomes.map((outcome) => outcome.attempt),
-        outcomes.map((outcome) => outcome.state),
-        outcomes.map((outcome) => outcome.jobId),
-        outcomes.map((outcome) => outcome.lastError),
-        workerId,
-      ],
+      [...deliveryParameters(rows), workerId],
     );
-    return new Set(rows.map((row) => row.id));
+    return new Set(claimed.map((row) => row.id));
   }
 
-  /** One `notification_sends` row per attempt (contract section 2, "Send record status"). */
-  async insertSendRecords(manager: EntityManager, records: SendRecordWrite[]): Promise<void> {
-    if (records.length === 0) return;
+  /** Makes this worker the owner of email attempts left `sending` by a worker that died. */
+  async takeOverAttempts(manager: EntityManager, workerId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await manager.query(
-      `INSERT INTO notification_sends
-         (user_id, task_id, execution_id, recipient, notification_type, status, error_message,
-          attempt, created_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::varchar[],
-         $6::varchar[], $7::text[], $8::int[], $9::timestamptz[])`,
-      [
-        records.map((record) => record.userId),
-        records.map((record) => record.taskId),
-        records.map((record) => record.executionId),
-        records.map((record) => record.recipient),
-        records.map((record) => record.notificationType),
-        records.map((record) => record.status),
-        records.map((record) => record.errorMessage),
-        records.map((record) => record.attempt),
-        records.map((record) => record.attemptedAt),
-      ],
+      `UPDATE notification_deliveries SET worker_id = $2, updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND state = 'sending'`,
+      [ids, workerId],
     );
   }
 
   /**
-   * Adds `deliveries.<channel>` to each execution's `notification` object, so the execution
-   * shows how its notifications went. Patches are merged per execution by the caller.
+   * Writes the outcome of attempts, with their send records, in one statement. A delivery takes
+   * the outcome only when it is not final and the attempt is newer than what it recorded, or is
+   * the attempt this worker claimed (email); so an attempt recorded twice (a job that ran again
+   * while its first run was still going) gets one send record, not two.
    */
-  async summariseOnExecutions(
+  async recordAttempts(
     manager: EntityManager,
-    patches: Map<string, Record<string, unknown>>,
-  ): Promise<void> {
-    if (patches.size === 0) return;
-    const ids = [...patches.keys()].sort();
-    await manager.query(
-      `UPDATE executions e SET notification = jsonb_set(
-         COALESCE(e.notification, '{}'::jsonb), '{deliveries}',
-         COALESCE(e.notification -> 'deliveries', '{}'::jsonb) || v.patch)
-       FROM unnest($1::uuid[], $2::jsonb[]) AS v(id, patch)
-       WHERE e.id = v.id`,
-      [ids, ids.map((id) => JSON.stringify(patches.get(id)))],
+    workerId: string,
+    deliveries: DeliveryWrite[],
+    sends: SendRecordWrite[],
+  ): Promise<RecordedAttempts> {
+    if (deliveries.length === 0) return { recorded: new Set(), gone: new Set() };
+    const rows = await queryRows<{ id: string; outcome: 'recorded' | 'gone' }>(
+      manager,
+      `WITH v AS (
+         SELECT * FROM unnest(${DELIVERY_COLUMNS})
+           AS v(id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+       ), gone AS (
+         SELECT v.id FROM v WHERE NOT EXISTS (SELECT 1 FROM executions e WHERE e.id = v.execution_id)
+       ), recorded AS (
+         INSERT INTO notification_deliveries AS d
+           (id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+         SELECT v.* FROM v WHERE v.id NOT IN (SELECT id FROM gone)
+         ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
+           job_id = excluded.job_id, last_error = excluded.last_error, worker_id = NULL,
+           updated_at = now()
+         WHERE d.state NOT IN ('delivered', 'failed', 'skipped')
+           AND (d.attempt < excluded.attempt
+             OR (d.attempt = excluded.attempt AND d.state = 'sending' AND d.worker_id = $9))
+         RETURNING d.id
+       ), sends AS (
+         INSERT INTO notification_sends (user_id, task_id, execution_id, recipient,
+           notification_type, status, error_message, attempt, created_at)
+         SELECT s.user_id, s.task_id, s.execution_id, s.recipient, s.notification_type, s.status,
+           s.error_message, s.attempt, s.created_at
+         FROM unnest($10::uuid[], $11::uuid[], $12::uuid[], $13::uuid[], $14::text[],
+           $15::varchar[], $16::varchar[], $17::text[], $18::int[], $19::timestamptz[])
+           AS s(delivery_id, user_id, task_id, execution_id, recipient, notification_type, status,
+             error_message, attempt, created_at)
+         WHERE s.delivery_id IN (SELECT id FROM recorded)
+       )
+       SELECT id, 'recorded' AS outcome FROM recorded
+       UNION ALL SELECT id, 'gone' AS outcome FROM gone`,
+      [
+        ...deliveryParameters(deliveries),
+        workerId,
+        sends.map((send) => send.deliveryId),
+        sends.map((send) => send.userId),
+        sends.map((send) => send.taskId),
+        sends.map((send) => send.executionId),
+        sends.map((send) => send.recipient),
+        sends.map((send) => send.notificationType),
+        sends.map((send) => send.status),
+        sends.map((send) => send.errorMessage),
+        sends.map((send) => send.attempt),
+        sends.map((send) => send.attemptedAt),
+      ],
     );
+    return {
+      recorded: new Set(rows.filter((row) => row.outcome === 'recorded').map((row) => row.id)),
+      gone: new Set(rows.filter((row) => row.outcome === 'gone').map((row) => row.id)),
+    };
   }
 }

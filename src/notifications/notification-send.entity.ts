@@ -10,7 +10,8 @@ import {
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 
-export type NotificationType = 'email' | 'webhook';
+export const NOTIFICATION_TYPES = ['email', 'webhook'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type SendStatus = 'success' | 'failed';
 
 /** One row per delivery attempt (contract section 2, "Send record status"). */

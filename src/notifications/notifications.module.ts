@@ -1,8 +1,58 @@
+import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ExecutionEntity } from '../executions/execution.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { DeliveryWorkerService } from './delivery-worker.service';
+import { EmailChannelService } from './email-channel.service';
 import { NotificationConfigValidator } from './notification-config.validator';
+import { NotificationDeliveryEntity } from './notification-delivery.entity';
+import { NotificationDeliveryRepository } from './notification-delivery.repository';
+import { NotificationDeliveryService } from './notification-delivery.service';
+import { NotificationSendEntity } from './notification-send.entity';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsService } from './notifications.service';
+import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
+import { WebhookChannelService } from './webhook-channel.service';
+
+/** SMTP_URL plus timeouts that keep one attempt well inside the delivery job's expiry. */
+function mailerOptions(config: AppConfig): MailerOptions {
+  return {
+    // Without SMTP_URL nothing is ever handed to the transport (EmailChannelService records the
+    // attempt as failed), but the mailer module insists on one.
+    transport: config.smtpUrl
+      ? {
+          url: config.smtpUrl,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        }
+      : { jsonTransport: true },
+  };
+}
 
 @Module({
-  providers: [NotificationConfigValidator],
+  imports: [
+    TypeOrmModule.forFeature([
+      NotificationSendEntity,
+      NotificationDeliveryEntity,
+      ExecutionEntity,
+      TaskEntity,
+    ]),
+    MailerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: mailerOptions }),
+  ],
+  controllers: [NotificationsController],
+  providers: [
+    NotificationConfigValidator,
+    NotificationsService,
+    NotificationDeliveryRepository,
+    NotificationDeliveryService,
+    EmailChannelService,
+    WebhookChannelService,
+    DeliveryWorkerService,
+    DeliveryRecoverySweeper,
+  ],
   exports: [NotificationConfigValidator],
 })
 export class NotificationsModule {}

@@ -1,0 +1,179 @@
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { JsonLogger } from '../common/logging/json-logger';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { queryRows } from '../database/sql-rows';
+import { DELIVERY_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
+import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
+import type { NotificationType } from './notification-send.entity';
+
+const SWEEP_INTERVAL_MS = 10_000;
+const REQUEUE_EVERY_N_SWEEPS = 3;
+/** Older than the delivery queue's expiry plus its first retry: the queue had its chance. */
+const ORPHANED_AFTER_SECONDS = 180;
+const MAX_RECOVERIES = 5;
+const BATCH = 200;
+const RELEASE_BATCH = 5000;
+export const GAVE_UP_MESSAGE = 'Delivery abandoned after its job was lost repeatedly';
+
+interface OrphanRow {
+  id: string;
+  execution_id: string;
+  task_id: string;
+  channel: NotificationType;
+  state: 'sending' | 'retry_scheduled';
+  attempt: number;
+  recoveries: number;
+}
+
+/**
+ * Brings back delivery work that a dead process left behind, by time rather than by hope
+ * (design notes):
+ *  1. delivery jobs that a stopped worker had fetched go back to the queue at once, instead of
+ *     waiting for the queue's expiry (`releaseJobsOfStoppedWorkers`);
+ *  2. deliveries that are neither finished nor backed by a live queue job (the job failed for
+ *     good after repeated crashes, or was deleted by hand) get a new job, so a delivery that
+ *     started is never silently dropped (`requeueOrphanedDeliveries`).
+ */
+@Injectable()
+export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> | null = null;
+  private sweeps = 0;
+  /** Start of the oldest live worker at the last look (see `releaseJobsOfStoppedWorkers`). */
+  private oldestLiveStart: number | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: JobQueueService,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.workerEnabled) return;
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweep().finally(() => (this.sweeping = null));
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.releaseJobsOfStoppedWorkers();
+      this.sweeps += 1;
+      if (this.sweeps % REQUEUE_EVERY_N_SWEEPS === 0) await this.requeueOrphanedDeliveries();
+    } catch (error) {
+      this.logger.warn({ msg: 'Delivery sweep failed', error: String(error) });
+    }
+  }
+
+  /**
+   * A delivery job taken before the oldest live worker started was taken by a worker that is no
+   * longer alive (it was running when it took the job, so it started earlier still): it goes
+   * back to the queue now. Nothing per job needs to be written for this; the scan of active jobs
+   * only runs when the oldest live start moves, that is when a worker stopped (or at start-up).
+   * Returns how many jobs went back.
+   */
+  async releaseJobsOfStoppedWorkers(): Promise<number> {
+    const [live] = await queryRows<{ oldest: Date | null }>(
+      this.dataSource,
+      `SELECT min(started_at) AS oldest FROM worker_instances
+       WHERE heartbeat_at > now() - make_interval(secs => $1)`,
+      [WORKER_STALE_AFTER_MS / 1000],
+    );
+    const oldest = live?.oldest ? new Date(live.oldest).getTime() : null;
+    if (oldest === null || oldest === this.oldestLiveStart) return 0;
+    const jobs = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM ${QUEUE_SCHEMA}.job
+       WHERE name = $1 AND state = 'active' AND started_on < $2 LIMIT $3`,
+      [DELIVERY_QUEUE, new Date(oldest), RELEASE_BATCH],
+    );
+    if (jobs.length > 0) {
+      await this.queue.fail(
+        DELIVERY_QUEUE,
+        jobs.map((job) => job.id),
+        'The worker running this delivery stopped',
+      );
+      this.logger.warn({ msg: 'Released deliveries of a stopped worker', count: jobs.length });
+    }
+    // A full batch may have left more behind: look again next time.
+    if (jobs.length < RELEASE_BATCH) this.oldestLiveStart = oldest;
+    return jobs.length;
+  }
+
+  /** Returns how many deliveries got a new job (or were given up). */
+  async requeueOrphanedDeliveries(olderThanSeconds = ORPHANED_AFTER_SECONDS): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      // Served by ix_notification_deliveries_open_updated_at.
+      const rows = await queryRows<OrphanRow>(
+        manager,
+        `SELECT d.id, d.execution_id, d.task_id, d.channel, d.state, d.attempt, d.recoveries
+         FROM notification_deliveries d
+         WHERE d.state IN ('sending', 'retry_scheduled')
+           AND d.updated_at < now() - make_interval(secs => $1)
+           AND NOT EXISTS (
+             SELECT 1 FROM ${QUEUE_SCHEMA}.job j
+             WHERE j.name = $2 AND j.id = d.job_id AND j.state IN ('created', 'retry', 'active'))
+         ORDER BY d.updated_at
+         LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
+        [olderThanSeconds, DELIVERY_QUEUE, BATCH],
+      );
+      if (rows.length === 0) return 0;
+      const giveUp = rows.filter((row) => row.recoveries >= MAX_RECOVERIES);
+      const requeue = rows.filter((row) => row.recoveries < MAX_RECOVERIES);
+      const jobs = requeue.map((row) => {
+        // `sending`: the attempt's outcome was never recorded, so that attempt runs again (the
+        // claim then applies the interrupted-attempt rule). `retry_scheduled`: the next one.
+        const attempt = row.state === 'sending' ? row.attempt : row.attempt + 1;
+        return {
+          id: derivedJobId('delivery-recovery', row.id, attempt, row.recoveries + 1),
+          data: {
+            executionId: row.execution_id,
+            taskId: row.task_id,
+            channel: row.channel,
+            deliveryId: row.id,
+            attempt,
+            webhookId: webhookIdFor(row.id),
+          } satisfies DeliveryAttemptJobData,
+        };
+      });
+      await this.queue.enqueueDeliveries(manager, jobs);
+      if (requeue.length > 0) {
+        await manager.query(
+          `UPDATE notification_deliveries d SET job_id = v.job_id, recoveries = recoveries + 1,
+             updated_at = now()
+           FROM unnest($1::uuid[], $2::uuid[]) AS v(id, job_id) WHERE d.id = v.id`,
+          [requeue.map((row) => row.id), jobs.map((job) => job.id)],
+        );
+      }
+      if (giveUp.length > 0) {
+        await manager.query(
+          `UPDATE notification_deliveries SET state = 'failed', worker_id = NULL, last_error = $2,
+             updated_at = now()
+           WHERE id = ANY($1::uuid[])`,
+          [giveUp.map((row) => row.id), GAVE_UP_MESSAGE],
+        );
+      }
+      this.logger.warn({
+        msg: 'Recovered deliveries whose queue job was lost',
+        requeued: requeue.length,
+        abandoned: giveUp.length,
+      });
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,17 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsUUID } from 'class-validator';
+import { OptionalEnum } from '../../common/validation/fields';
+import { PageQueryDto } from '../../executions/dto/list-executions-query.dto';
+import { NOTIFICATION_TYPES, type NotificationType } from '../notification-send.entity';
+
+/** `GET /api/v1/notifications/sends` (interface document, "Send history"). */
+export class ListSendsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: NOTIFICATION_TYPES })
+  @OptionalEnum(NOTIFICATION_TYPES)
+  notification_type?: NotificationType;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'Input should be a valid UUID' })
+  task_id?: string;
+}

@@ -1,0 +1,26 @@
+import { isRetryableSmtpError } from './email-channel.service';
+
+function smtpError(fields: Record<string, unknown>): Error {
+  return Object.assign(new Error('smtp'), fields);
+}
+
+describe('isRetryableSmtpError', () => {
+  it('should retry when the server answers with a temporary 4xx code', () => {
+    expect(isRetryableSmtpError(smtpError({ responseCode: 451, command: 'DATA' }))).toBe(true);
+    expect(isRetryableSmtpError(smtpError({ responseCode: 421, command: 'CONN' }))).toBe(true);
+  });
+
+  it('should not retry when the server rejects the message for good', () => {
+    expect(isRetryableSmtpError(smtpError({ responseCode: 550, command: 'RCPT TO' }))).toBe(false);
+  });
+
+  it('should retry when no connection could be made', () => {
+    expect(isRetryableSmtpError(smtpError({ code: 'ESOCKET', command: 'CONN' }))).toBe(true);
+    expect(isRetryableSmtpError(smtpError({ code: 'EDNS' }))).toBe(true);
+  });
+
+  it('should not retry when the connection is lost after the message was handed over', () => {
+    expect(isRetryableSmtpError(smtpError({ code: 'ETIMEDOUT', command: 'DATA' }))).toBe(false);
+    expect(isRetryableSmtpError(smtpError({ code: 'ECONNECTION' }))).toBe(false);
+  });
+});

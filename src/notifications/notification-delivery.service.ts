@@ -1,0 +1,511 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { JsonLogger } from '../common/logging/json-logger';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../scheduler/job-queue.service';
+import { WorkerIdentity } from '../scheduler/worker-identity';
+import type { NotificationConfig } from '../tasks/task.entity';
+import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
+import {
+  attemptJobId,
+  retryDelayMs,
+  toDeliveryAttempt,
+  type DeliveryAttempt,
+  type DeliveryAttemptJobData,
+} from './delivery-job';
+import { EmailChannelService } from './email-channel.service';
+import {
+  renderConditionMetEmail,
+  webhookBody,
+  type NotificationContent,
+} from './notification-content';
+import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
+import {
+  NotificationDeliveryRepository,
+  type AttemptContextRow,
+  type DeliveryWrite,
+  type SendRecordWrite,
+} from './notification-delivery.repository';
+import { WebhookChannelService } from './webhook-channel.service';
+
+/**
+ * Recorded for an email whose attempt was claimed but whose outcome never was (the process died
+ * in between). See `planAttempts` for why it is not sent again.
+ */
+export const EMAIL_INTERRUPTED =
+  'Delivery was interrupted before its outcome was recorded; the email is not sent again to avoid a duplicate';
+export const CHANNEL_REMOVED = 'The notification channel was removed from the task';
+
+/** Outcomes are written in groups of at most this many (one transaction each)... */
+const MAX_RECORD_BATCH = 256;
+/** ...by up to this many transactions at once: commits overlap instead of queueing. */
+const PARALLEL_FLUSHES = 3;
+const RECORD_TRIES = 4;
+
+interface ClaimedAttempt extends DeliveryAttempt {
+  userId: string;
+  recipient: string;
+  /** Null when the channel is no longer configured on the task. */
+  config: NotificationConfig | null;
+  content: NotificationContent;
+}
+
+/** An attempt settled without sending anything (channel removed, interrupted email). */
+interface DecidedAttempt {
+  claim: ClaimedAttempt;
+  outcome: AttemptOutcome;
+  state: DeliveryState;
+  attemptedAt: Date;
+  recordSend: boolean;
+}
+
+interface PendingRecord {
+  claim: ClaimedAttempt;
+  outcome: AttemptOutcome;
+  attemptedAt: Date;
+  settle: (error?: unknown) => void;
+}
+
+interface NextAttempt {
+  id: string;
+  startAfter: Date;
+  data: DeliveryAttemptJobData;
+}
+
+/**
+ * Delivers notifications: one job is one attempt of one delivery (an execution through one
+ * channel). Per batch of jobs:
+ *  1. plan: one read finds each attempt's execution, task and delivery state; jobs with nothing
+ *     to do complete, and email attempts are claimed (committed) before anything is sent;
+ *  2. send: email over SMTP, webhook over HTTP, all at once;
+ *  3. record: the delivery's new state, the send record, the next attempt's job and the
+ *     completion of this one commit together, in groups, so a crash cannot separate them.
+ */
+@Injectable()
+export class NotificationDeliveryService {
+  private pending: PendingRecord[] = [];
+  private flushes = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queue: JobQueueService,
+    private readonly repository: NotificationDeliveryRepository,
+    private readonly email: EmailChannelService,
+    private readonly webhook: WebhookChannelService,
+    private readonly worker: WorkerIdentity,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /**
+   * Runs a batch of delivery jobs to the end; `onSettled` is called once per job as soon as that
+   * job is done (so a slow receiver holds only its own slot).
+   */
+  async deliverBatch(
+    jobs: Array<QueueJob<DeliveryAttemptJobData>>,
+    onSettled: () => void = () => undefined,
+  ): Promise<void> {
+    const attempts = jobs.map(toDeliveryAttempt);
+    let toSend: ClaimedAttempt[];
+    try {
+      toSend = await this.planAttempts(attempts);
+    } catch (error) {
+      this.logger.warn({ msg: 'Planning deliveries failed', error: String(error) });
+      // The queue brings the jobs back after its retry delay.
+      await this.queue
+        .fail(
+          DELIVERY_QUEUE,
+          attempts.map((attempt) => attempt.jobId),
+          String(error),
+        )
+        .catch(() => undefined);
+      jobs.forEach(() => onSettled());
+      return;
+    }
+    for (let index = toSend.length; index < jobs.length; index++) onSettled();
+    await Promise.all(
+      toSend.map((attempt) => this.sendAndRecord(attempt).finally(() => onSettled())),
+    );
+  }
+
+  /**
+   * Decides for each job whether an attempt goes out. A delivery already final, or already past
+   * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
+   * from the task ends the delivery as `skipped`.
+   *
+   * Webhooks are not claimed: an attempt cut short by a crash is simply made again by the
+   * redelivered job, with the same `webhook-id`, so a receiver following Standard Webhooks drops
+   * the repeat (at-least-once; nothing is lost). That saves a write per webhook.
+   *
+   * Emails are claimed one by one when they get an SMTP slot (`sendEmail`). A row found still
+   * `sending` for this very attempt means a run claimed it and died before recording the
+   * outcome; whether the message went out is unknown, and the rule "one email per execution and
+   * address" wins: the attempt is recorded as failed and not repeated. That is at-most-once: an
+   * email can be lost only when the process dies inside one SMTP exchange, and the loss shows as
+   * a failed send record rather than silently.
+   */
+  private async planAttempts(attempts: DeliveryAttempt[]): Promise<ClaimedAttempt[]> {
+    const contexts = new Map(
+      (await this.repository.loadAttemptContexts(this.dataSource, attempts)).map((row) => [
+        row.delivery_id,
+        row,
+      ]),
+    );
+    const finished: string[] = [];
+    const decided: DecidedAttempt[] = [];
+    const interrupted: string[] = [];
+    const toSend: ClaimedAttempt[] = [];
+    const seen = new Set<string>();
+    const now = new Date();
+
+    for (const attempt of attempts) {
+      const context = contexts.get(attempt.deliveryId);
+      // No context: the task (and with it the execution) was deleted; nothing to send.
+      if (!context || seen.has(attempt.deliveryId) || isStale(context, attempt)) {
+        finished.push(attempt.jobId);
+        continue;
+      }
+      seen.add(attempt.deliveryId);
+      // An email claim left by a dead worker: this worker takes it over to settle it.
+      if (context.delivery_state === 'sending') interrupted.push(attempt.deliveryId);
+      const config = context.notifications.find((entry) => entry.type === attempt.channel);
+      if (!config) {
+        decided.push({
+          claim: prepareAttempt(attempt, context, null),
+          outcome: failedAttempt(CHANNEL_REMOVED, false),
+          state: 'skipped',
+          attemptedAt: now,
+          recordSend: false,
+        });
+      } else if (context.delivery_state === 'sending') {
+        decided.push({
+          claim: prepareAttempt(attempt, context, config),
+          outcome: failedAttempt(EMAIL_INTERRUPTED, false),
+          state: 'failed',
+          attemptedAt: now,
+          recordSend: true,
+        });
+      } else {
+        toSend.push(prepareAttempt(attempt, context, config));
+      }
+    }
+    if (finished.length === 0 && decided.length === 0) return toSend;
+
+    await this.dataSource.transaction(async (manager) => {
+      await this.repository.takeOverAttempts(manager, this.worker.id, interrupted);
+      await this.repository.recordAttempts(
+        manager,
+        this.worker.id,
+        decided.map((item) =>
+          deliveryWrite(item.claim, item.state, item.claim.jobId, item.outcome.errorMessage),
+        ),
+        decided
+          .filter((item) => item.recordSend)
+          .map((item) => sendRecord(item.claim, item.outcome, item.attemptedAt)),
+      );
+      await this.queue.complete(manager, DELIVERY_QUEUE, [
+        ...finished,
+        ...decided.map((item) => item.claim.jobId),
+      ]);
+    });
+    return toSend;
+  }
+
+  private async sendAndRecord(claim: ClaimedAttempt): Promise<void> {
+    if (claim.channel === 'email') {
+      try {
+        await this.email.slots.run(() => this.sendEmail(claim));
+      } catch (error) {
+        // The claim could not be written: nothing was sent; the queue runs the job again.
+        this.logger.warn({
+          msg: 'Claiming an email delivery failed',
+          deliveryId: claim.deliveryId,
+          error: String(error),
+        });
+        await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
+      }
+      return;
+    }
+    const attemptedAt = new Date();
+    const outcome = await this.sendAttempt(claim, attemptedAt);
+    await this.recordOrRelease(claim, outcome, attemptedAt);
+  }
+
+  /**
+   * Claims the email attempt (committed) and only then talks to the SMTP server. The claim is
+   * taken inside the SMTP slot, so time spent waiting for a slot is not part of the attempt: if
+   * the job expires meanwhile and runs elsewhere, one of the two claims wins and the other run
+   * sends nothing.
+   */
+  private async sendEmail(claim: ClaimedAttempt): Promise<void> {
+    const claimed = await this.dataSource.transaction((manager) =>
+      this.repository.claimAttempts(manager, this.worker.id, [
+        deliveryWrite(claim, 'sending', claim.jobId, null),
+      ]),
+    );
+    if (!claimed.has(claim.deliveryId)) return;
+    const attemptedAt = new Date();
+    const outcome = await this.sendAttempt(claim, attemptedAt);
+    await this.recordOrRelease(claim, outcome, attemptedAt);
+  }
+
+  private async recordOrRelease(
+    claim: ClaimedAttempt,
+    outcome: AttemptOutcome,
+    attemptedAt: Date,
+  ): Promise<void> {
+    try {
+      await this.recordSendAttempt(claim, outcome, attemptedAt);
+    } catch (error) {
+      this.logger.error({
+        msg: 'Recording a delivery attempt failed',
+        deliveryId: claim.deliveryId,
+        error: String(error),
+      });
+      await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
+    }
+  }
+
+  /** Never throws: whatever goes wrong is the outcome of the attempt. */
+  private async sendAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
+    const config = claim.config;
+    try {
+      if (config?.type === 'email') {
+        return await this.email.deliverEmail(
+          config.address,
+          renderConditionMetEmail(claim.content),
+          this.email.messageIdFor(claim.deliveryId),
+        );
+      }
+      if (config?.type === 'webhook') {
+        return await this.webhook.deliverWebhook(
+          config,
+          webhookBody(claim.content),
+          claim.webhookId,
+          attemptedAt,
+        );
+      }
+      return failedAttempt(CHANNEL_REMOVED, false);
+    } catch (error) {
+      return failedAttempt(`Unexpected error: ${String(error)}`, true);
+    }
+  }
+
+  /**
+   * Queues the outcome for the next group commit and resolves once it is durable. Grouping is
+   * what keeps the database from being the bottleneck at thousands of deliveries a second.
+   */
+  private recordSendAttempt(
+    claim: ClaimedAttempt,
+    outcome: AttemptOutcome,
+    attemptedAt: Date,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({
+        claim,
+        outcome,
+        attemptedAt,
+        settle: (error?: unknown) =>
+          error === undefined
+            ? resolve()
+            : reject(error instanceof Error ? error : new Error('Recording failed')),
+      });
+      if (this.flushes < PARALLEL_FLUSHES) {
+        this.flushes += 1;
+        void this.flushPending().finally(() => (this.flushes -= 1));
+      }
+    });
+  }
+
+  private async flushPending(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending.splice(0, MAX_RECORD_BATCH);
+      try {
+        await this.writeOutcomes(group);
+        group.forEach((record) => record.settle());
+      } catch (error) {
+        if (group.length === 1) {
+          group[0].settle(error);
+          continue;
+        }
+        // One bad record must not take the others down: each is written alone.
+        for (const record of group) {
+          await this.writeOutcomes([record]).then(
+            () => record.settle(),
+            (single: unknown) => record.settle(single ?? error),
+          );
+        }
+      }
+    }
+  }
+
+  private async writeOutcomes(group: PendingRecord[]): Promise<void> {
+    for (let tryNumber = 1; ; tryNumber++) {
+      try {
+        await this.dataSource.transaction((manager) => this.writeOutcomesIn(manager, group));
+        return;
+      } catch (error) {
+        // A deadlock with a concurrent task deletion or a second instance: the retry sees the
+        // rows as they are now.
+        if (tryNumber >= RECORD_TRIES || !isTransientDatabaseError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * tryNumber));
+      }
+    }
+  }
+
+  private async writeOutcomesIn(manager: EntityManager, group: PendingRecord[]): Promise<void> {
+    const now = Date.now();
+    const decided = group.map((record) => {
+      const { claim, outcome } = record;
+      let next: NextAttempt | null = null;
+      if (outcome.status === 'failed' && outcome.retryable) {
+        const delay = retryDelayMs(this.config.webhookRetryScheduleMs, claim.attempt);
+        if (delay !== null) {
+          next = {
+            id: attemptJobId(claim.deliveryId, claim.attempt + 1),
+            startAfter: new Date(now + delay),
+            data: {
+              executionId: claim.executionId,
+              taskId: claim.taskId,
+              channel: claim.channel,
+              deliveryId: claim.deliveryId,
+              attempt: claim.attempt + 1,
+              webhookId: claim.webhookId,
+            },
+          };
+        }
+      }
+      const state: DeliveryState =
+        outcome.status === 'success' ? 'delivered' : next ? 'retry_scheduled' : 'failed';
+      return { ...record, next, state };
+    });
+
+    const { recorded, gone } = await this.repository.recordAttempts(
+      manager,
+      this.worker.id,
+      decided.map((record) =>
+        deliveryWrite(
+          record.claim,
+          record.state,
+          record.next?.id ?? record.claim.jobId,
+          record.outcome.errorMessage,
+        ),
+      ),
+      decided.map((record) => sendRecord(record.claim, record.outcome, record.attemptedAt)),
+    );
+    const mine = decided.filter((record) => recorded.has(record.claim.deliveryId));
+    await this.queue.enqueueDeliveries(
+      manager,
+      mine.flatMap((record) => (record.next ? [record.next] : [])),
+    );
+    // Jobs of deleted tasks complete too. An attempt someone else recorded first (its job ran
+    // twice at once) is left to them.
+    await this.queue.complete(
+      manager,
+      DELIVERY_QUEUE,
+      decided
+        .filter(
+          (record) => recorded.has(record.claim.deliveryId) || gone.has(record.claim.deliveryId),
+        )
+        .map((record) => record.claim.jobId),
+    );
+
+    for (const record of mine) {
+      if (record.state === 'failed') {
+        this.logger.warn({
+          msg: 'Notification delivery failed',
+          deliveryId: record.claim.deliveryId,
+          channel: record.claim.channel,
+          attempt: record.claim.attempt,
+          error: record.outcome.errorMessage,
+        });
+      }
+    }
+  }
+}
+
+/** A delivery already final, or past this attempt, has nothing left for this job to do. */
+function isStale(context: AttemptContextRow, attempt: DeliveryAttempt): boolean {
+  const state = context.delivery_state;
+  const recorded = context.delivery_attempt;
+  if (state === null || recorded === null) return false;
+  if (FINAL_DELIVERY_STATES.includes(state) || recorded > attempt.attempt) return true;
+  // The same attempt again: only an email claim cut short by a crash is left to settle.
+  return recorded === attempt.attempt && !(state === 'sending' && attempt.channel === 'email');
+}
+
+function deliveryWrite(
+  claim: ClaimedAttempt,
+  state: DeliveryState,
+  jobId: string,
+  lastError: string | null,
+): DeliveryWrite {
+  return {
+    id: claim.deliveryId,
+    executionId: claim.executionId,
+    taskId: claim.taskId,
+    channel: claim.channel,
+    attempt: claim.attempt,
+    state,
+    jobId,
+    lastError,
+  };
+}
+
+function prepareAttempt(
+  attempt: DeliveryAttempt,
+  context: AttemptContextRow,
+  config: NotificationConfig | null,
+): ClaimedAttempt {
+  return {
+    ...attempt,
+    taskId: context.task_id,
+    userId: context.user_id,
+    recipient: !config ? '' : config.type === 'email' ? config.address : config.url,
+    config,
+    content: {
+      task: {
+        id: context.task_id,
+        name: context.task_name,
+        searchQuery: context.search_query,
+        conditionDescription: context.condition_description,
+      },
+      execution: {
+        id: context.execution_id,
+        conditionMet: context.condition_met ?? true,
+        answer: context.answer ?? '',
+        reasoning: context.reasoning ?? '',
+        groundingSources: context.grounding_sources ?? [],
+        completedAt: new Date(context.completed_at ?? context.created_at),
+      },
+    },
+  };
+}
+
+function sendRecord(
+  claim: ClaimedAttempt,
+  outcome: AttemptOutcome,
+  attemptedAt: Date,
+): SendRecordWrite {
+  return {
+    deliveryId: claim.deliveryId,
+    userId: claim.userId,
+    taskId: claim.taskId,
+    executionId: claim.executionId,
+    recipient: claim.recipient,
+    notificationType: claim.channel,
+    status: outcome.status,
+    errorMessage: outcome.errorMessage,
+    attempt: claim.attempt,
+    attemptedAt,
+  };
+}
+
+/** Deadlock, serialization failure, or a row deleted under a foreign key (retry sees it gone). */
+function isTransientDatabaseError(error: unknown): boolean {
+  const code =
+    (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ??
+    (error as { code?: string })?.code;
+  return code === '40P01' || code === '40001' || code === '23503';
+}

@@ -1,0 +1,38 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { PageQueryDto } from '../executions/dto/list-executions-query.dto';
+import { ListSendsQueryDto } from './dto/list-sends-query.dto';
+import type { SendHistoryResponse, TaskNotificationResponse } from './dto/notification-responses';
+import { NotificationsService } from './notifications.service';
+
+/**
+ * Notification history. `GET /api/v1/notifications` itself does not exist (interface document).
+ * The task-scoped route lives here, next to the send history, because both read notifications.
+ */
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('api/v1')
+export class NotificationsController {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  @Get('notifications/sends')
+  listSends(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Query() query: ListSendsQueryDto,
+  ): Promise<SendHistoryResponse> {
+    return this.notifications.listSendHistory(caller, query);
+  }
+
+  @Get('tasks/:task_id/notifications')
+  @OptionalAuth()
+  listForTask(
+    @CurrentUser() caller: AuthenticatedUser | undefined,
+    @Param('task_id', UuidParamPipe) taskId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<TaskNotificationResponse[]> {
+    return this.notifications.listTaskNotifications(caller, taskId, query);
+  }
+}

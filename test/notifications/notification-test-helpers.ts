@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { TestUser } from '../support/factory';
+import {
+  checkReply,
+  type GeminiStandIn,
+  type RecordedGeminiRequest,
+} from '../support/gemini-stand-in';
+import type { TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
+
+/** Marker in a search query that makes the Gemini stand-in answer "condition met". */
+export const MET = 'condition-met-marker';
+
+export const MET_ANSWER = 'Version 2.0 shipped <today> & "everyone" is happy';
+export const MET_REASONING = 'The vendor blog announces the release.\nSecond line of reasoning.';
+export const MET_SOURCES = [
+  { uri: 'https://example.com/blog/release?a=1&b=2', title: 'Release <notes>' },
+  { uri: 'https://news.example.org/item/42', title: 'News item' },
+];
+
+/** Answers "met" for queries carrying the marker, "not met" otherwise (checks are per query). */
+export function answerByQuery(gemini: GeminiStandIn): void {
+  gemini.respondWith((request: RecordedGeminiRequest) =>
+    checkReply({
+      conditionMet: request.promptText.includes(MET),
+      answer: request.promptText.includes(MET) ? MET_ANSWER : 'Nothing yet.',
+      reasoning: MET_REASONING,
+      currentState: { seen: randomUUID() },
+      sources: MET_SOURCES,
+    }),
+  );
+}
+
+export interface SendRow {
+  id: string;
+  user_id: string;
+  task_id: string;
+  execution_id: string;
+  recipient: string;
+  notification_type: string;
+  status: string;
+  error_message: string | null;
+  attempt: number;
+  created_at: Date;
+}
+
+export interface CreatedTask {
+  id: string;
+  name: string;
+  search_query: string;
+  condition_description: string;
+  notifications: Array<Record<string, unknown>>;
+}
+
+/** Creates an active task through the API; its first check runs at once. */
+export async function createTask(
+  testApp: TestApp,
+  user: TestUser,
+  body: Record<string, unknown>,
+): Promise<CreatedTask> {
+  const response = await testApp.http
+    .post('/api/v1/tasks')
+    .set('Authorization', user.auth)
+    .send({ search_query: `Has version 2.0 shipped? ${MET} ${randomUUID()}`, ...body });
+  if (response.status !== 200) {
+    throw new Error(`create task: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body as CreatedTask;
+}
+
+export async function sendRows(testApp: TestApp, taskId: string): Promise<SendRow[]> {
+  const { rows } = await testApp.db.query<SendRow>(
+    'SELECT * FROM notification_sends WHERE task_id = $1 ORDER BY attempt, created_at',
+    [taskId],
+  );
+  return rows;
+}
+
+/** Waits until the task has at least `count` send records. */
+export function waitForSends(
+  testApp: TestApp,
+  taskId: string,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<SendRow[]> {
+  return waitFor(
+    async () => {
+      const rows = await sendRows(testApp, taskId);
+      return rows.length >= count ? rows : undefined;
+    },
+    { timeoutMs, what: `${count} send record(s) for task ${taskId}` },
+  );
+}
+
+export interface DeliveryRow {
+  id: string;
+  execution_id: string;
+  channel: string;
+  state: string;
+  attempt: number;
+  job_id: string;
+  last_error: string | null;
+}
+
+/** Waits until every delivery of the task is final (delivered, failed or skipped). */
+export function waitForFinalDeliveries(
+  testApp: TestApp,
+  taskId: string,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<DeliveryRow[]> {
+  return waitFor(
+    async () => {
+      const { rows } = await testApp.db.query<DeliveryRow>(
+        'SELECT * FROM notification_deliveries WHERE task_id = $1 ORDER BY channel',
+        [taskId],
+      );
+      const final = rows.filter((row) => ['delivered', 'failed', 'skipped'].includes(row.state));
+      return rows.length >= count && final.length === rows.length ? rows : undefined;
+    },
+    { timeoutMs, what: `${count} final deliveries for task ${taskId}` },
+  );
+}
+
+/**
+ * Simulates a redelivered job: puts a finished delivery job back into the queue as if the
+ * process had died before pg-boss heard of its completion.
+ */
+export async function requeueJob(testApp: TestApp, jobId: string): Promise<void> {
+  const { rowCount } = await testApp.db.query(
+    `UPDATE pgboss.job SET state = 'created', completed_on = NULL, started_on = NULL,
+       start_after = now() - interval '1 second'
+     WHERE name = 'notification-delivery' AND id = $1`,
+    [jobId],
+  );
+  if (rowCount !== 1) throw new Error(`job ${jobId} not found in pgboss.job`);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
