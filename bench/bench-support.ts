@@ -60,9 +60,10 @@ export interface ServiceProcess {
 export async function spawnService(
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  entry = join(ROOT, 'dist', 'main.js'),
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
     env: {
       ...process.env,

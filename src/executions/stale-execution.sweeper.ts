@@ -10,6 +10,7 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { queryRows } from '../database/sql-rows';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CHECK_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { PeriodicTask } from '../scheduler/periodic-task';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 
 const SWEEP_INTERVAL_MS = 5_000;
@@ -28,9 +29,7 @@ export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be c
  */
 @Injectable()
 export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
   private sweeps = 0;
-  private sweeping: Promise<void> | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -39,17 +38,14 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
     private readonly logger: JsonLogger,
   ) {}
 
+  private readonly periodic = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep());
+
   onApplicationBootstrap(): void {
-    if (!this.config.workerEnabled) return;
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep().finally(() => (this.sweeping = null));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    if (this.config.workerEnabled) this.periodic.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.periodic.stop();
   }
 
   async sweep(): Promise<void> {

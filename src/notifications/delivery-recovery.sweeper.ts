@@ -10,6 +10,7 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { queryRows } from '../database/sql-rows';
 import { DELIVERY_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { PeriodicTask } from '../scheduler/periodic-task';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
 import type { NotificationType } from './notification-send.entity';
@@ -44,8 +45,6 @@ interface OrphanRow {
  */
 @Injectable()
 export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> | null = null;
   private sweeps = 0;
   /** Start of the oldest live worker at the last look (see `releaseJobsOfStoppedWorkers`). */
   private oldestLiveStart: number | null = null;
@@ -57,17 +56,14 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplic
     private readonly logger: JsonLogger,
   ) {}
 
+  private readonly periodic = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep());
+
   onApplicationBootstrap(): void {
-    if (!this.config.workerEnabled) return;
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep().finally(() => (this.sweeping = null));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    if (this.config.workerEnabled) this.periodic.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.periodic.stop();
   }
 
   private async sweep(): Promise<void> {
