@@ -24,7 +24,7 @@ import {
 
 const DUE_TASKS = Number(process.env.BENCH_DUE_TASKS ?? 5000);
 const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
-const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '100';
+const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '200';
 
 interface Outcome {
   seconds: number;

@@ -187,7 +187,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxIntervalMs: read.duration('SCHEDULER_MAX_INTERVAL', '7d'),
     },
     workerEnabled: read.boolean('WORKER_ENABLED', true),
-    workerConcurrency: read.integer('WORKER_CONCURRENCY', 100, 1, 1000),
+    workerConcurrency: read.integer('WORKER_CONCURRENCY', 200, 1, 1000),
     trustProxy: parseTrustProxy(read.raw('TRUST_PROXY')),
     logLevel: read.string('LOG_LEVEL', 'info'),
   };

@@ -15,7 +15,7 @@ import {
 import { CheckRunnerService } from './check-runner.service';
 
 const IDLE_POLL_MS = 500;
-const MAX_FETCH = 25;
+const MAX_FETCH = 50;
 
 /**
  * Pulls due checks from the queue and runs up to WORKER_CONCURRENCY at once. The queue hands each
