@@ -26,7 +26,10 @@ async function bootstrap(): Promise<void> {
   }
   const logger = new JsonLogger(config.logLevel);
   const database = await prepareDatabase(config, logger);
-  const app = await createApp(config, database.url, logger);
+  const app = await createApp(config, database.url, logger).catch(async (error: unknown) => {
+    await database.embedded?.stop(); // never leave the embedded server behind a failed start
+    throw error;
+  });
 
   let closing = false;
   const shutdown = (signal: string): void => {
