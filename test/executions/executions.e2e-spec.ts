@@ -1,13 +1,14 @@
 import { expectDetail, expectValidationError } from '../support/errors';
-import { Factory, type TestUser } from '../support/factory';
-import { checkReply, errorReply, GeminiStandIn, textReply } from '../support/gemini-stand-in';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestUser } from '../support/factory';
+import { checkReply, errorReply, textReply } from '../support/gemini-stand-in';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import {
   ISO_TIMESTAMP,
-  ProviderScript,
-  ROOMY_RATE_LIMITS,
-  TaskApi,
+  type ProviderScript,
+  type TaskApi,
+  startTaskHarness,
+  type TaskHarness,
   uniqueQuery,
   UUID,
   type ExecutionBody,
@@ -21,25 +22,18 @@ const ALREADY_RUNNING = 'Task is already running or pending. Use force=true to o
 
 describe('Executions: run now, force, history and provider failures', () => {
   let testApp: TestApp;
-  let gemini: GeminiStandIn;
   let provider: ProviderScript;
   let api: TaskApi;
   let owner: TestUser;
   let stranger: TestUser;
+  let harness: TaskHarness;
 
   beforeAll(async () => {
-    gemini = await new GeminiStandIn().start();
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
-    api = new TaskApi(testApp);
-    const factory = new Factory(testApp);
-    [owner, stranger] = await Promise.all([factory.user(), factory.user()]);
+    harness = await startTaskHarness();
+    ({ testApp, provider, api, owner, stranger } = harness);
   });
 
-  afterAll(async () => {
-    await testApp.close();
-    await gemini.stop();
-  });
+  afterAll(() => harness.close());
 
   /** Paused, so no scheduled check competes with the runs a test asks for. */
   function pausedTask(query = uniqueQuery()): Promise<TaskBody> {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { TestUser } from '../support/factory';
+import { Factory, type TestUser } from '../support/factory';
 import {
   checkReply,
+  GeminiStandIn,
   suggestReply,
   type GeminiReply,
-  type GeminiStandIn,
   type RecordedGeminiRequest,
 } from '../support/gemini-stand-in';
-import type { TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 /** Shapes of the interface document's Task and Execution resources, as the tests read them. */
@@ -210,4 +210,36 @@ export class TaskApi {
     const { rows } = await this.testApp.db.query('SELECT 1 FROM pgboss.job WHERE id = $1', [jobId]);
     return rows.length > 0;
   }
+}
+
+/** One app with its Gemini stand-in and two users: the set-up most task and execution specs share. */
+export interface TaskHarness {
+  testApp: TestApp;
+  gemini: GeminiStandIn;
+  provider: ProviderScript;
+  api: TaskApi;
+  factory: Factory;
+  owner: TestUser;
+  stranger: TestUser;
+  close(): Promise<void>;
+}
+
+export async function startTaskHarness(env: Record<string, string> = {}): Promise<TaskHarness> {
+  const gemini = await new GeminiStandIn().start();
+  const testApp = await startTestApp({ gemini, env: { ...ROOMY_RATE_LIMITS, ...env } });
+  const factory = new Factory(testApp);
+  const [owner, stranger] = await Promise.all([factory.user(), factory.user()]);
+  return {
+    testApp,
+    gemini,
+    provider: new ProviderScript(gemini),
+    api: new TaskApi(testApp),
+    factory,
+    owner,
+    stranger,
+    async close() {
+      await testApp.close();
+      await gemini.stop();
+    },
+  };
 }

@@ -1,13 +1,14 @@
 import { expectDetail, expectValidationError } from '../support/errors';
-import { Factory, type TestUser } from '../support/factory';
-import { checkReply, GeminiStandIn } from '../support/gemini-stand-in';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestUser } from '../support/factory';
+import { checkReply } from '../support/gemini-stand-in';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import {
   ISO_TIMESTAMP,
-  ProviderScript,
-  ROOMY_RATE_LIMITS,
-  TaskApi,
+  type ProviderScript,
+  type TaskApi,
+  startTaskHarness,
+  type TaskHarness,
   uniqueQuery,
   UUID,
   type TaskBody,
@@ -18,25 +19,18 @@ jest.setTimeout(30_000);
 
 describe('Tasks: update and state transitions', () => {
   let testApp: TestApp;
-  let gemini: GeminiStandIn;
   let provider: ProviderScript;
   let api: TaskApi;
   let owner: TestUser;
   let stranger: TestUser;
+  let harness: TaskHarness;
 
   beforeAll(async () => {
-    gemini = await new GeminiStandIn().start();
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
-    api = new TaskApi(testApp);
-    const factory = new Factory(testApp);
-    [owner, stranger] = await Promise.all([factory.user(), factory.user()]);
+    harness = await startTaskHarness();
+    ({ testApp, provider, api, owner, stranger } = harness);
   });
 
-  afterAll(async () => {
-    await testApp.close();
-    await gemini.stop();
-  });
+  afterAll(() => harness.close());
 
   function put(id: string, body: Record<string, unknown>, user: TestUser = owner) {
     return testApp.http.put(`/api/v1/tasks/${id}`).set('Authorization', user.auth).send(body);

@@ -1,13 +1,14 @@
 import { expectDetail, expectValidationError } from '../support/errors';
-import { Factory, type TestUser } from '../support/factory';
-import { checkReply, GeminiStandIn } from '../support/gemini-stand-in';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestUser } from '../support/factory';
+import { checkReply } from '../support/gemini-stand-in';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import {
   ISO_TIMESTAMP,
-  ProviderScript,
-  ROOMY_RATE_LIMITS,
-  TaskApi,
+  type ProviderScript,
+  type TaskApi,
+  startTaskHarness,
+  type TaskHarness,
   uniqueQuery,
   UUID,
   type ExecutionBody,
@@ -19,26 +20,18 @@ jest.setTimeout(30_000);
 
 describe('Tasks: create, list, get and delete', () => {
   let testApp: TestApp;
-  let gemini: GeminiStandIn;
   let provider: ProviderScript;
   let api: TaskApi;
-  let factory: Factory;
   let owner: TestUser;
   let stranger: TestUser;
+  let harness: TaskHarness;
 
   beforeAll(async () => {
-    gemini = await new GeminiStandIn().start();
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
-    api = new TaskApi(testApp);
-    factory = new Factory(testApp);
-    [owner, stranger] = await Promise.all([factory.user(), factory.user()]);
+    harness = await startTaskHarness();
+    ({ testApp, provider, api, owner, stranger } = harness);
   });
 
-  afterAll(async () => {
-    await testApp.close();
-    await gemini.stop();
-  });
+  afterAll(() => harness.close());
 
   const webhook = { type: 'webhook', url: 'http://127.0.0.1:9/hook', method: 'POST' };
 
