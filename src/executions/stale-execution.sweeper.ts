@@ -5,7 +5,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { queryRows } from '../database/sql-rows';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -89,15 +89,9 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
          WHERE t.state = 'active' ORDER BY t.id FOR UPDATE OF t`,
         [jobs.map((job) => job.task_id), jobs.map((job) => job.id)],
       );
-      const now = new Date();
-      const jobIds = await this.queue.scheduleChecks(
+      await this.checkNow(
         manager,
-        tasks.map((task) => ({ taskId: task.id, runAt: now })),
-      );
-      await manager.query(
-        `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
-         FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
-        [tasks.map((task) => task.id), jobIds, now],
+        tasks.map((task) => task.id),
       );
       this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.length });
       return jobs.length;
@@ -201,18 +195,26 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
         [CHECK_QUEUE, BATCH],
       );
       if (tasks.length === 0) return 0;
-      const now = new Date();
-      const jobIds = await this.queue.scheduleChecks(
+      await this.checkNow(
         manager,
-        tasks.map((task) => ({ taskId: task.id, runAt: now })),
-      );
-      await manager.query(
-        `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
-         FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
-        [tasks.map((task) => task.id), jobIds, now],
+        tasks.map((task) => task.id),
       );
       this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: tasks.length });
       return tasks.length;
     });
+  }
+
+  /** Gives each task a check due now (its job id and next_run), in the caller's transaction. */
+  private async checkNow(manager: EntityManager, taskIds: string[]): Promise<void> {
+    const now = new Date();
+    const jobIds = await this.queue.scheduleChecks(
+      manager,
+      taskIds.map((taskId) => ({ taskId, runAt: now })),
+    );
+    await manager.query(
+      `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
+       FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+      [taskIds, jobIds, now],
+    );
   }
 }

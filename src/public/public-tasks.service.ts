@@ -1,10 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
+import type { Repository } from 'typeorm';
 import { TaskEntity } from '../tasks/task.entity';
-import { toTaskResponse, type TaskResponse } from '../tasks/task.mapper';
-import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import type { TaskResponse } from '../tasks/task.mapper';
+import { TASK_NOT_FOUND, TasksService } from '../tasks/tasks.service';
 import {
   PUBLIC_PAGE_DEFAULT,
   type ListPublicTasksQueryDto,
@@ -26,7 +25,7 @@ export interface PublicTaskPage {
 export class PublicTasksService {
   constructor(
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+    private readonly taskResponses: TasksService,
     private readonly views: TaskViewCounterService,
   ) {}
 
@@ -44,7 +43,7 @@ export class PublicTasksService {
       take: limit,
     });
     for (const task of tasks) task.viewCount += this.views.unwrittenViews(task.id);
-    return { tasks: await this.toPublicResponses(tasks), total, offset, limit };
+    return { tasks: await this.taskResponses.toResponses(tasks, 'public'), total, offset, limit };
   }
 
   /** Counts a view; the answer includes it even before the counter is written. */
@@ -52,19 +51,6 @@ export class PublicTasksService {
     const task = await this.tasks.findOneBy({ id: taskId, isPublic: true });
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     task.viewCount += this.views.recordView(task.id);
-    return (await this.toPublicResponses([task]))[0];
-  }
-
-  private async toPublicResponses(tasks: TaskEntity[]): Promise<TaskResponse[]> {
-    const ids = tasks.map((task) => task.lastExecutionId).filter((id): id is string => id !== null);
-    const executions = ids.length > 0 ? await this.executions.findBy({ id: In(ids) }) : [];
-    const byId = new Map(executions.map((execution) => [execution.id, execution]));
-    return tasks.map((task) =>
-      toTaskResponse(
-        task,
-        'public',
-        task.lastExecutionId ? (byId.get(task.lastExecutionId) ?? null) : null,
-      ),
-    );
+    return (await this.taskResponses.toResponses([task], 'public'))[0];
   }
 }

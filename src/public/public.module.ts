@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { TasksModule } from '../tasks/tasks.module';
 import { PublicTasksController } from './public-tasks.controller';
 import { PublicTasksService } from './public-tasks.service';
 import { TaskFeedController } from './task-feed.controller';
@@ -13,7 +14,10 @@ import { WaitlistService } from './waitlist.service';
 
 /** The unauthenticated surfaces: public task pages, their RSS feeds and the waitlist. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, WaitlistEntryEntity])],
+  imports: [
+    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, WaitlistEntryEntity]),
+    TasksModule,
+  ],
   controllers: [PublicTasksController, TaskFeedController, WaitlistController],
   providers: [PublicTasksService, TaskFeedService, TaskViewCounterService, WaitlistService],
 })

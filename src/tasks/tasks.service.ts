@@ -67,7 +67,7 @@ export class TasksService {
       where: { userId: caller.id, ...(state ? { state } : {}) },
       order: { createdAt: 'DESC', id: 'DESC' },
     });
-    return this.withLastExecutions(tasks, 'owner');
+    return this.toResponses(tasks, 'owner');
   }
 
   /** Owner: the full task. Anyone else: the scrubbed view of a public task, or 404. */
@@ -76,7 +76,7 @@ export class TasksService {
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     const viewer = caller?.id === task.userId ? 'owner' : 'public';
     if (viewer === 'public' && !task.isPublic) throw new NotFoundException(TASK_NOT_FOUND);
-    return (await this.withLastExecutions([task], viewer))[0];
+    return (await this.toResponses([task], viewer))[0];
   }
 
   async findOwned(caller: AuthenticatedUser, id: string): Promise<TaskEntity> {
@@ -86,7 +86,7 @@ export class TasksService {
   }
 
   async toResponse(task: TaskEntity): Promise<TaskResponse> {
-    return (await this.withLastExecutions([task], 'owner'))[0];
+    return (await this.toResponses([task], 'owner'))[0];
   }
 
   async update(caller: AuthenticatedUser, id: string, dto: UpdateTaskDto): Promise<TaskEntity> {
@@ -176,10 +176,8 @@ export class TasksService {
     }
   }
 
-  private async withLastExecutions(
-    tasks: TaskEntity[],
-    viewer: 'owner' | 'public',
-  ): Promise<TaskResponse[]> {
+  /** Tasks as `viewer` sees them, each with its last execution embedded (one query for all). */
+  async toResponses(tasks: TaskEntity[], viewer: 'owner' | 'public'): Promise<TaskResponse[]> {
     const ids = tasks.map((task) => task.lastExecutionId).filter((id): id is string => id !== null);
     const executions = ids.length > 0 ? await this.executions.findBy({ id: In(ids) }) : [];
     const byId = new Map(executions.map((execution) => [execution.id, execution]));
