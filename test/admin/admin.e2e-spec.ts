@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { withQueueFailure } from '../support/queue-failure';
 import {
   createTask,
   insertExecution,
@@ -542,25 +543,14 @@ describe('Administration', () => {
       const user = await factory.user();
       const task = await activeTask(user);
       const jobId = (await checkJobId(task.id)) as string;
-      await testApp.db.query(`
-        CREATE FUNCTION refuse_job_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF OLD.data ->> 'taskId' = '${task.id}' THEN RAISE EXCEPTION 'queue unavailable'; END IF;
-          RETURN OLD;
-        END $$`);
-      await testApp.db.query(
-        'CREATE TRIGGER refuse_delete BEFORE DELETE ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_job_delete()',
+      const response = await withQueueFailure(testApp, 'DELETE', task.id, () =>
+        asAdmin('patch', `/admin/users/${user.id}/deactivate`),
       );
-      try {
-        expectDetail(
-          await asAdmin('patch', `/admin/users/${user.id}/deactivate`),
-          500,
-          /^Failed to deactivate user: .*queue unavailable.*\. Nothing was changed\.$/,
-        );
-      } finally {
-        await testApp.db.query('DROP TRIGGER refuse_delete ON pgboss.job');
-        await testApp.db.query('DROP FUNCTION refuse_job_delete()');
-      }
+      expectDetail(
+        response,
+        500,
+        /^Failed to deactivate user: .*queue unavailable.*\. Nothing was changed\.$/,
+      );
       const stored = await testApp.db.query<{ state: string }>(
         'SELECT state FROM users WHERE id = $1',
         [user.id],

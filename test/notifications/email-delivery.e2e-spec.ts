@@ -3,7 +3,6 @@ import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
 import { SmtpTestServer } from '../support/smtp-test-server';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait';
 import {
   answerByQuery,
   createTask,
@@ -11,6 +10,7 @@ import {
   MET_REASONING,
   MET_SOURCES,
   requeueJob,
+  rerunJob,
   sendRows,
   sleep,
   waitForFinalDeliveries,
@@ -108,17 +108,7 @@ describe('Email notifications', () => {
       notifications: [{ type: 'email', address: to }],
     });
     const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
-    await requeueJob(testApp, delivery.job_id);
-    await waitFor(
-      async () => {
-        const { rows } = await testApp.db.query<{ state: string }>(
-          'SELECT state FROM pgboss.job WHERE id = $1',
-          [delivery.job_id],
-        );
-        return rows[0]?.state === 'completed';
-      },
-      { what: 'the repeated job to complete' },
-    );
+    await rerunJob(testApp, delivery.job_id);
     expect(smtp.messagesTo(to)).toHaveLength(1);
     expect(await sendRows(testApp, task.id)).toHaveLength(1);
   });

@@ -136,6 +136,21 @@ export async function requeueJob(testApp: TestApp, jobId: string): Promise<void>
   if (rowCount !== 1) throw new Error(`job ${jobId} not found in pgboss.job`);
 }
 
+/** Runs a finished delivery job a second time and waits until the worker has completed it again. */
+export async function rerunJob(testApp: TestApp, jobId: string): Promise<void> {
+  await requeueJob(testApp, jobId);
+  await waitFor(
+    async () => {
+      const { rows } = await testApp.db.query<{ state: string }>(
+        'SELECT state FROM pgboss.job WHERE id = $1',
+        [jobId],
+      );
+      return rows[0]?.state === 'completed';
+    },
+    { what: 'the repeated job to complete' },
+  );
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

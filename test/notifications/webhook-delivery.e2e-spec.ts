@@ -13,6 +13,7 @@ import {
   MET_REASONING,
   MET_SOURCES,
   requeueJob,
+  rerunJob,
   sendRows,
   sleep,
   waitForFinalDeliveries,
@@ -321,17 +322,7 @@ describe('Webhook notifications', () => {
     const path = `/once-${randomUUID()}`;
     const task = await webhookTask(path);
     const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
-    await requeueJob(testApp, delivery.job_id);
-    await waitFor(
-      async () => {
-        const { rows } = await testApp.db.query<{ state: string }>(
-          'SELECT state FROM pgboss.job WHERE id = $1',
-          [delivery.job_id],
-        );
-        return rows[0]?.state === 'completed';
-      },
-      { what: 'the repeated job to complete' },
-    );
+    await rerunJob(testApp, delivery.job_id);
     expect(receiver.requestsTo(path)).toHaveLength(1);
     expect(await sendRows(testApp, task.id)).toHaveLength(1);
   });

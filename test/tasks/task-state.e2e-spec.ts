@@ -2,6 +2,7 @@ import { expectDetail, expectValidationError } from '../support/errors';
 import type { TestUser } from '../support/factory';
 import { checkReply } from '../support/gemini-stand-in';
 import type { TestApp } from '../support/test-app';
+import { withQueueFailure } from '../support/queue-failure';
 import { waitFor } from '../support/wait';
 import {
   ISO_TIMESTAMP,
@@ -255,25 +256,10 @@ describe('Tasks: update and state transitions', () => {
       const before = await api.row(task.id);
       expect(before.check_job_id).toMatch(UUID);
       // A real database failure in the queue, for this task's jobs only.
-      await testApp.db.query(`
-        CREATE OR REPLACE FUNCTION test_refuse_job_delete() RETURNS trigger AS $$
-        BEGIN
-          IF OLD.data->>'taskId' = TG_ARGV[0] THEN
-            RAISE EXCEPTION 'queue unavailable';
-          END IF;
-          RETURN OLD;
-        END $$ LANGUAGE plpgsql`);
-      await testApp.db.query(
-        `CREATE TRIGGER test_refuse_job_delete BEFORE DELETE ON pgboss.job
-         FOR EACH ROW EXECUTE FUNCTION test_refuse_job_delete('${task.id}')`,
+      const response = await withQueueFailure(testApp, 'DELETE', task.id, () =>
+        put(task.id, { name: 'renamed', state: 'paused' }),
       );
-      try {
-        const response = await put(task.id, { name: 'renamed', state: 'paused' });
-        expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
-      } finally {
-        await testApp.db.query('DROP TRIGGER IF EXISTS test_refuse_job_delete ON pgboss.job');
-        await testApp.db.query('DROP FUNCTION IF EXISTS test_refuse_job_delete()');
-      }
+      expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
 
       expect(await api.row(task.id)).toEqual(before);
       expect(await api.jobExists(before.check_job_id!)).toBe(true);
@@ -287,25 +273,10 @@ describe('Tasks: update and state transitions', () => {
 
     it('should roll back every change and answer 500 when the scheduler fails to resume a task', async () => {
       const task = await api.create(owner, { search_query: uniqueQuery(), state: 'paused' });
-      await testApp.db.query(`
-        CREATE OR REPLACE FUNCTION test_refuse_job_insert() RETURNS trigger AS $$
-        BEGIN
-          IF NEW.data->>'taskId' = TG_ARGV[0] THEN
-            RAISE EXCEPTION 'queue unavailable';
-          END IF;
-          RETURN NEW;
-        END $$ LANGUAGE plpgsql`);
-      await testApp.db.query(
-        `CREATE TRIGGER test_refuse_job_insert BEFORE INSERT ON pgboss.job
-         FOR EACH ROW EXECUTE FUNCTION test_refuse_job_insert('${task.id}')`,
+      const response = await withQueueFailure(testApp, 'INSERT', task.id, () =>
+        put(task.id, { name: 'renamed', state: 'active' }),
       );
-      try {
-        const response = await put(task.id, { name: 'renamed', state: 'active' });
-        expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
-      } finally {
-        await testApp.db.query('DROP TRIGGER IF EXISTS test_refuse_job_insert ON pgboss.job');
-        await testApp.db.query('DROP FUNCTION IF EXISTS test_refuse_job_insert()');
-      }
+      expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
 
       expect(await api.get(owner, task.id)).toMatchObject({
         name: task.name,
