@@ -95,7 +95,13 @@ export class CheckRunnerService {
     await Promise.all(
       claimed.map(async (check) => {
         const outcome = await this.callProvider(check);
-        await this.finisher.submit({ check, outcome });
+        await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
+          // A result the database refuses still ends its execution, as a failure.
+          this.finisher.submit({
+            check,
+            outcome: new ProviderError(`The check's result could not be stored: ${String(error)}`),
+          }),
+        );
       }),
     );
   }

@@ -24,7 +24,8 @@ export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be c
  * Finds work that a dead process left behind, by time rather than by hope (design notes):
  *  0. check jobs a dead worker took but never started go back to the queue;
  *  1. running executions whose worker stopped heartbeating go back to the queue (`retrying`);
- *  2. in-flight executions whose job is gone or finished are failed (never left `running`);
+ *  2. in-flight executions whose job is gone or finished are failed (never left `running`), even
+ *     under a live worker;
  *  3. active tasks with no live check job get one, so no task silently stops being checked.
  */
 @Injectable()
@@ -151,7 +152,10 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
     });
   }
 
-  /** Step 2: an in-flight execution whose job no longer lives can never finish: fail it. */
+  /**
+   * Step 2: an in-flight execution whose job no longer lives can never finish: fail it. A running
+   * one counts whatever its worker's health (a live worker whose result could not be stored).
+   */
   async failOrphaned(): Promise<number> {
     const rows = await queryRows(
       this.dataSource,
@@ -160,7 +164,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
          notification = '{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb
        WHERE id IN (
          SELECT e.id FROM executions e
-         WHERE e.status IN ('pending', 'retrying') AND e.created_at < now() - interval '1 minute'
+         WHERE (e.status = 'running' OR (e.status IN ('pending', 'retrying') AND e.created_at < now() - interval '1 minute'))
            AND NOT EXISTS (
              SELECT 1 FROM ${QUEUE_SCHEMA}.job j
              WHERE j.name = $2 AND j.id = e.job_id AND j.state IN ('created', 'retry', 'active'))

@@ -92,7 +92,7 @@ export class GeminiSearchProvider extends SearchProvider {
     return typeof this.config.gemini.apiKey === 'string' && this.config.gemini.apiKey !== '';
   }
 
-  async check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+  protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
     const prompt = buildCheckPrompt(request, {
       minIntervalMs: this.config.scheduler.minIntervalMs,
       maxIntervalMs: this.config.scheduler.maxIntervalMs,
@@ -101,7 +101,7 @@ export class GeminiSearchProvider extends SearchProvider {
     return parseCheckReply(body, request.now);
   }
 
-  async suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult> {
+  protected async runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult> {
     const body = await this.generateContent(buildSuggestPrompt(request, new Date()), signal);
     return parseSuggestReply(body, request);
   }

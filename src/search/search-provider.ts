@@ -1,3 +1,4 @@
+import { cleanText, cleanValue } from './provider-output';
 import type { GroundingSource, NotifyBehavior } from './search.types';
 
 export * from './search.types';
@@ -46,15 +47,35 @@ export interface SuggestResult {
 }
 
 /**
- * A grounded-search provider (design notes, "Providers are adapters"). Errors:
+ * A grounded-search provider (design notes, "Providers are adapters"). An adapter implements
+ * `runCheck` and `runSuggest` (the wire mapping); callers use `check` and `suggest`, which clean
+ * what the adapter returns so that no reply can hold text the database refuses. Errors:
  *  - `ProviderNotConfiguredError` when the provider has no credentials,
  *  - `ProviderError` for a failed call or an unusable reply (message is user-readable).
  */
 export abstract class SearchProvider {
   abstract readonly name: string;
   abstract isConfigured(): boolean;
-  abstract check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult>;
-  abstract suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult>;
+  protected abstract runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult>;
+  protected abstract runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult>;
+
+  check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    return cleaned(this.runCheck(request, signal));
+  }
+
+  suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult> {
+    return cleaned(this.runSuggest(request, signal));
+  }
+}
+
+/** The reply with its strings cleaned; an error's message (which may quote the reply) too. */
+async function cleaned<T>(reply: Promise<T>): Promise<T> {
+  try {
+    return cleanValue(await reply);
+  } catch (error) {
+    if (error instanceof Error) error.message = cleanText(error.message);
+    throw error;
+  }
 }
 
 export const NO_PROVIDER_MESSAGE =

@@ -340,5 +340,52 @@ describe('Executions: run now, force, history and provider failures', () => {
       expect(execution).toMatchObject({ status: 'success', answer: 'after the retry' });
       expect(provider.requestsFor(query)).toHaveLength(2);
     });
+
+    it('should store the result without NUL or lone surrogates when the reply holds them', async () => {
+      const query = uniqueQuery('nul');
+      provider.script(
+        query,
+        checkReply({
+          conditionMet: true,
+          answer: 'Released\u0000 today \ud800',
+          reasoning: 'The page\u0000 says so',
+          currentState: { 'version\u0000': 'v2\udfff', notes: ['a\u0000b'] },
+        }),
+        checkReply({ answer: 'second run' }),
+      );
+      const task = await pausedTask(query);
+      const first = await api.execute(owner, task.id);
+      const done = await api.waitForExecution(owner, task.id, first.id);
+      expect(done).toMatchObject({
+        status: 'success',
+        answer: 'Released today ',
+        reasoning: 'The page says so',
+      });
+      expect(done.result).toMatchObject({ current_state: { version: 'v2', notes: ['ab'] } });
+
+      // The task is not stuck: the next run goes through.
+      const second = await api.execute(owner, task.id);
+      expect(await api.waitForExecution(owner, task.id, second.id)).toMatchObject({
+        status: 'success',
+        answer: 'second run',
+      });
+    });
+
+    it('should end a running execution whose job is gone when its worker is alive', async () => {
+      const task = await pausedTask();
+      const { rows } = await testApp.db.query<{ id: string }>(
+        `INSERT INTO executions (task_id, status, trigger, job_id, attempts, worker_id, started_at)
+         SELECT $1, 'running', 'manual', gen_random_uuid(), 1, w.id, now()
+         FROM worker_instances w ORDER BY w.heartbeat_at DESC LIMIT 1
+         RETURNING id`,
+        [task.id],
+      );
+      expect(rows).toHaveLength(1);
+      const ended = await api.waitForExecution(owner, task.id, rows[0].id, ['failed'], 20_000);
+      expect(ended.error_message).toBe('The check was interrupted and could not be completed');
+
+      const next = await api.execute(owner, task.id);
+      expect(await api.waitForExecution(owner, task.id, next.id)).toMatchObject({ status: 'success' });
+    });
   });
 });
