@@ -37,7 +37,7 @@ export class AuthService implements OnApplicationBootstrap {
       if (requirement === 'jwt') throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
       const found = await this.apiKeys.findActiveByKey(credential);
       if (!found) throw new UnauthorizedException('Invalid API key');
-      return this.caller(found.user, 'api_key', found.apiKey.id, false);
+      return this.caller(found.user, 'api_key', found.apiKey.id);
     }
     if (!looksLikeJwt(credential)) {
       if (requirement === 'jwt') throw new UnauthorizedException('Invalid token');
@@ -45,7 +45,7 @@ export class AuthService implements OnApplicationBootstrap {
     }
     const claims = await this.jwt.verify(credential);
     const user = await this.users.resolveIdentity(claims);
-    return { ...this.caller(user, 'jwt', null, claims.adminClaim), claims };
+    return { ...this.caller(user, 'jwt', null), claims };
   }
 
   /** `POST /auth/sync-user`: always writes the token's current claims to the user. */
@@ -54,9 +54,10 @@ export class AuthService implements OnApplicationBootstrap {
     return this.users.syncFromIdentity(caller.claims);
   }
 
-  private caller(user: UserEntity, credential: 'api_key' | 'jwt', apiKeyId: string | null, adminClaim: boolean): AuthenticatedUser {
+  /** The user row reflects the latest token, so API-key callers get what that token said. */
+  private caller(user: UserEntity, credential: 'api_key' | 'jwt', apiKeyId: string | null): AuthenticatedUser {
     if (user.state !== 'active') throw new UnauthorizedException('User account is deactivated');
-    return { user, id: user.id, isAdmin: adminClaim || this.users.isAdmin(user), credential, apiKeyId };
+    return { user, id: user.id, isAdmin: this.users.isAdmin(user), credential, apiKeyId };
   }
 }
 

@@ -12,7 +12,8 @@ describe('loadConfig', () => {
       authDisabled: false,
       mailFrom: 'Monitor <monitor@localhost>',
       webhookAllowPrivateNetworks: false,
-      rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000 },
+      rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
+      maxActiveTasksPerUser: 100,
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000 },
       workerEnabled: true,
     });
@@ -37,6 +38,36 @@ describe('loadConfig', () => {
   it('should refuse AUTH_DISABLED and the embedded database when NODE_ENV=production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', AUTH_DISABLED: 'true' })).toThrow(/AUTH_DISABLED[\s\S]*DATABASE_URL/);
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' })).not.toThrow();
+  });
+
+  it('should refuse JWT verification without JWT_ISSUER when NODE_ENV=production', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' };
+    expect(() => loadConfig({ ...production, JWT_JWKS_URL: 'https://idp.example/jwks.json' })).toThrow(/JWT_ISSUER/);
+    expect(() =>
+      loadConfig({ ...production, JWT_JWKS_URL: 'https://idp.example/jwks.json', JWT_ISSUER: 'https://idp.example' }),
+    ).not.toThrow();
+    expect(() => loadConfig({ JWT_JWKS_URL: 'https://idp.example/jwks.json' })).not.toThrow();
+  });
+
+  it('should bind to loopback when AUTH_DISABLED=true and HOST is not set', () => {
+    expect(loadConfig({ AUTH_DISABLED: 'true' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ AUTH_DISABLED: 'true', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({}).host).toBe('0.0.0.0');
+  });
+
+  it('should read the authorized parties and the spend caps when they are set', () => {
+    const config = loadConfig({
+      JWT_AUTHORIZED_PARTIES: 'https://app.example, https://admin.example',
+      JWT_TRUST_EMAIL: 'true',
+      MAX_ACTIVE_TASKS_PER_USER: '0',
+      RATE_LIMIT_LLM_PER_HOUR: '5',
+    });
+    expect(config.jwt).toMatchObject({
+      authorizedParties: ['https://app.example', 'https://admin.example'],
+      trustEmail: true,
+    });
+    expect(config.maxActiveTasksPerUser).toBe(0);
+    expect(config.rateLimit.llmPerHour).toBe(5);
   });
 
   it('should never print the password of a bad URL when it reports it', () => {

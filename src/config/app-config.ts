@@ -16,6 +16,10 @@ export interface AppConfig {
     issuer: string | null;
     audience: string | null;
     emailClaim: string;
+    /** `azp` values accepted; empty: not checked. */
+    authorizedParties: string[];
+    /** Trust the email claim as verified even without `email_verified: true`. */
+    trustEmail: boolean;
   };
   adminEmails: string[];
   gemini: {
@@ -27,7 +31,9 @@ export interface AppConfig {
   mailFrom: string;
   webhookAllowPrivateNetworks: boolean;
   webhookRetryScheduleMs: number[];
-  rateLimit: { perMinute: number; perHour: number; perDay: number };
+  rateLimit: { perMinute: number; perHour: number; perDay: number; llmPerHour: number };
+  /** Active tasks one user may have; 0: no cap. */
+  maxActiveTasksPerUser: number;
   scheduler: { minIntervalMs: number; maxIntervalMs: number };
   workerEnabled: boolean;
   workerConcurrency: number;
@@ -124,6 +130,13 @@ function redactUrl(value: string): string {
   return value.replace(/\/\/([^@/]*)@/, '//***@');
 }
 
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
 function parseTrustProxy(value: string | undefined): string | boolean | number {
   if (value === undefined) return false;
   if (value === 'true') return true;
@@ -148,7 +161,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const config: AppConfig = {
     port: read.integer('PORT', 3000, 0, 65535),
-    host: read.string('HOST', '0.0.0.0'),
+    // Without authentication anyone who can connect is an administrator: stay on this machine.
+    host: read.string('HOST', authDisabled ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl,
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 20, 2, 500),
     dataDir: read.string('DATA_DIR', './data'),
@@ -161,11 +175,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       issuer: read.optional('JWT_ISSUER'),
       audience: read.optional('JWT_AUDIENCE'),
       emailClaim: read.string('JWT_EMAIL_CLAIM', 'email'),
+      authorizedParties: commaList(read.raw('JWT_AUTHORIZED_PARTIES')),
+      trustEmail: read.boolean('JWT_TRUST_EMAIL', false),
     },
-    adminEmails: (read.raw('ADMIN_EMAILS') ?? '')
-      .split(',')
-      .map((email) => email.trim().toLowerCase())
-      .filter((email) => email.length > 0),
+    adminEmails: commaList(read.raw('ADMIN_EMAILS')).map((email) => email.toLowerCase()),
     gemini: {
       apiKey: read.optional('GEMINI_API_KEY'),
       baseUrl: (
@@ -181,7 +194,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 100, 1, 10_000_000),
       perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),
       perDay: read.integer('RATE_LIMIT_PER_DAY', 10000, 1, 10_000_000),
+      llmPerHour: read.integer('RATE_LIMIT_LLM_PER_HOUR', 60, 1, 10_000_000),
     },
+    maxActiveTasksPerUser: read.integer('MAX_ACTIVE_TASKS_PER_USER', 100, 0, 10_000_000),
     scheduler: {
       minIntervalMs: read.duration('SCHEDULER_MIN_INTERVAL', '15m'),
       maxIntervalMs: read.duration('SCHEDULER_MAX_INTERVAL', '7d'),
@@ -200,6 +215,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (isProduction && authDisabled) {
     read.problems.push('AUTH_DISABLED: not allowed when NODE_ENV=production');
+  }
+  if (isProduction && (config.jwt.jwksUrl !== null || config.jwt.publicKey !== null) && config.jwt.issuer === null) {
+    read.problems.push('JWT_ISSUER: required when NODE_ENV=production and JWT verification is configured');
   }
   if (isProduction && read.raw('DATABASE_URL') === undefined) {
     read.problems.push(

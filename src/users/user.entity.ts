@@ -20,6 +20,11 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 30, nullable: true })
   username: string | null;
 
+  /** Whether the latest token vouched for `email` (`email_verified: true`, or `JWT_TRUST_EMAIL`). */
+  @Column({ type: 'boolean', default: false })
+  emailVerified: boolean;
+
+  /** `admin` while the latest token carries the admin role claim (and for the local user). */
   @Column({ type: 'varchar', length: 16, default: 'user' })
   role: UserRole;
 

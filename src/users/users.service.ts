@@ -2,13 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { UserEntity } from './user.entity';
+import { UserEntity, type UserRole } from './user.entity';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
 
 export interface IdentityClaims {
   subject: string;
   email: string | null;
+  /** The token vouches for `email` (its `email_verified` claim, or `JWT_TRUST_EMAIL`). */
+  emailVerified: boolean;
   adminClaim: boolean;
 }
 
@@ -23,30 +25,37 @@ export class UsersService {
     return this.users.findOneBy({ id });
   }
 
-  /** `ADMIN_EMAILS` (and a stored admin role) make a user an administrator. */
+  /**
+   * Admin while the latest token carried the role claim, or while the user's email is in the
+   * current `ADMIN_EMAILS` and that token vouched for it (contract section 6, "Admin role").
+   */
   isAdmin(user: UserEntity): boolean {
-    return user.role === 'admin' || (user.email !== null && this.config.adminEmails.includes(user.email.toLowerCase()));
+    return (
+      user.role === 'admin' ||
+      (user.emailVerified && user.email !== null && this.config.adminEmails.includes(user.email.toLowerCase()))
+    );
   }
 
   /**
    * Creates or updates the user behind an identity-provider token (`POST /auth/sync-user`, and
-   * the first request of a new JWT caller). One statement, so two first requests racing each
-   * other end with one user.
+   * every token whose claims differ from the stored ones). The role follows the token both ways.
+   * A token without an email keeps the stored email and whether it was verified. One statement,
+   * so two first requests racing each other end with one user.
    */
   async syncFromIdentity(claims: IdentityClaims): Promise<UserEntity> {
     const email = claims.email?.toLowerCase() ?? null;
-    const admin = claims.adminClaim || (email !== null && this.config.adminEmails.includes(email));
     const rows: Array<{ id: string }> = await this.users.query(
-      `INSERT INTO users (clerk_user_id, email, role)
-       VALUES ($1, $2, $3)
+      `INSERT INTO users (clerk_user_id, email, email_verified, role)
+       VALUES ($1, $2, $3, $4)
        ON CONFLICT (clerk_user_id) DO UPDATE SET
          email = COALESCE(EXCLUDED.email, users.email),
-         role = CASE WHEN $4 THEN 'admin' ELSE users.role END,
+         email_verified = CASE WHEN EXCLUDED.email IS NULL THEN users.email_verified ELSE EXCLUDED.email_verified END,
+         role = EXCLUDED.role,
          updated_at = CASE
-           WHEN users.email IS DISTINCT FROM COALESCE(EXCLUDED.email, users.email) OR ($4 AND users.role <> 'admin')
+           WHEN users.email IS DISTINCT FROM COALESCE(EXCLUDED.email, users.email) OR users.role <> EXCLUDED.role
            THEN now() ELSE users.updated_at END
        RETURNING id`,
-      [claims.subject, email, admin ? 'admin' : 'user', admin],
+      [claims.subject, email, email !== null && claims.emailVerified, roleOf(claims)],
     );
     return this.users.findOneByOrFail({ id: rows[0].id });
   }
@@ -55,10 +64,11 @@ export class UsersService {
   async resolveIdentity(claims: IdentityClaims): Promise<UserEntity> {
     const existing = await this.users.findOneBy({ clerkUserId: claims.subject });
     const email = claims.email?.toLowerCase() ?? null;
-    if (existing && (email === null || existing.email === email) && (!claims.adminClaim || existing.role === 'admin')) {
-      return existing;
-    }
-    return this.syncFromIdentity(claims);
+    const unchanged =
+      existing !== null &&
+      existing.role === roleOf(claims) &&
+      (email === null || (existing.email === email && existing.emailVerified === claims.emailVerified));
+    return unchanged ? existing : this.syncFromIdentity(claims);
   }
 
   /** The fixed caller of `AUTH_DISABLED=true` instances. */
@@ -70,4 +80,8 @@ export class UsersService {
     );
     return this.users.findOneByOrFail({ clerkUserId: 'local' });
   }
+}
+
+function roleOf(claims: IdentityClaims): UserRole {
+  return claims.adminClaim ? 'admin' : 'user';
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory } from '../support/factory';
 import { JwksServer } from '../support/jwks-server';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, dropTestDatabase, startTestApp, type TestApp } from '../support/test-app';
 
 describe('Authentication (API keys and identity-provider JWTs)', () => {
   let testApp: TestApp;
@@ -146,6 +146,11 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expectDetail(await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`), 401, 'Token has expired');
     });
 
+    it('should answer 401 "Invalid token" for a JWT without exp', async () => {
+      const token = await testApp.jwks.mint('user_no_exp', { expiresInSeconds: null });
+      expectDetail(await testApp.http.get('/auth/me').set('Authorization', `Bearer ${token}`), 401, 'Invalid token');
+    });
+
     it('should answer 401 for a JWT signed by a key the JWKS does not publish', async () => {
       const token = await testApp.jwks.mint('user_forged', { foreignKey: true });
       expectDetail(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${token}`), 401, 'Invalid token');
@@ -166,17 +171,42 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
   });
 
   describe('roles and account state', () => {
-    it('should give the admin role to ADMIN_EMAILS and to a JWT role claim, and not to others', async () => {
+    /** The status of an admin-only route: 200 for administrators, 403 for everyone else. */
+    async function adminStatus(auth: string): Promise<number> {
+      return (await testApp.http.get('/admin/stats').set('Authorization', auth)).status;
+    }
+
+    function bearer(token: string): string {
+      return `Bearer ${token}`;
+    }
+
+    it('should give the admin role to a verified ADMIN_EMAILS address and to a JWT role claim, and not to others', async () => {
       const boss = await factory.user({ email: 'boss@example.com' });
       const claimed = await factory.user({ admin: true });
       const plain = await factory.user();
-      const roles = await testApp.db.query<{ id: string; role: string }>('SELECT id, role FROM users WHERE id = ANY($1)', [
-        [boss.id, claimed.id, plain.id],
-      ]);
-      const byId = new Map(roles.rows.map((row) => [row.id, row.role]));
-      expect(byId.get(boss.id)).toBe('admin');
-      expect(byId.get(claimed.id)).toBe('admin');
-      expect(byId.get(plain.id)).toBe('user');
+      expect(await adminStatus(boss.auth)).toBe(200);
+      expect(await adminStatus(claimed.auth)).toBe(200);
+      expect(await adminStatus(plain.auth)).toBe(403);
+    });
+
+    it('should not make an ADMIN_EMAILS address admin when the token says it is not verified', async () => {
+      const pretender = await factory.user({ email: 'boss@example.com', emailVerified: false });
+      expect(await adminStatus(pretender.auth)).toBe(403);
+      expect(await adminStatus(bearer(pretender.jwt))).toBe(403);
+    });
+
+    it('should take the role away when a later token drops the verified email or the role claim', async () => {
+      const boss = await factory.user({ email: 'boss@example.com' });
+      expect(await adminStatus(boss.auth)).toBe(200);
+      const unverified = await testApp.jwks.mint(boss.subject, { email: 'boss@example.com', emailVerified: false });
+      expect(await adminStatus(bearer(unverified))).toBe(403);
+      expect(await adminStatus(boss.auth)).toBe(403); // the API key follows the latest token
+
+      const claimed = await factory.user({ admin: true });
+      expect(await adminStatus(claimed.auth)).toBe(200);
+      const withoutClaim = await testApp.jwks.mint(claimed.subject, { email: claimed.email });
+      expect(await adminStatus(bearer(withoutClaim))).toBe(403);
+      expect(await adminStatus(claimed.auth)).toBe(403);
     });
 
     it("should answer 401 to a deactivated user's API key and JWT", async () => {
@@ -196,6 +226,64 @@ describe('Authentication configuration', () => {
       expectDetail(await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`), 503, /not initialized/);
     } finally {
       await testApp.close();
+    }
+  });
+
+  it('should answer 503 when the JWKS cannot be fetched, whatever the reason', async () => {
+    const testApp = await startTestApp();
+    const missing = await startTestApp({
+      jwks: testApp.jwks,
+      env: { JWT_JWKS_URL: testApp.jwks.jwksUrl.replace('jwks.json', 'missing.json') },
+    });
+    try {
+      const token = await testApp.jwks.mint('user_any');
+      expectDetail(await missing.http.get('/auth/me').set('Authorization', `Bearer ${token}`), 503, /keys are unavailable/);
+    } finally {
+      await missing.close();
+      await testApp.close();
+    }
+  });
+
+  it('should check azp against JWT_AUTHORIZED_PARTIES when it is set', async () => {
+    const testApp = await startTestApp({ env: { JWT_AUTHORIZED_PARTIES: 'https://app.example,https://admin.example' } });
+    try {
+      const status = async (claims: Record<string, string>): Promise<number> => {
+        const token = await testApp.jwks.mint(`user_azp_${Object.values(claims).join('')}`, { claims });
+        return (await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`)).status;
+      };
+      expect(await status({ azp: 'https://admin.example' })).toBe(200);
+      expect(await status({ azp: 'https://evil.example' })).toBe(401);
+      expect(await status({})).toBe(401);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('should follow the current ADMIN_EMAILS and JWT_TRUST_EMAIL when the service restarts', async () => {
+    const databaseUrl = await createTestDatabase();
+    const jwks = await new JwksServer().start();
+    const boot = (env: Record<string, string>) => startTestApp({ databaseUrl, jwks, env });
+    const statusOn = async (app: TestApp, auth: string) =>
+      (await app.http.get('/admin/stats').set('Authorization', auth)).status;
+    try {
+      const first = await boot({ ADMIN_EMAILS: 'chief@example.com' });
+      const factory = new Factory(first);
+      const chief = await factory.user({ email: 'chief@example.com' });
+      const unverified = await factory.user({ email: 'chief@example.com', emailVerified: false });
+      expect(await statusOn(first, chief.auth)).toBe(200);
+      expect(await statusOn(first, unverified.auth)).toBe(403);
+      await first.close();
+
+      const dropped = await boot({ ADMIN_EMAILS: '' });
+      expect(await statusOn(dropped, chief.auth)).toBe(403);
+      await dropped.close();
+
+      const trusting = await boot({ ADMIN_EMAILS: 'chief@example.com', JWT_TRUST_EMAIL: 'true' });
+      expect(await statusOn(trusting, `Bearer ${unverified.jwt}`)).toBe(200);
+      await trusting.close();
+    } finally {
+      await jwks.stop();
+      await dropTestDatabase(databaseUrl);
     }
   });
 

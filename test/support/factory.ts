@@ -17,11 +17,12 @@ export class Factory {
   constructor(private readonly testApp: TestApp) {}
 
   /** A user signed in through the identity provider, with one API key. */
-  async user(options: { email?: string; admin?: boolean } = {}): Promise<TestUser> {
+  async user(options: { email?: string; admin?: boolean; emailVerified?: boolean } = {}): Promise<TestUser> {
     const subject = `user_${randomUUID()}`;
     const email = options.email ?? `${subject}@example.com`;
     const jwt = await this.testApp.jwks.mint(subject, {
       email,
+      emailVerified: options.emailVerified,
       claims: options.admin ? { role: 'admin' } : undefined,
     });
     const synced = await this.testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${jwt}`).expect(200);

@@ -4,7 +4,10 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload, type 
 
 export interface MintOptions {
   email?: string | null;
-  expiresInSeconds?: number;
+  /** The token's `email_verified` claim (default true, as identity providers set it once verified). */
+  emailVerified?: boolean;
+  /** null: a token without `exp`. */
+  expiresInSeconds?: number | null;
   issuer?: string;
   audience?: string;
   claims?: JWTPayload;
@@ -51,15 +54,18 @@ export class JwksServer {
   async mint(subject: string, options: MintOptions = {}): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const payload: JWTPayload = { ...(options.claims ?? {}) };
-    if (options.email !== null) payload.email = options.email ?? `${subject}@example.com`;
-    return new SignJWT(payload)
+    if (options.email !== null) {
+      payload.email = options.email ?? `${subject}@example.com`;
+      payload.email_verified = options.emailVerified ?? true;
+    }
+    const token = new SignJWT(payload)
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setSubject(subject)
       .setIssuer(options.issuer ?? this.issuer)
       .setAudience(options.audience ?? this.audience)
-      .setIssuedAt(now - 10)
-      .setExpirationTime(now + (options.expiresInSeconds ?? 600))
-      .sign(options.foreignKey ? this.foreignPrivateKey : this.privateKey);
+      .setIssuedAt(now - 10);
+    if (options.expiresInSeconds !== null) token.setExpirationTime(now + (options.expiresInSeconds ?? 600));
+    return token.sign(options.foreignKey ? this.foreignPrivateKey : this.privateKey);
   }
 
   async stop(): Promise<void> {
