@@ -4,7 +4,7 @@ import type { Repository } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import { ExecutionEntity } from '../executions/execution.entity';
 import type { ExecutionResponse } from '../executions/execution.mapper';
-import { PAGE_DEFAULT, type PageQueryDto } from '../executions/dto/list-executions-query.dto';
+import { PAGE_DEFAULT, type PageQueryDto } from '../common/dto/page-query.dto';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';

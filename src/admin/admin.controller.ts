@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { AdminOnly, CurrentUser } from '../common/decorators/auth.decorators';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
-import { PageQueryDto } from '../executions/dto/list-executions-query.dto';
+import { PageQueryDto } from '../common/dto/page-query.dto';
 import type { ExecutionResponse } from '../executions/execution.mapper';
 import type {
   AdminErrorResponse,

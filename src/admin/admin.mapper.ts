@@ -89,7 +89,7 @@ export function toAdminUserResponse(
     id: user.id,
     email: user.email,
     username: user.username,
-    role: user.role,
+    role: isAdmin ? 'admin' : 'user',
     is_admin: isAdmin,
     state: user.state,
     created_at: user.createdAt.toISOString(),

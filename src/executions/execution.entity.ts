@@ -21,6 +21,8 @@ export const EXECUTION_STATUSES = [
 ] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const IN_FLIGHT_STATUSES: ExecutionStatus[] = ['pending', 'running', 'retrying'];
+/** At most one execution in flight per task. */
+export const IN_FLIGHT_UNIQUE_INDEX = 'uq_executions_in_flight_task_id';
 
 export type ExecutionTrigger = 'scheduled' | 'manual';
 
@@ -32,7 +34,7 @@ export type { GroundingSource };
 @Index('ix_executions_failed_created_at', ['createdAt'], { where: "status = 'failed'" })
 @Index('ix_executions_met_task_id_created_at', ['taskId', 'createdAt'], { where: 'condition_met' })
 // At most one execution in flight per task: the database, not a check-then-insert, enforces it.
-@Index('uq_executions_in_flight_task_id', ['taskId'], {
+@Index(IN_FLIGHT_UNIQUE_INDEX, ['taskId'], {
   unique: true,
   where: "status IN ('pending', 'running', 'retrying')",
 })

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { ExecuteTaskBodyDto, ExecuteTaskQueryDto } from './dto/execute-task.dto';
 import { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
@@ -16,6 +17,7 @@ export class ExecutionsController {
 
   @Post(':id/execute')
   @HttpCode(200)
+  @LlmRateLimit()
   execute(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,

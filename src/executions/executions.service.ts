@@ -4,10 +4,11 @@ import { In, type DataSource, type EntityManager, type Repository } from 'typeor
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
-import { ExecutionEntity, IN_FLIGHT_STATUSES } from './execution.entity';
+import { isUniqueViolation } from '../database/database-errors';
+import { ExecutionEntity, IN_FLIGHT_STATUSES, IN_FLIGHT_UNIQUE_INDEX } from './execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
 import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
-import { PAGE_DEFAULT } from './dto/list-executions-query.dto';
+import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 
 export const ALREADY_RUNNING = 'Task is already running or pending. Use force=true to override.';
 export const CANCELLED_BY_FORCE = 'Cancelled by a forced run';
@@ -55,9 +56,13 @@ export class ExecutionsService {
         },
       );
     }
-    const execution = await manager.save(
-      manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }),
-    );
+    const execution = await manager
+      .save(manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }))
+      .catch((error: unknown) => {
+        // A scheduled check claimed the task since the look above: it is the run in flight.
+        if (isUniqueViolation(error, IN_FLIGHT_UNIQUE_INDEX)) throw new ConflictException(ALREADY_RUNNING);
+        throw error;
+      });
     execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
     await manager.update(ExecutionEntity, { id: execution.id }, { jobId: execution.jobId });
     return execution;

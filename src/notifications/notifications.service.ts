@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { PAGE_DEFAULT, type PageQueryDto } from '../executions/dto/list-executions-query.dto';
+import { PAGE_DEFAULT, type PageQueryDto } from '../common/dto/page-query.dto';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import type { ListSendsQueryDto } from './dto/list-sends-query.dto';

@@ -8,7 +8,6 @@ import {
   PUBLIC_PAGE_DEFAULT,
   type ListPublicTasksQueryDto,
 } from './dto/list-public-tasks-query.dto';
-import { TaskViewCounterService } from './task-view-counter.service';
 
 export interface PublicTaskPage {
   tasks: TaskResponse[];
@@ -26,7 +25,6 @@ export class PublicTasksService {
   constructor(
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     private readonly taskResponses: TasksService,
-    private readonly views: TaskViewCounterService,
   ) {}
 
   /** Served by ix_tasks_public_created_at (recent) and ix_tasks_public_view_count (popular). */
@@ -42,15 +40,18 @@ export class PublicTasksService {
       skip: offset,
       take: limit,
     });
-    for (const task of tasks) task.viewCount += this.views.unwrittenViews(task.id);
     return { tasks: await this.taskResponses.toResponses(tasks, 'public'), total, offset, limit };
   }
 
-  /** Counts a view; the answer includes it even before the counter is written. */
+  /**
+   * Counts a view in the task row itself, so every reader (the owner, the lists, other instances)
+   * sees the same count at once; the answer includes this view. Views are limited per IP, which
+   * bounds the writes.
+   */
   async viewPublicTask(taskId: string): Promise<TaskResponse> {
-    const task = await this.tasks.findOneBy({ id: taskId, isPublic: true });
+    const counted = await this.tasks.increment({ id: taskId, isPublic: true }, 'viewCount', 1);
+    const task = counted.affected ? await this.tasks.findOneBy({ id: taskId, isPublic: true }) : null;
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
-    task.viewCount += this.views.recordView(task.id);
     return (await this.taskResponses.toResponses([task], 'public'))[0];
   }
 }

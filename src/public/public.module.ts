@@ -7,7 +7,6 @@ import { PublicTasksController } from './public-tasks.controller';
 import { PublicTasksService } from './public-tasks.service';
 import { TaskFeedController } from './task-feed.controller';
 import { TaskFeedService } from './task-feed.service';
-import { TaskViewCounterService } from './task-view-counter.service';
 import { WaitlistController } from './waitlist.controller';
 import { WaitlistEntryEntity } from './waitlist-entry.entity';
 import { WaitlistService } from './waitlist.service';
@@ -19,6 +18,6 @@ import { WaitlistService } from './waitlist.service';
     TasksModule,
   ],
   controllers: [PublicTasksController, TaskFeedController, WaitlistController],
-  providers: [PublicTasksService, TaskFeedService, TaskViewCounterService, WaitlistService],
+  providers: [PublicTasksService, TaskFeedService, WaitlistService],
 })
 export class PublicModule {}

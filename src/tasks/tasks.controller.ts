@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { GroundedSearchService, type PreviewResponse } from '../search/grounded-search.service';
 import type { SuggestResult } from '../search/search-provider';
@@ -35,12 +36,14 @@ export class TasksController {
 
   @Post('suggest')
   @HttpCode(200)
+  @LlmRateLimit()
   suggest(@Body() body: SuggestTaskDto): Promise<SuggestResult> {
     return this.search.suggest({ prompt: body.prompt, currentTask: body.current_task });
   }
 
   @Post('preview')
   @HttpCode(200)
+  @LlmRateLimit()
   preview(@Body() body: PreviewTaskDto): Promise<PreviewResponse> {
     return this.search.preview(body.search_query, body.condition_description ?? body.search_query);
   }

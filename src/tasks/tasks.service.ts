@@ -1,5 +1,7 @@
 import {
+  ConflictException,
   HttpException,
+  Inject,
   Injectable,
   InternalServerErrorException,
   NotFoundException,
@@ -7,7 +9,9 @@ import {
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
+import { UserEntity } from '../users/user.entity';
 import { NotificationConfigValidator } from '../notifications/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
@@ -27,6 +31,7 @@ export class TasksService {
     @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -41,6 +46,7 @@ export class TasksService {
     const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
     const state = dto.state ?? 'active';
     return this.inTransaction(dto.state, async (manager) => {
+      if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
       const now = new Date();
       const task = await manager.save(
         manager.create(TaskEntity, {
@@ -138,9 +144,22 @@ export class TasksService {
     task.state = to;
     task.stateChangedAt = now;
     if (action === 'create-job') {
+      await this.reserveActiveSlot(manager, task.userId);
       task.nextRun = now;
       await this.attachNewCheck(manager, task, now);
     }
+  }
+
+  /**
+   * 409 when one more active task would pass `MAX_ACTIVE_TASKS_PER_USER`. The user's row lock
+   * serialises the user's activations, so concurrent requests cannot both take the last slot.
+   */
+  private async reserveActiveSlot(manager: EntityManager, userId: string): Promise<void> {
+    const cap = this.config.maxActiveTasksPerUser;
+    if (cap === 0) return;
+    await manager.findOne(UserEntity, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    const active = await manager.countBy(TaskEntity, { userId, state: 'active' });
+    if (active >= cap) throw new ConflictException(`Active task limit reached (${cap})`);
   }
 
   private async attachNewCheck(

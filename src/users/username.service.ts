@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
+import { isUniqueViolation } from '../database/database-errors';
 import { queryRows } from '../database/sql-rows';
 import { UserEntity } from './user.entity';
 import { isWellFormedUsername, RESERVED_USERNAMES } from './username.rules';
@@ -63,10 +64,4 @@ export class UsernameService {
     const user = await this.users.findOne({ where: { id: userId }, select: { username: true } });
     return user?.username ?? null;
   }
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driverError = error.driverError as { code?: string; constraint?: string };
-  return driverError.code === '23505' && driverError.constraint === constraint;
 }

@@ -186,6 +186,36 @@ describe('Executions: run now, force, history and provider failures', () => {
       expect((await api.waitForExecution(owner, task.id, run.id)).status).toBe('success');
     });
 
+    it('should answer one 200 and 409 to the others when executes of one task race, never 500', async () => {
+      const query = uniqueQuery('race');
+      provider.script(query, { delayMs: 1000, then: checkReply() });
+      const paused = await pausedTask(query);
+      const statuses = (await Promise.all(Array.from({ length: 8 }, () => execute(paused.id)))).map((r) => r.status);
+      expect(statuses.sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    });
+
+    it('should answer 409 when another writer inserts the run in flight while the execute inserts its own', async () => {
+      const task = await pausedTask();
+      // An in-flight execution inserted, not yet committed, by a writer that does not hold the
+      // task's row lock (foreign-key checks off, so not even their key-share lock): the execute's
+      // own insert then meets the in-flight unique index.
+      const claim = await testApp.db.connect();
+      try {
+        await claim.query('BEGIN');
+        await claim.query("SET LOCAL session_replication_role = 'replica'");
+        await claim.query(
+          `INSERT INTO executions (task_id, status, trigger, job_id, attempts) VALUES ($1, 'running', 'scheduled', gen_random_uuid(), 1)`,
+          [task.id],
+        );
+        const racing = execute(task.id).then((response) => response); // sends the request now
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the execute now waits on the index
+        await claim.query('COMMIT');
+        expectDetail(await racing, 409, ALREADY_RUNNING);
+      } finally {
+        claim.release();
+      }
+    });
+
     it("should answer 404 'Task not found' when a non-owner runs a private task", async () => {
       const task = await pausedTask();
       expectDetail(await execute(task.id, stranger), 404, 'Task not found');

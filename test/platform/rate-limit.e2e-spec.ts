@@ -109,3 +109,53 @@ describe('Per-key rate limits', () => {
     }
   });
 });
+
+describe('Per-user limit of model calls', () => {
+  let testApp: TestApp;
+  let factory: Factory;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_LLM_PER_HOUR: '3' } });
+    factory = new Factory(testApp);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('should count suggest, preview and execute per user across every credential, and answer 429 past the limit', async () => {
+    const user = await factory.user();
+    const secondKey = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'second' }).expect(200);
+    const task = await testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', user.auth)
+      .send({ search_query: 'Has the model call limit been reached?', state: 'paused' })
+      .expect(200);
+    const taskId = (task.body as { id: string }).id;
+
+    await testApp.http
+      .post('/api/v1/tasks/suggest')
+      .set('Authorization', user.auth)
+      .send({ prompt: 'Watch for the next release' })
+      .expect(503); // counted: the limit guards the model, whatever the provider then answers
+    await testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', `Bearer ${(secondKey.body as { key: string }).key}`)
+      .send({ search_query: 'Has the model call limit been reached?' })
+      .expect(503);
+    await testApp.http.post(`/api/v1/tasks/${taskId}/execute`).set('Authorization', `Bearer ${user.jwt}`).expect(200);
+
+    expectRateLimited(await testApp.http.post(`/api/v1/tasks/${taskId}/execute?force=true`).set('Authorization', user.auth));
+    expectRateLimited(
+      await testApp.http.post('/api/v1/tasks/preview').set('Authorization', user.auth).send({ search_query: 'Another preview query' }),
+    );
+    // Routes that do not call the model are not affected, and another user has a limit of their own.
+    await testApp.http.get(`/api/v1/tasks/${taskId}`).set('Authorization', user.auth).expect(200);
+    const other = await factory.user();
+    await testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', other.auth)
+      .send({ search_query: 'Has the model call limit been reached?' })
+      .expect(503);
+  });
+});

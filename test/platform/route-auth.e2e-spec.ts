@@ -2,7 +2,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { routeAuthLevel } from '../../src/common/guards/auth.guard';
-import { IP_RATE_LIMIT_KEY } from '../../src/common/rate-limit/rate-limit.decorator';
+import { IP_RATE_LIMIT_KEY, LLM_RATE_LIMIT_KEY } from '../../src/common/rate-limit/rate-limit.decorator';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -38,7 +38,10 @@ describe('Route auth declarations', () => {
         const level = routeAuthLevel(reflector, handler, controller);
         const ipLimit = reflector.get<{ perMinute: number } | undefined>(IP_RATE_LIMIT_KEY, handler);
         const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
-        routes.push(`${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}`);
+        const llmLimit = reflector.get<boolean | undefined>(LLM_RATE_LIMIT_KEY, handler);
+        routes.push(
+          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}`,
+        );
       }
     }
     expect(routes.sort()).toMatchSnapshot();

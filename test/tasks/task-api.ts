@@ -67,6 +67,7 @@ export const ROOMY_RATE_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '100000',
   RATE_LIMIT_PER_HOUR: '1000000',
   RATE_LIMIT_PER_DAY: '10000000',
+  RATE_LIMIT_LLM_PER_HOUR: '1000000',
 };
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -289,3 +289,53 @@ describe('Tasks: update and state transitions', () => {
     });
   });
 });
+
+describe('Tasks: the active task limit', () => {
+  let harness: TaskHarness;
+
+  beforeAll(async () => {
+    harness = await startTaskHarness({ MAX_ACTIVE_TASKS_PER_USER: '2' });
+  });
+
+  afterAll(() => harness.close());
+
+  const LIMIT_REACHED = 'Active task limit reached (2)';
+
+  function create(user: TestUser, state: string) {
+    return harness.testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', user.auth)
+      .send({ search_query: uniqueQuery('cap'), state });
+  }
+
+  it('should answer 409 when a create or a resume would pass MAX_ACTIVE_TASKS_PER_USER', async () => {
+    const user = await harness.factory.user();
+    const first = await harness.api.create(user, { search_query: uniqueQuery('cap') });
+    await harness.api.create(user, { search_query: uniqueQuery('cap') });
+    expectDetail(await create(user, 'active'), 409, LIMIT_REACHED);
+
+    const paused = (await create(user, 'paused').expect(200)).body as TaskBody;
+    const resume = () =>
+      harness.testApp.http.put(`/api/v1/tasks/${paused.id}`).set('Authorization', user.auth).send({ state: 'active' });
+    expectDetail(await resume(), 409, LIMIT_REACHED);
+    expect((await harness.api.get(user, paused.id)).state).toBe('paused');
+
+    await harness.testApp.http
+      .put(`/api/v1/tasks/${first.id}`)
+      .set('Authorization', user.auth)
+      .send({ state: 'paused' })
+      .expect(200);
+    expect((await resume()).status).toBe(200);
+    // Another user has a limit of their own.
+    expect((await create(harness.stranger, 'active')).status).toBe(200);
+  });
+
+  it('should let exactly the limit through when creates race each other', async () => {
+    const user = await harness.factory.user();
+    const statuses = (await Promise.all(Array.from({ length: 6 }, () => create(user, 'active')))).map(
+      (response) => response.status,
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(2);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(4);
+  });
+});

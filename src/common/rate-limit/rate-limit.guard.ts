@@ -11,7 +11,7 @@ import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuthenticatedRequest } from '../decorators/auth.decorators';
 import { routeAuthLevel } from '../guards/auth.guard';
-import { IP_RATE_LIMIT_KEY, type IpRateLimitRule } from './rate-limit.decorator';
+import { IP_RATE_LIMIT_KEY, LLM_RATE_LIMIT_KEY, type IpRateLimitRule } from './rate-limit.decorator';
 import { RateLimitService, type RateDecision, type RateWindow } from './rate-limit.service';
 
 const MINUTE = 60_000;
@@ -20,21 +20,26 @@ const DAY = 24 * HOUR;
 
 /**
  * Global guard, after authentication: per API key (per user for JWT callers) on authenticated
- * routes, per client IP on routes that declare `@IpRateLimit`.
+ * routes, plus per user on routes that call the model (`@LlmRateLimit`), per client IP on routes
+ * that declare `@IpRateLimit`. Every window of a request is counted in one round trip.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly callerWindows: RateWindow[];
-
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimitService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.callerWindows = [
-      { name: 'm', lengthMs: MINUTE, limit: config.rateLimit.perMinute },
-      { name: 'h', lengthMs: HOUR, limit: config.rateLimit.perHour },
-      { name: 'd', lengthMs: DAY, limit: config.rateLimit.perDay },
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The per-key (per-user for JWTs) windows; only the minute one for anonymous callers. */
+  private callerWindows(caller: string, minuteOnly = false): RateWindow[] {
+    const { perMinute, perHour, perDay } = this.config.rateLimit;
+    const minute = { bucket: `${caller}:m`, lengthMs: MINUTE, limit: perMinute };
+    if (minuteOnly) return [minute];
+    return [
+      minute,
+      { bucket: `${caller}:h`, lengthMs: HOUR, limit: perHour },
+      { bucket: `${caller}:d`, lengthMs: DAY, limit: perDay },
     ];
   }
 
@@ -47,20 +52,28 @@ export class RateLimitGuard implements CanActivate {
     const ip = request.ip ?? request.socket.remoteAddress ?? 'unknown';
     let decision: RateDecision;
     if (ipRule) {
-      decision = await this.limits.hit(`ip:${ipRule.name}:${ip}`, [
-        { name: 'm', lengthMs: MINUTE, limit: ipRule.perMinute },
+      decision = await this.limits.hit([
+        { bucket: `ip:${ipRule.name}:${ip}:m`, lengthMs: MINUTE, limit: ipRule.perMinute },
       ]);
     } else if (request.user) {
       const caller = request.user.apiKeyId
         ? `key:${request.user.apiKeyId}`
         : `user:${request.user.id}`;
-      decision = await this.limits.hit(caller, this.callerWindows);
+      const windows = this.callerWindows(caller);
+      if (this.reflector.get<boolean | undefined>(LLM_RATE_LIMIT_KEY, context.getHandler())) {
+        windows.push({
+          bucket: `llm:${request.user.id}:h`,
+          lengthMs: HOUR,
+          limit: this.config.rateLimit.llmPerHour,
+        });
+      }
+      decision = await this.limits.hit(windows);
     } else if (
       routeAuthLevel(this.reflector, context.getHandler(), context.getClass()) === 'optional'
     ) {
       // Anonymous reads of routes that also serve signed-in callers (a public task, its history)
       // are counted per IP with the per-key per-minute limit, so they cannot be used unmetered.
-      decision = await this.limits.hit(`ip:anonymous:${ip}`, [this.callerWindows[0]]);
+      decision = await this.limits.hit(this.callerWindows(`ip:anonymous:${ip}`, true));
     } else {
       return true;
     }

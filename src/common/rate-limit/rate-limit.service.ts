@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 
 export interface RateWindow {
-  /** Suffix of the bucket name: `m`, `h`, `d`. */
-  name: string;
+  /** The counter's name, e.g. `key:<id>:m`. */
+  bucket: string;
   lengthMs: number;
   limit: number;
 }
@@ -39,10 +39,10 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
   }
 
-  async hit(bucket: string, windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
+  async hit(windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
     const starts = windows.map((window) => Math.floor(now / window.lengthMs) * window.lengthMs);
     const ends = windows.map((window, index) => starts[index] + window.lengthMs);
-    const names = windows.map((window) => `${bucket}:${window.name}`);
+    const names = windows.map((window) => window.bucket);
     const rows: Array<{ bucket: string; hits: number }> = await this.dataSource.query(
       `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
        SELECT bucket, window_start, 1, expires_at

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { OptionalEnum } from '../../common/validation/fields';
-import { PageQueryDto } from '../../executions/dto/list-executions-query.dto';
+import { PageQueryDto } from '../../common/dto/page-query.dto';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification-send.entity';
 
 /** `GET /api/v1/notifications/sends` (interface document, "Send history"). */

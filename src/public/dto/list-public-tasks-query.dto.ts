@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { OFFSET_MAX, QueryOffset } from '../../common/dto/page-query.dto';
 import { OptionalEnum, QueryInt } from '../../common/validation/fields';
 
 export const PUBLIC_PAGE_DEFAULT = 20;
@@ -7,8 +8,8 @@ export const PUBLIC_SORTS = ['recent', 'popular'] as const;
 export type PublicSort = (typeof PUBLIC_SORTS)[number];
 
 export class ListPublicTasksQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @QueryInt({ min: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: OFFSET_MAX, default: 0 })
+  @QueryOffset()
   offset?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: PUBLIC_PAGE_MAX, default: PUBLIC_PAGE_DEFAULT })
