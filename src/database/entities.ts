@@ -8,7 +8,7 @@ import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 
-/** Every entity of the schema; migrations must describe exactly these (checked by a test). */
+/** Every entity of the schema; migrations must describe exactly these (test/platform/migration-drift.e2e-spec.ts). */
 export const ENTITIES = [
   UserEntity,
   ApiKeyEntity,

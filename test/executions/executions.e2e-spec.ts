@@ -15,9 +15,6 @@ import {
   type TaskBody,
 } from '../tasks/task-api';
 
-// The e2e project's testTimeout is not applied per project by Jest: set it here.
-jest.setTimeout(30_000);
-
 const ALREADY_RUNNING = 'Task is already running or pending. Use force=true to override.';
 
 describe('Executions: run now, force, history and provider failures', () => {

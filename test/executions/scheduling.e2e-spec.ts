@@ -10,9 +10,6 @@ import {
   type TaskBody,
 } from '../tasks/task-api';
 
-// The e2e project's testTimeout is not applied per project by Jest: set it here.
-jest.setTimeout(30_000);
-
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

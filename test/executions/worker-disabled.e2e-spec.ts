@@ -10,9 +10,6 @@ import {
   type TaskBody,
 } from '../tasks/task-api';
 
-// The e2e project's testTimeout is not applied per project by Jest: set it here.
-jest.setTimeout(30_000);
-
 /** Several times the worker's idle poll (500 ms): long enough for an enabled worker to start. */
 const QUIET_PERIOD_MS = 1500;
 

@@ -4,9 +4,6 @@ import { checkReply, GeminiStandIn, suggestReply } from '../support/gemini-stand
 import { startTestApp, type TestApp } from '../support/test-app';
 import { ProviderScript, ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from './task-api';
 
-// The e2e project's testTimeout is not applied per project by Jest: set it here.
-jest.setTimeout(30_000);
-
 const NO_PROVIDER = /^No grounded-search provider is configured/;
 const CRON_5_FIELDS = /^\S+( \S+){4}$/;
 

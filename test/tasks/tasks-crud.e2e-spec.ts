@@ -15,9 +15,6 @@ import {
   type TaskBody,
 } from './task-api';
 
-// The e2e project's testTimeout is not applied per project by Jest: set it here.
-jest.setTimeout(30_000);
-
 describe('Tasks: create, list, get and delete', () => {
   let testApp: TestApp;
   let provider: ProviderScript;

@@ -18,10 +18,6 @@ export class JsonLogger implements LoggerService {
     this.minimum = LEVEL_RANK[level] ?? 20;
   }
 
-  setLevel(level: string): void {
-    this.minimum = LEVEL_RANK[level] ?? 20;
-  }
-
   log(message: unknown, ...rest: unknown[]): void {
     this.write('info', message, rest);
   }
