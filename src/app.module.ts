@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
-import { AuthGuard } from './common/guards/auth.guard';
+import { AccessGuard } from './common/guards/auth.guard';
 import type { JsonLogger } from './common/logging/json-logger';
 import { LoggingModule } from './common/logging/logging.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
@@ -48,7 +48,7 @@ export class AppModule {
       ],
       providers: [
         // Order matters: authenticate first, then count the request against the caller's limits.
-        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },

@@ -1,16 +1,29 @@
 import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../users/users.module';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyService } from './api-key.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { ApiKeyAuthGuard, JwtAuthGuard } from './credential.guards';
 import { JwtVerifierService } from './jwt-verifier.service';
+import { ApiKeyStrategy } from './strategies/api-key.strategy';
+import { JwtStrategy } from './strategies/jwt.strategy';
 
+/** API keys and identity-provider JWTs, as the passport strategies `api-key` and `jwt`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), UsersModule],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), UsersModule, PassportModule],
   controllers: [AuthController],
-  providers: [AuthService, ApiKeyService, JwtVerifierService],
-  exports: [AuthService],
+  providers: [
+    AuthService,
+    ApiKeyService,
+    JwtVerifierService,
+    ApiKeyStrategy,
+    JwtStrategy,
+    ApiKeyAuthGuard,
+    JwtAuthGuard,
+  ],
+  exports: [AuthService, ApiKeyAuthGuard, JwtAuthGuard],
 })
 export class AuthModule {}

@@ -1,17 +1,25 @@
 import { Inject, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
-import { createRemoteJWKSet, errors, importSPKI, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyLike } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, errors, importSPKI, type KeyLike } from 'jose';
+import type { JwtPayload } from 'jsonwebtoken';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { IdentityClaims } from '../users/users.service';
 
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+/** The signature algorithms accepted (what identity providers issue and jsonwebtoken verifies). */
+export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
 
 /** The identity provider's keys could not be had (network, HTTP status, a body that is no JWKS). */
-class KeysUnavailableError extends Error {}
+export class KeysUnavailableError extends Error {}
 
-/** Verifies identity-provider JWTs against `JWT_JWKS_URL` or `JWT_PUBLIC_KEY`. */
+type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
+
+/**
+ * The key side of identity-provider JWTs (`JWT_JWKS_URL` through jose's cached JWKS client, or
+ * `JWT_PUBLIC_KEY`) and the rules on a verified token's claims. The signature, `exp`, `iss` and
+ * `aud` are checked by the passport `jwt` strategy with the key found here.
+ */
 @Injectable()
 export class JwtVerifierService {
-  private keySource: Promise<JWTVerifyGetKey | KeyLike> | null = null;
+  private keySource: Promise<RemoteKeySet | KeyLike> | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -19,33 +27,36 @@ export class JwtVerifierService {
     return this.config.jwt.jwksUrl !== null || this.config.jwt.publicKey !== null;
   }
 
-  async verify(token: string): Promise<IdentityClaims> {
-    const key = await this.key();
-    let payload: JWTPayload;
+  /** The key that signed `token`. A JWKS that cannot be fetched, for any reason: `KeysUnavailableError`. */
+  async keyFor(token: string): Promise<KeyLike> {
+    const source = await this.keys();
+    if (typeof source !== 'function') return source;
+    let header;
     try {
-      const options = {
-        algorithms: ALGORITHMS,
-        issuer: this.config.jwt.issuer ?? undefined,
-        audience: this.config.jwt.audience ?? undefined,
-        requiredClaims: ['exp'],
-        clockTolerance: 5,
-      };
-      const result =
-        typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
-      payload = result.payload;
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw new UnauthorizedException('Invalid token');
+    }
+    try {
+      return await source(header);
     } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new UnauthorizedException('Token has expired');
-      if (error instanceof KeysUnavailableError) {
-        throw new ServiceUnavailableException('Identity provider keys are unavailable');
+      // A fetched key set without the token's key is the token's problem, not the provider's.
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+        throw new UnauthorizedException('Invalid token');
       }
+      throw new KeysUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The caller's identity in a verified token; 401 when the token lacks what the service needs. */
+  claimsOf(payload: JwtPayload): IdentityClaims {
+    const { sub } = payload;
+    if (typeof payload.exp !== 'number' || typeof sub !== 'string' || sub.length === 0 || !this.authorizedParty(payload)) {
       throw new UnauthorizedException('Invalid token');
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || !this.authorizedParty(payload)) {
-      throw new UnauthorizedException('Invalid token');
-    }
-    const email = payload[this.config.jwt.emailClaim];
+    const email: unknown = payload[this.config.jwt.emailClaim];
     return {
-      subject: payload.sub,
+      subject: sub,
       email: typeof email === 'string' && email.length > 0 ? email : null,
       emailVerified: this.config.jwt.trustEmail || payload.email_verified === true,
       adminClaim: hasAdminRole(payload),
@@ -53,43 +64,27 @@ export class JwtVerifierService {
   }
 
   /** `JWT_AUTHORIZED_PARTIES`, when set, must list the token's `azp`. */
-  private authorizedParty(payload: JWTPayload): boolean {
+  private authorizedParty(payload: JwtPayload): boolean {
     const parties = this.config.jwt.authorizedParties;
-    return parties.length === 0 || (typeof payload.azp === 'string' && parties.includes(payload.azp));
+    const azp: unknown = payload.azp;
+    return parties.length === 0 || (typeof azp === 'string' && parties.includes(azp));
   }
 
-  private key(): Promise<JWTVerifyGetKey | KeyLike> {
+  private keys(): Promise<RemoteKeySet | KeyLike> {
     if (!this.isConfigured()) {
       throw new ServiceUnavailableException(
         'JWT verification client is not initialized: set JWT_JWKS_URL or JWT_PUBLIC_KEY',
       );
     }
     this.keySource ??= this.config.jwt.jwksUrl
-      ? Promise.resolve(remoteKeys(new URL(this.config.jwt.jwksUrl)))
+      ? Promise.resolve(createRemoteJWKSet(new URL(this.config.jwt.jwksUrl), { timeoutDuration: 5000 }))
       : importPublicKey(this.config.jwt.publicKey as string);
     return this.keySource;
   }
 }
 
-/**
- * The JWKS as a key source whose fetch failures, whatever their cause, read as
- * `KeysUnavailableError` (a 503: the caller's token may be fine). A JWKS that was fetched but
- * holds no key for the token stays a token problem (401).
- */
-function remoteKeys(url: URL): JWTVerifyGetKey {
-  const jwks = createRemoteJWKSet(url, { timeoutDuration: 5000 });
-  return async (header, token) => {
-    try {
-      return await jwks(header, token);
-    } catch (error) {
-      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
-      throw new KeysUnavailableError(error instanceof Error ? error.message : String(error));
-    }
-  };
-}
-
 async function importPublicKey(pem: string): Promise<KeyLike> {
-  for (const algorithm of ['RS256', 'ES256', 'EdDSA']) {
+  for (const algorithm of ['RS256', 'ES256']) {
     try {
       return await importSPKI(pem, algorithm);
     } catch {
@@ -100,8 +95,8 @@ async function importPublicKey(pem: string): Promise<KeyLike> {
 }
 
 /** `role: "admin"` at the top level or in `public_metadata` (the identity provider's custom claims). */
-function hasAdminRole(payload: JWTPayload): boolean {
+function hasAdminRole(payload: JwtPayload): boolean {
   if (payload.role === 'admin') return true;
-  const metadata = payload.public_metadata;
+  const metadata: unknown = payload.public_metadata;
   return typeof metadata === 'object' && metadata !== null && (metadata as { role?: unknown }).role === 'admin';
 }
