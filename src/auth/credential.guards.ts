@@ -7,7 +7,7 @@ import { KeysUnavailableError } from './jwt-verifier.service';
 /** `AuthGuard('api-key')` with the interface document's 401 message. */
 @Injectable()
 export class ApiKeyAuthGuard extends AuthGuard('api-key') {
-  override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
+  override handleRequest<TUser = AuthenticatedUser>(error: Error | null, user: TUser | false): TUser {
     if (error) throw error;
     if (!user) throw new UnauthorizedException('Invalid API key');
     return user;
@@ -17,7 +17,7 @@ export class ApiKeyAuthGuard extends AuthGuard('api-key') {
 /** `AuthGuard('jwt')` with the interface document's 401 messages, and 503 when the keys are unavailable. */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
-  override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false, info: unknown): TUser {
+  override handleRequest<TUser = AuthenticatedUser>(error: Error | null, user: TUser | false, info: unknown): TUser {
     if (error) throw error;
     if (user) return user;
     if (info instanceof HttpException) throw info;
