@@ -6,7 +6,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyService } from './api-key.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { ApiKeyAuthGuard, JwtAuthGuard } from './credential.guards';
+import { CredentialAuthenticator } from './credential-authenticator';
 import { JwtVerifierService } from './jwt-verifier.service';
 import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
@@ -21,9 +21,8 @@ import { JwtStrategy } from './strategies/jwt.strategy';
     JwtVerifierService,
     ApiKeyStrategy,
     JwtStrategy,
-    ApiKeyAuthGuard,
-    JwtAuthGuard,
+    CredentialAuthenticator,
   ],
-  exports: [AuthService, ApiKeyAuthGuard, JwtAuthGuard],
+  exports: [AuthService, CredentialAuthenticator],
 })
 export class AuthModule {}

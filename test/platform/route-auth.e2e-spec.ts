@@ -2,7 +2,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { routeAuthLevel } from '../../src/common/guards/auth.guard';
-import { IP_RATE_LIMIT_KEY, LLM_RATE_LIMIT_KEY } from '../../src/common/rate-limit/rate-limit.decorator';
+import { THROTTLER_LIMIT, THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -36,11 +36,11 @@ describe('Route auth declarations', () => {
         if (path === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const level = routeAuthLevel(reflector, handler, controller);
-        const ipLimit = reflector.get<{ perMinute: number } | undefined>(IP_RATE_LIMIT_KEY, handler);
+        const ipLimit = reflector.get<number | undefined>(`${THROTTLER_LIMIT}ip`, handler);
         const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
-        const llmLimit = reflector.get<boolean | undefined>(LLM_RATE_LIMIT_KEY, handler);
+        const llmLimit = reflector.get<number | undefined>(`${THROTTLER_TTL}model`, handler) !== undefined;
         routes.push(
-          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}`,
+          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}`,
         );
       }
     }

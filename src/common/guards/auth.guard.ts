@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthService } from '../../auth/auth.service';
-import { ApiKeyAuthGuard, JwtAuthGuard } from '../../auth/credential.guards';
+import { CredentialAuthenticator } from '../../auth/credential-authenticator';
 import {
   AUTH_LEVEL_KEY,
   type AuthenticatedRequest,
@@ -31,15 +31,14 @@ export function routeAuthLevel(
 /**
  * Global guard: every route needs an active user unless it declares otherwise. It reads the
  * Bearer credential's shape and hands it to the passport strategy for it: `sk_...` to
- * `AuthGuard('api-key')`, a JWT to `AuthGuard('jwt')`.
+ * `api-key`, a JWT to `jwt`.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
-    private readonly apiKeyGuard: ApiKeyAuthGuard,
-    private readonly jwtGuard: JwtAuthGuard,
+    private readonly credentials: CredentialAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -56,13 +55,13 @@ export class AccessGuard implements CanActivate {
     const credential = bearerCredential(header);
     if (credential.startsWith('sk_')) {
       if (level === 'jwt') throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
-      await this.apiKeyGuard.canActivate(context);
+      request.user = await this.credentials.apiKey(request);
     } else if (looksLikeJwt(credential)) {
-      await this.jwtGuard.canActivate(context);
+      request.user = await this.credentials.jwt(request);
     } else {
       throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
     }
-    if (level === 'admin' && !request.user?.isAdmin) throw new ForbiddenException('Admin access required');
+    if (level === 'admin' && !request.user.isAdmin) throw new ForbiddenException('Admin access required');
     return true;
   }
 }

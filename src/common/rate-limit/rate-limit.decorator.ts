@@ -1,20 +1,15 @@
-import { SetMetadata } from '@nestjs/common';
+import { Throttle } from '@nestjs/throttler';
+import { clientIp, HOUR_MS, MINUTE_MS } from './rate-limit.throttlers';
 
-export const IP_RATE_LIMIT_KEY = 'rate-limit:ip';
-export const LLM_RATE_LIMIT_KEY = 'rate-limit:llm';
-
-export interface IpRateLimitRule {
-  /** Counter name: each endpoint counts separately. */
-  name: string;
-  perMinute: number;
-}
-
-/** Limits an endpoint per client IP (for the anonymous public surfaces). */
-export const IpRateLimit = (name: string, perMinute: number): MethodDecorator =>
-  SetMetadata(IP_RATE_LIMIT_KEY, { name, perMinute } satisfies IpRateLimitRule);
+/**
+ * Limits an endpoint per client IP (the anonymous public surfaces): the `ip` throttler, which
+ * applies only where a route sets it; `name` gives the endpoint a counter of its own.
+ */
+export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & ClassDecorator =>
+  Throttle({ ip: { limit: perMinute, ttl: MINUTE_MS, getTracker: (request) => `ip:${name}:${clientIp(request)}:m` } });
 
 /**
  * The route calls the model: besides the caller's limits it counts in the user's
- * `RATE_LIMIT_LLM_PER_HOUR`, shared by all the user's credentials.
+ * `RATE_LIMIT_LLM_PER_HOUR` (the `model` throttler), shared by all the user's credentials.
  */
-export const LlmRateLimit = (): MethodDecorator => SetMetadata(LLM_RATE_LIMIT_KEY, true);
+export const LlmRateLimit = (): MethodDecorator & ClassDecorator => Throttle({ model: { ttl: HOUR_MS } });

@@ -1,6 +1,24 @@
 import { Global, Module } from '@nestjs/common';
-import { RateLimitService } from './rate-limit.service';
+import { Reflector } from '@nestjs/core';
+import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { PostgresThrottlerStorage } from './postgres-throttler.storage';
+import { rateLimitThrottlers } from './rate-limit.throttlers';
 
+/** The throttler options and storage that `@nestjs/throttler`'s guard and decorators expect. */
 @Global()
-@Module({ providers: [RateLimitService], exports: [RateLimitService] })
+@Module({
+  providers: [
+    PostgresThrottlerStorage,
+    { provide: getStorageToken(), useExisting: PostgresThrottlerStorage },
+    {
+      provide: getOptionsToken(),
+      inject: [APP_CONFIG, Reflector],
+      useFactory: (config: AppConfig, reflector: Reflector) => ({
+        throttlers: rateLimitThrottlers(config, reflector),
+      }),
+    },
+  ],
+  exports: [getStorageToken(), getOptionsToken()],
+})
 export class RateLimitModule {}

@@ -1,9 +1,11 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 
 export interface RateWindow {
-  /** The counter's name, e.g. `key:<id>:m`. */
+  /** The counter's name, e.g. `minute:key:<id>`. */
   bucket: string;
   lengthMs: number;
   limit: number;
@@ -21,11 +23,13 @@ export interface RateDecision {
 const CLEANUP_INTERVAL_MS = 60_000;
 
 /**
- * Fixed-window counters shared by every instance through PostgreSQL: one upsert counts a request
- * in all its windows at once (design notes, "Counters for limits live in PostgreSQL").
+ * The `ThrottlerStorage` of the rate limits: fixed-window counters shared by every instance
+ * through PostgreSQL (design notes, "Counters for limits live in PostgreSQL"). `hitAll` counts a
+ * request in all its windows with one upsert; `increment` serves a single window, for a stock
+ * `ThrottlerGuard`.
  */
 @Injectable()
-export class RateLimitService implements OnModuleInit, OnModuleDestroy {
+export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnModuleDestroy {
   private cleanupTimer: NodeJS.Timeout | null = null;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -39,7 +43,18 @@ export class RateLimitService implements OnModuleInit, OnModuleDestroy {
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
   }
 
-  async hit(windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const decision = await this.hitAll([{ bucket: key, lengthMs: ttl, limit }]);
+    const seconds = Math.max(0, decision.resetEpochSeconds - Math.ceil(Date.now() / 1000));
+    return {
+      totalHits: limit - decision.remaining + (decision.allowed ? 0 : 1),
+      timeToExpire: seconds,
+      isBlocked: !decision.allowed,
+      timeToBlockExpire: decision.allowed ? 0 : decision.retryAfterSeconds,
+    };
+  }
+
+  async hitAll(windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
     const starts = windows.map((window) => Math.floor(now / window.lengthMs) * window.lengthMs);
     const ends = windows.map((window, index) => starts[index] + window.lengthMs);
     const names = windows.map((window) => window.bucket);
