@@ -13,7 +13,7 @@ import type { NotificationType } from './notification-send.entity';
 /**
  * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
  * `retry_scheduled`: an attempt failed and the next one is queued;
- * `delivered` / `failed` / `skipped`: final.
+ * `delivered` / `failed` / `skipped` / `cancelled` (the owner's account was deactivated): final.
  */
 export const DELIVERY_STATES = [
   'sending',
@@ -21,9 +21,15 @@ export const DELIVERY_STATES = [
   'delivered',
   'failed',
   'skipped',
+  'cancelled',
 ] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
-export const FINAL_DELIVERY_STATES: DeliveryState[] = ['delivered', 'failed', 'skipped'];
+export const FINAL_DELIVERY_STATES: DeliveryState[] = [
+  'delivered',
+  'failed',
+  'skipped',
+  'cancelled',
+];
 
 /**
  * One notification of one execution through one channel, keyed by the delivery id (the first

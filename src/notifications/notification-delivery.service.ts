@@ -99,6 +99,21 @@ export class NotificationDeliveryService {
   ) {}
 
   /**
+   * Cancels every queued, retrying or under-way delivery of a user's tasks in the caller's
+   * transaction (account deactivation): their jobs leave the queue and the deliveries end as
+   * `cancelled`. An attempt already talking to its receiver finishes, but its outcome is not
+   * recorded and no further attempt follows.
+   */
+  async cancelDeliveriesOfUser(
+    manager: EntityManager,
+    userId: string,
+    reason: string,
+  ): Promise<void> {
+    const jobIds = await this.repository.cancelOpenDeliveriesOfUser(manager, userId, reason);
+    await this.queue.cancelDeliveries(manager, jobIds);
+  }
+
+  /**
    * Runs a batch of delivery jobs to the end; `onSettled` is called once per job as soon as that
    * job is done (so a slow receiver holds only its own slot).
    */

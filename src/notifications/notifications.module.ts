@@ -55,6 +55,6 @@ function mailerOptions(config: AppConfig): MailerOptions {
     DeliveryWorkerService,
     DeliveryRecoverySweeper,
   ],
-  exports: [NotificationConfigValidator],
+  exports: [NotificationConfigValidator, NotificationDeliveryService],
 })
 export class NotificationsModule {}
