@@ -35,8 +35,9 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = [
  * One notification of one execution through one channel, keyed by the delivery id (the first
  * job's id, derived from execution and channel): where it stands, which attempt it is at, and
  * the job of that attempt. An email attempt is written here as `sending` and committed before
- * the SMTP exchange, so a job that runs again after a crash knows an attempt was under way: that
- * is what keeps an email from being sent twice. A webhook attempt is written with its outcome.
+ * the SMTP exchange, so two runs of one job at once send it once, and a job that runs again
+ * after a crash knows the attempt was cut short and sends it again (same Message-ID). A webhook
+ * attempt is written with its outcome.
  */
 @Entity('notification_deliveries')
 // Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).

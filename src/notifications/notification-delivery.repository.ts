@@ -4,6 +4,7 @@ import { queryRows } from '../database/sql-rows';
 import type { GroundingSource } from '../search/search.types';
 import type { NotificationConfig } from '../tasks/task.entity';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import type { NotificationType, SendStatus } from './notification-send.entity';
 
@@ -112,7 +113,10 @@ export class NotificationDeliveryRepository {
 
   /**
    * Claims email attempts before anything is sent: the row says `sending`, this worker, this
-   * attempt. Returns the deliveries claimed; one already final or past this attempt is not.
+   * attempt. Returns the deliveries claimed; one already final or past this attempt is not. A
+   * claim of this same attempt is taken over when its worker is this one (its outcome could not
+   * be recorded) or is no longer alive (it died mid-send): the email then goes out again, with
+   * the same Message-ID. A claim of a live worker is left to it.
    */
   async claimAttempts(
     manager: EntityManager,
@@ -129,9 +133,15 @@ export class NotificationDeliveryRepository {
        ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
          job_id = excluded.job_id, last_error = NULL, worker_id = excluded.worker_id,
          updated_at = now()
-       WHERE d.state NOT IN (${FINAL_STATES_SQL}) AND d.attempt < excluded.attempt
+       WHERE d.state NOT IN (${FINAL_STATES_SQL})
+         AND (d.attempt < excluded.attempt
+           OR (d.attempt = excluded.attempt AND d.state = 'sending'
+             AND (d.worker_id = excluded.worker_id OR NOT EXISTS (
+               SELECT 1 FROM worker_instances w
+               WHERE w.id = d.worker_id
+                 AND w.heartbeat_at > now() - make_interval(secs => $10)))))
        RETURNING d.id`,
-      [...deliveryParameters(rows), workerId],
+      [...deliveryParameters(rows), workerId, WORKER_STALE_AFTER_MS / 1000],
     );
     return new Set(claimed.map((row) => row.id));
   }

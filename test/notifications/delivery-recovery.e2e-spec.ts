@@ -144,11 +144,11 @@ describe('Delivery recovery', () => {
     expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
   });
 
-  it('should settle an email attempt orphaned mid-send as failed without sending it again', async () => {
+  it('should send again, with the same Message-ID, an email attempt orphaned mid-send', async () => {
     const address = `orphan-${randomUUID()}@example.com`;
     const { taskId, executionId } = await metExecution(apiOnly, user, [{ type: 'email', address }]);
     const deliveryId = deliveryJobId(executionId, 'email');
-    // A worker claimed the attempt and died; its job is gone too.
+    // A worker claimed the attempt and died mid-send; its job is gone too.
     await apiOnly.db.query(
       `INSERT INTO notification_deliveries (id, execution_id, task_id, channel, attempt, state,
          job_id, worker_id, updated_at)
@@ -157,10 +157,13 @@ describe('Delivery recovery', () => {
     );
     expect(await worker!.app.get(DeliveryRecoverySweeper).requeueOrphanedDeliveries()).toBe(1);
     const [delivery] = await waitForFinalDeliveries(apiOnly, taskId, 1);
-    expect(delivery.state).toBe('failed');
+    expect(delivery).toMatchObject({ state: 'delivered', attempt: 1 });
     const sends = await sendRows(apiOnly, taskId);
-    expect(sends).toHaveLength(1);
-    expect(sends[0]).toMatchObject({ status: 'failed', attempt: 1, recipient: address });
-    expect(smtp.messagesTo(address)).toHaveLength(0);
+    expect(sends).toEqual([
+      expect.objectContaining({ status: 'success', attempt: 1, recipient: address }),
+    ]);
+    const messages = smtp.messagesTo(address);
+    expect(messages).toHaveLength(1);
+    expect(messages[0].messageId).toBe(`<${deliveryId}@localhost>`);
   });
 });
