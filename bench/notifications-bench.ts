@@ -10,13 +10,7 @@
  * Knobs: BENCH_DELIVERIES (20,000), BENCH_THROUGHPUT_RUNS (3), BENCH_CRASH_DELIVERIES (1,000),
  * BENCH_ONLY_THROUGHPUT=1 (skip the crash run and BENCHMARKS.md), BENCH_SERVICE_NODE_ARGS.
  */
-import { execSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { cpus, loadavg, totalmem } from 'node:os';
-import PgBoss from 'pg-boss';
-import { Pool } from 'pg';
-import { deliveryJobId } from '../src/executions/check-runner.service';
-import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
+import type { Pool } from 'pg';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { postgresCpuSeconds, processCpuSeconds, rssKb } from './notifications-cpu';
 import {
@@ -26,7 +20,15 @@ import {
   startServer,
   writeBenchmarkSection,
 } from './bench-support';
-import { buildService, startService, type RunningService } from './notifications-support';
+import {
+  buildService,
+  machine,
+  openQueue,
+  seedDeliveries,
+  startService,
+  webhookConfig,
+  type RunningService,
+} from './notifications-support';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 1000);
@@ -34,78 +36,6 @@ const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 1000);
 const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 3);
 /** The crash run's receiver answers this slowly, so many attempts are in flight at the kill. */
 const CRASH_RECEIVER_DELAY_MS = 200;
-
-interface Seeded {
-  dueAt: Date;
-  executionIds: string[];
-}
-
-/**
- * Inserts completed tasks with a webhook config, one met-condition execution per delivery, and
- * the delivery jobs the check runner would have queued (same ids and data), due at `dueAt`.
- */
-async function seedDeliveries(
-  pool: Pool,
-  boss: PgBoss,
-  count: number,
-  url: string,
-  leadMs: number,
-): Promise<Seeded> {
-  const { rows: users } = await pool.query<{ id: string }>(
-    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'bench@example.com') RETURNING id",
-    [`bench_${randomBytes(6).toString('hex')}`],
-  );
-  // One task per delivery: a burst of met conditions comes from many tasks (a task runs at most
-  // every SCHEDULER_MIN_INTERVAL).
-  const taskCount = count;
-  const notifications = JSON.stringify([
-    {
-      type: 'webhook',
-      url,
-      method: 'POST',
-      headers: { 'X-Bench': '1' },
-      secret: `whsec_${randomBytes(24).toString('base64')}`,
-    },
-  ]);
-  const { rows: tasks } = await pool.query<{ id: string }>(
-    `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notifications)
-     SELECT $1, 'bench ' || n, 'bench query ' || n, 'bench condition ' || n, 'completed', $2::jsonb
-     FROM generate_series(1, $3::int) AS n RETURNING id`,
-    [users[0].id, notifications, taskCount],
-  );
-  const taskIds = tasks.map((task) => task.id);
-  const executionIds: string[] = [];
-  const chunk = 5000;
-  const dueAt = new Date(Date.now() + leadMs);
-  for (let offset = 0; offset < count; offset += chunk) {
-    const size = Math.min(chunk, count - offset);
-    const { rows } = await pool.query<{ id: string; task_id: string }>(
-      `INSERT INTO executions (task_id, status, trigger, completed_at, condition_met, answer,
-         reasoning, grounding_sources, result, notification)
-       SELECT ($1::uuid[])[1 + (n % $2::int)], 'success', 'scheduled', now(), true,
-         'The thing happened (bench ' || n || ')', 'Because the bench says so.',
-         '[{"uri":"https://example.com/a","title":"A"}]'::jsonb, '{}'::jsonb,
-         '{"notify":true,"reason":"condition_met","channels":["webhook"],"completes_task":false}'::jsonb
-       FROM generate_series($3::int, $3::int + $4::int - 1) AS n RETURNING id, task_id`,
-      [taskIds, taskCount, offset, size],
-    );
-    await boss.insert(
-      rows.map((row) => ({
-        id: deliveryJobId(row.id, 'webhook'),
-        name: DELIVERY_QUEUE,
-        data: { executionId: row.id, taskId: row.task_id, channel: 'webhook' },
-        startAfter: dueAt.toISOString(),
-      })),
-    );
-    executionIds.push(...rows.map((row) => row.id));
-  }
-  // Fresh bulk inserts leave the planner without statistics; autovacuum gathers them soon after
-  // in a real deployment, so gather them now rather than time plans made blind.
-  await pool.query('ANALYZE tasks');
-  await pool.query('ANALYZE executions');
-  await pool.query('ANALYZE pgboss.job');
-  return { dueAt, executionIds };
-}
 
 async function delivered(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ done: number }>(
@@ -121,19 +51,6 @@ async function waitForDelivered(pool: Pool, target: number, timeoutMs: number): 
     if (done >= target || Date.now() > deadline) return done;
     await sleep(100);
   }
-}
-
-async function openQueue(databaseUrl: string): Promise<{ pool: Pool; boss: PgBoss }> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-    migrate: false,
-  });
-  await boss.start();
-  return { pool, boss };
 }
 
 function serviceEnv(databaseUrl: string): Record<string, string> {
@@ -170,7 +87,7 @@ async function throughput(adminUrl: string): Promise<ThroughputResult> {
       pool,
       boss,
       DELIVERIES,
-      `${receiver.url}/throughput`,
+      [webhookConfig(`${receiver.url}/throughput`)],
       3000 + DELIVERIES / 5,
     );
     while (Date.now() < seeded.dueAt.getTime()) await sleep(5);
@@ -239,7 +156,13 @@ async function crash(adminUrl: string): Promise<CrashResult> {
   }));
   const { pool, boss } = await openQueue(databaseUrl);
   try {
-    await seedDeliveries(pool, boss, CRASH_DELIVERIES, `${receiver.url}/crash`, 1000);
+    await seedDeliveries(
+      pool,
+      boss,
+      CRASH_DELIVERIES,
+      [webhookConfig(`${receiver.url}/crash`)],
+      1000,
+    );
     // kill -9 the moment half the deliveries are recorded: the rest are queued or in flight.
     while ((await delivered(pool)) < CRASH_DELIVERIES / 2) await sleep(10);
     await service.stop('SIGKILL');
@@ -276,17 +199,6 @@ async function crash(adminUrl: string): Promise<CrashResult> {
     await service.stop();
     await receiver.stop();
   }
-}
-
-function machine(): string {
-  let nproc = String(cpus().length);
-  try {
-    nproc = execSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    // no coreutils: the Node count stands in
-  }
-  const load = loadavg()[0].toFixed(2);
-  return `${new Date().toISOString().slice(0, 10)} on nproc ${nproc} · ${cpus()[0]?.model ?? 'unknown CPU'} · ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM · Node ${process.version} (load average ${load} at the start: the machine is shared)`;
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionEntity } from '../executions/execution.entity';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 import { UsersModule } from '../users/users.module';
@@ -10,7 +11,11 @@ import { PlatformStatsService } from './platform-stats.service';
 import { UserDeactivationService } from './user-deactivation.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]), UsersModule],
+  imports: [
+    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]),
+    UsersModule,
+    NotificationsModule,
+  ],
   controllers: [AdminController],
   providers: [PlatformStatsService, AdminListingsService, UserDeactivationService],
 })

@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
+import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
@@ -25,14 +26,15 @@ export interface UserDeactivated {
 
 /**
  * `PATCH /admin/users/{id}/deactivate` (states table: "admin deactivates the user"). The user,
- * their tasks and the queue change in one transaction, so a scheduler failure leaves everything
- * as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
+ * their tasks, runs and notification deliveries, and the queue change in one transaction, so a
+ * scheduler failure leaves everything as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
  */
 @Injectable()
 export class UserDeactivationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: JobQueueService,
+    private readonly deliveries: NotificationDeliveryService,
   ) {}
 
   /**
@@ -85,6 +87,9 @@ export class UserDeactivationService {
          WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
         [userId, CANCELLED_BY_DEACTIVATION, IN_FLIGHT_STATUSES],
       );
+      // Notifications already decided would still go out, and failed ones be retried for
+      // days: the queued, retrying and under-way deliveries are cancelled too.
+      await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       if (user.state !== 'deactivated') {
         await manager.update(
           UserEntity,

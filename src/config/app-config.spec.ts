@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       maxActiveTasksPerUser: 100,
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000 },
       workerEnabled: true,
+      dnsServers: [],
     });
     expect(config.webhookRetryScheduleMs).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5]);
     expect(config.gemini.baseUrl).toBe('https://generativelanguage.googleapis.com');
@@ -73,5 +74,14 @@ describe('loadConfig', () => {
   it('should never print the password of a bad URL when it reports it', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' })).toThrow(/\*\*\*@host/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' })).not.toThrow(/secret/);
+  });
+
+  it('should take DNS_SERVERS as IP addresses with optional ports and refuse anything else', () => {
+    expect(loadConfig({ DNS_SERVERS: '10.0.0.2, 127.0.0.1:5353,[::1]:53' }).dnsServers).toEqual([
+      '10.0.0.2',
+      '127.0.0.1:5353',
+      '[::1]:53',
+    ]);
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
   });
 });

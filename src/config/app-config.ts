@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns';
 import { parseDuration, parseDurationList } from './duration';
 
 /** The validated configuration of one service instance (contract section 1). */
@@ -31,6 +32,8 @@ export interface AppConfig {
   mailFrom: string;
   webhookAllowPrivateNetworks: boolean;
   webhookRetryScheduleMs: number[];
+  /** Name servers for notification hosts (`ip[:port]`); empty: the system's. */
+  dnsServers: string[];
   rateLimit: { perMinute: number; perHour: number; perDay: number; llmPerHour: number };
   /** Active tasks one user may have; 0: no cap. */
   maxActiveTasksPerUser: number;
@@ -109,6 +112,22 @@ class EnvReader {
       return parseDurationList(fallback) ?? [];
     }
     return parsed;
+  }
+
+  /** Comma-separated `ip[:port]` (an IPv6 address with a port in brackets), as c-ares takes them. */
+  dnsServers(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const servers = commaList(value);
+    try {
+      new Resolver().setServers(servers);
+      return servers;
+    } catch {
+      this.problems.push(
+        `${name}: expected comma-separated IP addresses with an optional port (10.0.0.2, 10.0.0.2:53, [2001:db8::53]:53), got "${value}"`,
+      );
+      return [];
+    }
   }
 
   url(name: string, protocols: string[]): string | null {
@@ -190,6 +209,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: read.string('MAIL_FROM', 'Monitor <monitor@localhost>'),
     webhookAllowPrivateNetworks: read.boolean('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookRetryScheduleMs: read.durationList('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    dnsServers: read.dnsServers('DNS_SERVERS'),
     rateLimit: {
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 100, 1, 10_000_000),
       perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),

@@ -132,8 +132,8 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplic
       const giveUp = rows.filter((row) => row.recoveries >= MAX_RECOVERIES);
       const requeue = rows.filter((row) => row.recoveries < MAX_RECOVERIES);
       const jobs = requeue.map((row) => {
-        // `sending`: the attempt's outcome was never recorded, so that attempt runs again (the
-        // claim then applies the interrupted-attempt rule). `retry_scheduled`: the next one.
+        // `sending`: the attempt's outcome was never recorded, so that attempt runs again (its
+        // claim is taken over and the email sent again). `retry_scheduled`: the next one.
         const attempt = row.state === 'sending' ? row.attempt : row.attempt + 1;
         return {
           id: derivedJobId('delivery-recovery', row.id, attempt, row.recoveries + 1),

@@ -19,8 +19,13 @@ describe('isRetryableSmtpError', () => {
     expect(isRetryableSmtpError(smtpError({ code: 'EDNS' }))).toBe(true);
   });
 
-  it('should not retry when the connection is lost after the message was handed over', () => {
-    expect(isRetryableSmtpError(smtpError({ code: 'ETIMEDOUT', command: 'DATA' }))).toBe(false);
-    expect(isRetryableSmtpError(smtpError({ code: 'ECONNECTION' }))).toBe(false);
+  it('should retry when the connection is lost after the message was handed over', () => {
+    expect(isRetryableSmtpError(smtpError({ code: 'ETIMEDOUT', command: 'DATA' }))).toBe(true);
+    expect(isRetryableSmtpError(smtpError({ code: 'ECONNECTION' }))).toBe(true);
+  });
+
+  it('should not retry a message that cannot be built or addressed', () => {
+    expect(isRetryableSmtpError(smtpError({ code: 'EENVELOPE', command: 'API' }))).toBe(false);
+    expect(isRetryableSmtpError(smtpError({ code: 'EMESSAGE' }))).toBe(false);
   });
 });

@@ -32,8 +32,9 @@ export class EmailChannelService {
   ) {}
 
   /**
-   * `messageId` is derived from the delivery, so a message that does go out twice (an operator
-   * replaying a job) carries the same Message-ID and mail clients show it once.
+   * `messageId` is derived from the delivery (`messageIdFor`), the same for every attempt, so a
+   * message that goes out again (an attempt cut short by a crash or a lost connection) carries
+   * the same Message-ID and mail clients show it once.
    */
   async deliverEmail(
     address: string,
@@ -65,19 +66,21 @@ export class EmailChannelService {
   }
 }
 
+/** nodemailer's codes for a message it could not build or address: sending again cannot help. */
+const UNSENDABLE_MESSAGE_CODES = ['EENVELOPE', 'EMESSAGE'];
+
 /**
- * Retry only when the server certainly did not take the message: it answered with a temporary
- * (4xx) code, or we never got a connection. A failure after the message was handed over (a lost
- * connection while waiting for the final reply) is not retried: the message may have arrived,
- * and one email per execution and address is the rule.
+ * Retry unless the server refused the message for good (a 5xx reply) or the message itself
+ * cannot be sent. A connection lost after the message was handed over (while waiting for the
+ * final reply) is retried too: the message may have arrived, and the repeat carries the same
+ * Message-ID, so mail clients show it once (email is at least once).
  */
 export function isRetryableSmtpError(error: unknown): boolean {
   const smtp = error as SmtpError;
   if (typeof smtp?.responseCode === 'number') {
     return smtp.responseCode >= 400 && smtp.responseCode < 500;
   }
-  if (smtp?.command === 'CONN') return true;
-  return smtp?.code === 'EDNS' || smtp?.code === 'ECONNREFUSED';
+  return !UNSENDABLE_MESSAGE_CODES.includes(smtp?.code ?? '');
 }
 
 function describe(error: unknown): string {

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -68,27 +67,4 @@ export class BlockedDestinationError extends Error {
     super(`${host} resolves to a private or reserved address`);
     this.name = 'BlockedDestinationError';
   }
-}
-
-/**
- * Resolves a host and returns the address to connect to, refusing blocked ones. Delivery then
- * connects to exactly this address, so DNS cannot change the answer between check and use.
- */
-export async function resolveAllowedAddress(
-  host: string,
-  allowPrivate: boolean,
-): Promise<ResolvedAddress> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const literal = isIP(bare);
-  const addresses: ResolvedAddress[] = literal
-    ? [{ address: bare, family: literal as 4 | 6 }]
-    : (await lookup(bare, { all: true, verbatim: true })).map((entry) => ({
-        address: entry.address,
-        family: entry.family as 4 | 6,
-      }));
-  if (addresses.length === 0) throw new Error(`${host} does not resolve`);
-  if (!allowPrivate && addresses.some((entry) => isBlockedAddress(entry.address))) {
-    throw new BlockedDestinationError(host);
-  }
-  return addresses[0];
 }

@@ -1,11 +1,12 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { NotificationConfig, WebhookNotificationConfig } from '../tasks/task.entity';
-import { BlockedDestinationError, resolveAllowedAddress } from './network-guard';
+import { HostResolver } from './host-resolver';
+import { BlockedDestinationError } from './network-guard';
 
 const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
-const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 /** Set by the service on every delivery; a configured header cannot replace them. */
 export const RESERVED_WEBHOOK_HEADERS = [
@@ -17,6 +18,7 @@ export const RESERVED_WEBHOOK_HEADERS = [
   'host',
 ];
 const MAX_HEADERS = 20;
+const MAX_HEADER_VALUE_LENGTH = 4096;
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
@@ -32,7 +34,10 @@ export function generateWebhookSecret(): string {
  */
 @Injectable()
 export class NotificationConfigValidator {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly hosts: HostResolver,
+  ) {}
 
   async validate(
     input: unknown[],
@@ -93,7 +98,7 @@ export class NotificationConfigValidator {
       throw invalid('method must be POST, PUT or PATCH');
     const headers = this.headers(entry.headers);
     try {
-      await resolveAllowedAddress(url.hostname, this.config.webhookAllowPrivateNetworks);
+      await this.hosts.resolveAllowed(url.hostname, this.config.webhookAllowPrivateNetworks);
     } catch (error) {
       if (error instanceof BlockedDestinationError) throw invalid(`url ${error.message}`);
       throw invalid(`url host ${url.hostname} could not be resolved`);
@@ -120,18 +125,35 @@ export class NotificationConfigValidator {
     if (entries.length > MAX_HEADERS) throw invalid(`at most ${MAX_HEADERS} headers are allowed`);
     const headers: Record<string, string> = {};
     for (const [name, headerValue] of entries) {
-      if (!HEADER_NAME_PATTERN.test(name)) throw invalid(`header name '${name}' is not valid`);
-      if (
-        typeof headerValue !== 'string' ||
-        /[\r\n\0]/.test(headerValue) ||
-        headerValue.length > 4096
-      ) {
-        throw invalid(`header '${name}' must have a string value without line breaks`);
-      }
+      const problem = headerProblem(name, headerValue);
+      if (problem) throw invalid(problem);
       if (RESERVED_WEBHOOK_HEADERS.includes(name.toLowerCase()))
         throw invalid(`header '${name}' is reserved`);
-      headers[name] = headerValue;
+      // headerProblem has checked that the value is a string.
+      headers[name] = String(headerValue);
     }
     return headers;
   }
+}
+
+/**
+ * Why HTTP would refuse this configured header, or null. Node's own checks (the ones its HTTP
+ * client applies when it sends the request): a name must be an HTTP token; a value may hold
+ * tabs and characters 0x20-0x7E and 0x80-0xFF only.
+ */
+export function headerProblem(name: string, value: unknown): string | null {
+  try {
+    validateHeaderName(name);
+  } catch {
+    return `header name '${name}' is not valid`;
+  }
+  if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE_LENGTH) {
+    return `header '${name}' must have a string value of at most ${MAX_HEADER_VALUE_LENGTH} characters`;
+  }
+  try {
+    validateHeaderValue(name, value);
+  } catch {
+    return `header '${name}' has a value HTTP does not allow (control characters, line breaks or characters beyond Latin-1)`;
+  }
+  return null;
 }

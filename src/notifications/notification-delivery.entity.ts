@@ -13,7 +13,7 @@ import type { NotificationType } from './notification-send.entity';
 /**
  * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
  * `retry_scheduled`: an attempt failed and the next one is queued;
- * `delivered` / `failed` / `skipped`: final.
+ * `delivered` / `failed` / `skipped` / `cancelled` (the owner's account was deactivated): final.
  */
 export const DELIVERY_STATES = [
   'sending',
@@ -21,16 +21,23 @@ export const DELIVERY_STATES = [
   'delivered',
   'failed',
   'skipped',
+  'cancelled',
 ] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
-export const FINAL_DELIVERY_STATES: DeliveryState[] = ['delivered', 'failed', 'skipped'];
+export const FINAL_DELIVERY_STATES: DeliveryState[] = [
+  'delivered',
+  'failed',
+  'skipped',
+  'cancelled',
+];
 
 /**
  * One notification of one execution through one channel, keyed by the delivery id (the first
  * job's id, derived from execution and channel): where it stands, which attempt it is at, and
  * the job of that attempt. An email attempt is written here as `sending` and committed before
- * the SMTP exchange, so a job that runs again after a crash knows an attempt was under way: that
- * is what keeps an email from being sent twice. A webhook attempt is written with its outcome.
+ * the SMTP exchange, so two runs of one job at once send it once, and a job that runs again
+ * after a crash knows the attempt was cut short and sends it again (same Message-ID). A webhook
+ * attempt is written with its outcome.
  */
 @Entity('notification_deliveries')
 // Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).

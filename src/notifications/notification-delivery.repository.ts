@@ -3,7 +3,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { GroundingSource } from '../search/search.types';
 import type { NotificationConfig } from '../tasks/task.entity';
-import type { DeliveryState } from './notification-delivery.entity';
+import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
+import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import type { NotificationType, SendStatus } from './notification-send.entity';
 
 /** What one attempt needs: its execution and task, and where its delivery stands. */
@@ -65,6 +67,9 @@ export interface RecordedAttempts {
   gone: Set<string>;
 }
 
+/** The final states as an SQL list (constants, not input). */
+const FINAL_STATES_SQL = FINAL_DELIVERY_STATES.map((state) => `'${state}'`).join(', ');
+
 const DELIVERY_COLUMNS = `$1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::int[],
   $6::varchar[], $7::uuid[], $8::text[]`;
 
@@ -108,7 +113,10 @@ export class NotificationDeliveryRepository {
 
   /**
    * Claims email attempts before anything is sent: the row says `sending`, this worker, this
-   * attempt. Returns the deliveries claimed; one already final or past this attempt is not.
+   * attempt. Returns the deliveries claimed; one already final or past this attempt is not. A
+   * claim of this same attempt is taken over when its worker is this one (its outcome could not
+   * be recorded) or is no longer alive (it died mid-send): the email then goes out again, with
+   * the same Message-ID. A claim of a live worker is left to it.
    */
   async claimAttempts(
     manager: EntityManager,
@@ -125,9 +133,15 @@ export class NotificationDeliveryRepository {
        ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
          job_id = excluded.job_id, last_error = NULL, worker_id = excluded.worker_id,
          updated_at = now()
-       WHERE d.state NOT IN ('delivered', 'failed', 'skipped') AND d.attempt < excluded.attempt
+       WHERE d.state NOT IN (${FINAL_STATES_SQL})
+         AND (d.attempt < excluded.attempt
+           OR (d.attempt = excluded.attempt AND d.state = 'sending'
+             AND (d.worker_id = excluded.worker_id OR NOT EXISTS (
+               SELECT 1 FROM worker_instances w
+               WHERE w.id = d.worker_id
+                 AND w.heartbeat_at > now() - make_interval(secs => $10)))))
        RETURNING d.id`,
-      [...deliveryParameters(rows), workerId],
+      [...deliveryParameters(rows), workerId, WORKER_STALE_AFTER_MS / 1000],
     );
     return new Set(claimed.map((row) => row.id));
   }
@@ -169,7 +183,7 @@ export class NotificationDeliveryRepository {
          ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
            job_id = excluded.job_id, last_error = excluded.last_error, worker_id = NULL,
            updated_at = now()
-         WHERE d.state NOT IN ('delivered', 'failed', 'skipped')
+         WHERE d.state NOT IN (${FINAL_STATES_SQL})
            AND (d.attempt < excluded.attempt
              OR (d.attempt = excluded.attempt AND d.state = 'sending' AND d.worker_id = $9))
          RETURNING d.id
@@ -205,5 +219,51 @@ export class NotificationDeliveryRepository {
       recorded: new Set(rows.filter((row) => row.outcome === 'recorded').map((row) => row.id)),
       gone: new Set(rows.filter((row) => row.outcome === 'gone').map((row) => row.id)),
     };
+  }
+
+  /**
+   * Ends every open delivery of a user's tasks as `cancelled` and returns the ids of their queue
+   * jobs still to run (queued, waiting for a retry or under way), for the caller to cancel in
+   * the same transaction. A delivery whose first attempt has not run yet has no row: it gets a
+   * `cancelled` one, so a job that still runs finds it final and sends nothing. Open rows are
+   * cancelled after the jobs are read: a row an attempt records in between is cancelled too.
+   */
+  async cancelOpenDeliveriesOfUser(
+    manager: EntityManager,
+    userId: string,
+    reason: string,
+  ): Promise<string[]> {
+    const jobs = await queryRows<{ id: string }>(
+      manager,
+      `WITH jobs AS (
+         SELECT j.id, coalesce((j.data ->> 'deliveryId')::uuid, j.id) AS delivery_id,
+           (j.data ->> 'executionId')::uuid AS execution_id, (j.data ->> 'taskId')::uuid AS task_id,
+           j.data ->> 'channel' AS channel, coalesce((j.data ->> 'attempt')::int, 1) AS attempt
+         FROM ${QUEUE_SCHEMA}.job j
+         WHERE j.name = $1 AND j.state IN ('created', 'retry', 'active')
+           AND j.data ->> 'taskId' IN (SELECT id::text FROM tasks WHERE user_id = $2)
+       ), cancelled AS (
+         INSERT INTO notification_deliveries AS d
+           (id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+         SELECT DISTINCT ON (delivery_id) delivery_id, execution_id, task_id, channel, attempt,
+           'cancelled', id, $3
+         FROM jobs WHERE EXISTS (SELECT 1 FROM executions e WHERE e.id = jobs.execution_id)
+         ORDER BY delivery_id, attempt DESC
+         ON CONFLICT (id) DO UPDATE SET state = 'cancelled', last_error = excluded.last_error,
+           worker_id = NULL, updated_at = now()
+         WHERE d.state NOT IN (${FINAL_STATES_SQL})
+       )
+       SELECT id FROM jobs`,
+      [DELIVERY_QUEUE, userId, reason],
+    );
+    // Served by ix_notification_deliveries_open_updated_at (open rows only).
+    await manager.query(
+      `UPDATE notification_deliveries SET state = 'cancelled', last_error = $2, worker_id = NULL,
+         updated_at = now()
+       WHERE state IN ('sending', 'retry_scheduled')
+         AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
+      [userId, reason],
+    );
+    return jobs.map((job) => job.id);
   }
 }

@@ -29,12 +29,6 @@ import {
 } from './notification-delivery.repository';
 import { WebhookChannelService } from './webhook-channel.service';
 
-/**
- * Recorded for an email whose attempt was claimed but whose outcome never was (the process died
- * in between). See `planAttempts` for why it is not sent again.
- */
-export const EMAIL_INTERRUPTED =
-  'Delivery was interrupted before its outcome was recorded; the email is not sent again to avoid a duplicate';
 export const CHANNEL_REMOVED = 'The notification channel was removed from the task';
 
 /** Outcomes are written in groups of at most this many (one transaction each)... */
@@ -51,13 +45,12 @@ interface ClaimedAttempt extends DeliveryAttempt {
   content: NotificationContent;
 }
 
-/** An attempt settled without sending anything (channel removed, interrupted email). */
+/** An attempt settled without sending anything (the channel was removed from the task). */
 interface DecidedAttempt {
   claim: ClaimedAttempt;
   outcome: AttemptOutcome;
   state: DeliveryState;
   attemptedAt: Date;
-  recordSend: boolean;
 }
 
 interface PendingRecord {
@@ -99,6 +92,21 @@ export class NotificationDeliveryService {
   ) {}
 
   /**
+   * Cancels every queued, retrying or under-way delivery of a user's tasks in the caller's
+   * transaction (account deactivation): their jobs leave the queue and the deliveries end as
+   * `cancelled`. An attempt already talking to its receiver finishes, but its outcome is not
+   * recorded and no further attempt follows.
+   */
+  async cancelDeliveriesOfUser(
+    manager: EntityManager,
+    userId: string,
+    reason: string,
+  ): Promise<void> {
+    const jobIds = await this.repository.cancelOpenDeliveriesOfUser(manager, userId, reason);
+    await this.queue.cancelDeliveries(manager, jobIds);
+  }
+
+  /**
    * Runs a batch of delivery jobs to the end; `onSettled` is called once per job as soon as that
    * job is done (so a slow receiver holds only its own slot).
    */
@@ -134,16 +142,14 @@ export class NotificationDeliveryService {
    * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
    * from the task ends the delivery as `skipped`.
    *
-   * Webhooks are not claimed: an attempt cut short by a crash is simply made again by the
-   * redelivered job, with the same `webhook-id`, so a receiver following Standard Webhooks drops
-   * the repeat (at-least-once; nothing is lost). That saves a write per webhook.
+   * Every channel is at least once: an attempt cut short by a crash is made again by the
+   * redelivered job with the same `webhook-id` or `Message-ID`, so a receiver following
+   * Standard Webhooks, or a mail client, drops the repeat; nothing is lost.
    *
-   * Emails are claimed one by one when they get an SMTP slot (`sendEmail`). A row found still
-   * `sending` for this very attempt means a run claimed it and died before recording the
-   * outcome; whether the message went out is unknown, and the rule "one email per execution and
-   * address" wins: the attempt is recorded as failed and not repeated. That is at-most-once: an
-   * email can be lost only when the process dies inside one SMTP exchange, and the loss shows as
-   * a failed send record rather than silently.
+   * Webhooks are not claimed, which saves a write per webhook. Emails are claimed one by one
+   * when they get an SMTP slot (`sendEmail`), so two runs of one job at once send one message.
+   * A row found still `sending` for this very attempt was claimed by a run that died before
+   * recording the outcome: the claim is taken over and the email sent again.
    */
   private async planAttempts(attempts: DeliveryAttempt[]): Promise<ClaimedAttempt[]> {
     const contexts = new Map(
@@ -167,28 +173,19 @@ export class NotificationDeliveryService {
         continue;
       }
       seen.add(attempt.deliveryId);
-      // An email claim left by a dead worker: this worker takes it over to settle it.
-      if (context.delivery_state === 'sending') interrupted.push(attempt.deliveryId);
       const config = context.notifications.find((entry) => entry.type === attempt.channel);
-      if (!config) {
-        decided.push({
-          claim: prepareAttempt(attempt, context, null),
-          outcome: failedAttempt(CHANNEL_REMOVED, false),
-          state: 'skipped',
-          attemptedAt: now,
-          recordSend: false,
-        });
-      } else if (context.delivery_state === 'sending') {
-        decided.push({
-          claim: prepareAttempt(attempt, context, config),
-          outcome: failedAttempt(EMAIL_INTERRUPTED, false),
-          state: 'failed',
-          attemptedAt: now,
-          recordSend: true,
-        });
-      } else {
+      if (config) {
         toSend.push(prepareAttempt(attempt, context, config));
+        continue;
       }
+      // An email claim left by a dead worker: this worker takes it over to record the skip.
+      if (context.delivery_state === 'sending') interrupted.push(attempt.deliveryId);
+      decided.push({
+        claim: prepareAttempt(attempt, context, null),
+        outcome: failedAttempt(CHANNEL_REMOVED, false),
+        state: 'skipped',
+        attemptedAt: now,
+      });
     }
     if (finished.length === 0 && decided.length === 0) return toSend;
 
@@ -200,9 +197,7 @@ export class NotificationDeliveryService {
         decided.map((item) =>
           deliveryWrite(item.claim, item.state, item.claim.jobId, item.outcome.errorMessage),
         ),
-        decided
-          .filter((item) => item.recordSend)
-          .map((item) => sendRecord(item.claim, item.outcome, item.attemptedAt)),
+        [],
       );
       await this.queue.complete(manager, DELIVERY_QUEUE, [
         ...finished,
@@ -236,7 +231,7 @@ export class NotificationDeliveryService {
    * Claims the email attempt (committed) and only then talks to the SMTP server. The claim is
    * taken inside the SMTP slot, so time spent waiting for a slot is not part of the attempt: if
    * the job expires meanwhile and runs elsewhere, one of the two claims wins and the other run
-   * sends nothing.
+   * sends nothing. A claim still `sending` from an earlier run of this attempt is taken over.
    */
   private async sendEmail(claim: ClaimedAttempt): Promise<void> {
     const claimed = await this.dataSource.transaction((manager) =>

@@ -6,6 +6,7 @@ import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailChannelService } from './email-channel.service';
+import { HostResolver } from './host-resolver';
 import { NotificationConfigValidator } from './notification-config.validator';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
@@ -44,6 +45,7 @@ function mailerOptions(config: AppConfig): MailerOptions {
   ],
   controllers: [NotificationsController],
   providers: [
+    HostResolver,
     NotificationConfigValidator,
     NotificationsService,
     NotificationDeliveryRepository,
@@ -53,6 +55,6 @@ function mailerOptions(config: AppConfig): MailerOptions {
     DeliveryWorkerService,
     DeliveryRecoverySweeper,
   ],
-  exports: [NotificationConfigValidator],
+  exports: [NotificationConfigValidator, NotificationDeliveryService],
 })
 export class NotificationsModule {}

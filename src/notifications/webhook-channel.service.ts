@@ -11,15 +11,15 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { WebhookNotificationConfig } from '../tasks/task.entity';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from './attempt-outcome';
 import { MAX_DELIVERIES_IN_FLIGHT } from './delivery-job';
-import {
-  BlockedDestinationError,
-  resolveAllowedAddress,
-  type ResolvedAddress,
-} from './network-guard';
-import { RESERVED_WEBHOOK_HEADERS } from './notification-config.validator';
+import { HostResolver } from './host-resolver';
+import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
+import { headerProblem, RESERVED_WEBHOOK_HEADERS } from './notification-config.validator';
 import { signWebhook } from './webhook-signature';
 
-/** Contract section 2, "Webhook delivery": a receiver has 15 s to answer. */
+/**
+ * Contract section 2, "Webhook delivery": an attempt (DNS lookup, connection, answer and reading
+ * the body) has 15 s.
+ */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 /** At most this much of a response body is read (and thrown away) before the socket is dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -60,7 +60,10 @@ export class WebhookChannelService implements OnApplicationShutdown {
   private readonly httpAgent = new HttpAgent(AGENT_OPTIONS);
   private readonly httpsAgent = new HttpsAgent(AGENT_OPTIONS);
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly hosts: HostResolver,
+  ) {}
 
   onApplicationShutdown(): void {
     this.httpAgent.destroy();
@@ -83,19 +86,27 @@ export class WebhookChannelService implements OnApplicationShutdown {
       return failedAttempt('Invalid webhook URL: only http and https are supported', false);
     }
 
-    // SSRF guard at delivery time too: the host is resolved and checked here, and the connection
-    // goes to exactly that address, so a DNS answer that changes after the check (rebinding)
-    // cannot send the request elsewhere. Host header and TLS SNI keep the hostname.
-    let lookup: LookupFunction | undefined;
-    if (!this.config.webhookAllowPrivateNetworks) {
-      try {
-        lookup = pinnedLookup(await resolveAllowedAddress(url.hostname, false));
-      } catch (error) {
-        if (error instanceof BlockedDestinationError) {
-          return failedAttempt(`Refused: ${error.message}`, false);
-        }
-        return failedAttempt(`DNS lookup of ${url.hostname} failed: ${describe(error)}`, true);
+    const headers = configuredHeaders(target.headers);
+    // A config stored before headers were validated: HTTP would refuse it on every attempt.
+    if (typeof headers === 'string')
+      return failedAttempt(`Invalid webhook config: ${headers}`, false);
+
+    const deadline = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
+    // The host is resolved here (within the deadline, off the thread pool) and the connection
+    // goes to exactly that address; with the SSRF guard on, the address is checked first, so a
+    // DNS answer that changes after the check (rebinding) cannot send the request elsewhere.
+    // Host header and TLS SNI keep the hostname.
+    let resolved: ResolvedAddress;
+    try {
+      resolved = await this.hosts.resolveAllowed(
+        url.hostname,
+        this.config.webhookAllowPrivateNetworks,
+      );
+    } catch (error) {
+      if (error instanceof BlockedDestinationError) {
+        return failedAttempt(`Refused: ${error.message}`, false);
       }
+      return failedAttempt(`DNS lookup of ${url.hostname} failed: ${describe(error)}`, true);
     }
 
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -104,7 +115,7 @@ export class WebhookChannelService implements OnApplicationShutdown {
       method: target.method,
       headers: {
         'user-agent': USER_AGENT,
-        ...configuredHeaders(target.headers),
+        ...headers,
         'content-type': 'application/json',
         'content-length': String(payload.length),
         'webhook-id': webhookId,
@@ -112,7 +123,8 @@ export class WebhookChannelService implements OnApplicationShutdown {
         'webhook-signature': signWebhook(target.secret, webhookId, timestamp, body),
       },
       agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
-      ...(lookup ? { lookup } : {}),
+      lookup: pinnedLookup(resolved),
+      signal: deadline,
     };
 
     let result = await this.send(url, options, payload);
@@ -132,12 +144,12 @@ export class WebhookChannelService implements OnApplicationShutdown {
     return failedAttempt(`HTTP ${status}`, true);
   }
 
-  /** One request under the 15 s deadline (connection, answer and reading the body included). */
+  /** One request under the attempt's deadline (`options.signal`). */
   private send(url: URL, options: RequestOptions, payload: Buffer): Promise<HttpResult> {
     return new Promise((resolve) => {
       const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
         url,
-        { ...options, signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS) },
+        options,
         (response: IncomingMessage) => {
           const status = response.statusCode ?? 0;
           void discardBody(response).then(() => resolve({ status }));
@@ -151,11 +163,17 @@ export class WebhookChannelService implements OnApplicationShutdown {
   }
 }
 
-/** Configured headers minus the ones the service controls, compared without case. */
-function configuredHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+/**
+ * Configured headers minus the ones the service controls (compared without case), or why one
+ * of them cannot be sent.
+ */
+function configuredHeaders(
+  headers: Record<string, string> | undefined,
+): Record<string, string> | string {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) continue;
+    const problem = headerProblem(name, value);
+    if (problem) return problem;
     if (CONTROLLED_HEADERS.has(name.toLowerCase())) continue;
     result[name] = value;
   }

@@ -190,6 +190,14 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
+  /** Cancels delivery jobs, under way ones included (their outcome is then not recorded). */
+  cancelDeliveries(manager: EntityManager, jobIds: string[]): Promise<void> {
+    if (jobIds.length === 0) return Promise.resolve();
+    return this.guard('cancelling notification deliveries', async () => {
+      await this.boss.cancel(DELIVERY_QUEUE, jobIds, { db: this.transactional(manager) });
+    });
+  }
+
   fetch<T>(queue: string, batchSize: number): Promise<Array<QueueJob<T>>> {
     return this.boss.fetch<T>(queue, { batchSize, includeMetadata: true });
   }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { deliveryJobId } from '../../src/executions/check-runner.service';
 import { DeliveryRecoverySweeper } from '../../src/notifications/delivery-recovery.sweeper';
-import { JobQueueService } from '../../src/scheduler/job-queue.service';
 import { Factory, type TestUser } from '../support/factory';
 import { SmtpTestServer } from '../support/smtp-test-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import {
-  createTask,
+  metExecution,
+  queueDeliveries,
   sendRows,
   sleep,
   waitForFinalDeliveries,
@@ -46,43 +45,10 @@ describe('Delivery recovery', () => {
     await receiver.stop();
   });
 
-  /** A paused task with these channels and one met-condition execution; returns both ids. */
-  async function metExecution(
-    notifications: Array<Record<string, unknown>>,
-  ): Promise<{ taskId: string; executionId: string }> {
-    const task = await createTask(apiOnly, user, { state: 'paused', notifications });
-    const { rows } = await apiOnly.db.query<{ id: string }>(
-      `INSERT INTO executions (task_id, status, trigger, completed_at, condition_met, answer,
-         reasoning, grounding_sources, result)
-       VALUES ($1, 'success', 'manual', now(), true, 'It happened', 'Because.', '[]'::jsonb,
-         '{}'::jsonb) RETURNING id`,
-      [task.id],
-    );
-    return { taskId: task.id, executionId: rows[0].id };
-  }
-
-  async function queueDeliveries(
-    app: TestApp,
-    executionId: string,
-    taskId: string,
-    channels: Array<'email' | 'webhook'>,
-  ): Promise<void> {
-    const queue = app.app.get(JobQueueService);
-    await app.app.get(DataSource).transaction((manager) =>
-      queue.enqueueDeliveries(
-        manager,
-        channels.map((channel) => ({
-          id: deliveryJobId(executionId, channel),
-          data: { executionId, taskId, channel },
-        })),
-      ),
-    );
-  }
-
   it('should deliver nothing on an API-only instance and everything once a worker starts', async () => {
     const path = `/later-${randomUUID()}`;
     const address = `later-${randomUUID()}@example.com`;
-    const { taskId, executionId } = await metExecution([
+    const { taskId, executionId } = await metExecution(apiOnly, user, [
       { type: 'webhook', url: `${receiver.url}${path}` },
       { type: 'email', address },
     ]);
@@ -104,7 +70,7 @@ describe('Delivery recovery', () => {
 
   it('should release at once the jobs a stopped worker had taken', async () => {
     const path = `/stopped-${randomUUID()}`;
-    const { taskId, executionId } = await metExecution([
+    const { taskId, executionId } = await metExecution(apiOnly, user, [
       { type: 'webhook', url: `${receiver.url}${path}` },
     ]);
     const sweeper = worker!.app.get(DeliveryRecoverySweeper);
@@ -144,7 +110,7 @@ describe('Delivery recovery', () => {
     receiver.enqueue((request) =>
       request.path.startsWith(path) ? { status: 500 } : { status: 200 },
     );
-    const { taskId, executionId } = await metExecution([
+    const { taskId, executionId } = await metExecution(apiOnly, user, [
       { type: 'webhook', url: `${receiver.url}${path}` },
     ]);
     await queueDeliveries(apiOnly, executionId, taskId, ['webhook']);
@@ -178,11 +144,11 @@ describe('Delivery recovery', () => {
     expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
   });
 
-  it('should settle an email attempt orphaned mid-send as failed without sending it again', async () => {
+  it('should send again, with the same Message-ID, an email attempt orphaned mid-send', async () => {
     const address = `orphan-${randomUUID()}@example.com`;
-    const { taskId, executionId } = await metExecution([{ type: 'email', address }]);
+    const { taskId, executionId } = await metExecution(apiOnly, user, [{ type: 'email', address }]);
     const deliveryId = deliveryJobId(executionId, 'email');
-    // A worker claimed the attempt and died; its job is gone too.
+    // A worker claimed the attempt and died mid-send; its job is gone too.
     await apiOnly.db.query(
       `INSERT INTO notification_deliveries (id, execution_id, task_id, channel, attempt, state,
          job_id, worker_id, updated_at)
@@ -191,10 +157,13 @@ describe('Delivery recovery', () => {
     );
     expect(await worker!.app.get(DeliveryRecoverySweeper).requeueOrphanedDeliveries()).toBe(1);
     const [delivery] = await waitForFinalDeliveries(apiOnly, taskId, 1);
-    expect(delivery.state).toBe('failed');
+    expect(delivery).toMatchObject({ state: 'delivered', attempt: 1 });
     const sends = await sendRows(apiOnly, taskId);
-    expect(sends).toHaveLength(1);
-    expect(sends[0]).toMatchObject({ status: 'failed', attempt: 1, recipient: address });
-    expect(smtp.messagesTo(address)).toHaveLength(0);
+    expect(sends).toEqual([
+      expect.objectContaining({ status: 'success', attempt: 1, recipient: address }),
+    ]);
+    const messages = smtp.messagesTo(address);
+    expect(messages).toHaveLength(1);
+    expect(messages[0].messageId).toBe(`<${deliveryId}@localhost>`);
   });
 });

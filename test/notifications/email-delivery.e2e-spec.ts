@@ -9,7 +9,6 @@ import {
   MET_ANSWER,
   MET_REASONING,
   MET_SOURCES,
-  requeueJob,
   rerunJob,
   sendRows,
   sleep,
@@ -113,24 +112,36 @@ describe('Email notifications', () => {
     expect(await sendRows(testApp, task.id)).toHaveLength(1);
   });
 
-  it('should not send a second email after a crash between sending and recording, and say so', async () => {
+  it('should send an email again, with the same Message-ID, when the run sending it died before recording it', async () => {
     const to = address();
     const task = await createTask(testApp, user, {
       notifications: [{ type: 'email', address: to }],
     });
     const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
-    // The state a crash leaves: the attempt was claimed (the email went out), nothing recorded.
+    const [first] = smtp.messagesTo(to);
+    expect(first.messageId).toBe(`<${delivery.id}@monitor.test>`);
+    // The state a crash leaves: the attempt was claimed by a worker that is gone (the email may
+    // or may not have gone out), nothing recorded, and the queue runs the job again.
     await testApp.db.query('DELETE FROM notification_sends WHERE task_id = $1', [task.id]);
     await testApp.db.query(
       `UPDATE notification_deliveries SET state = 'sending', worker_id = $2 WHERE id = $1`,
       [delivery.id, randomUUID()],
     );
-    await requeueJob(testApp, delivery.job_id);
-    const sends = await waitForSends(testApp, task.id, 1);
-    expect(sends[0]).toMatchObject({ status: 'failed', attempt: 1, recipient: to });
-    expect(sends[0].error_message).toMatch(/interrupted .* not sent again/);
-    await sleep(300);
-    expect(smtp.messagesTo(to)).toHaveLength(1);
+    await rerunJob(testApp, delivery.job_id);
+    const sends = await sendRows(testApp, task.id);
+    expect(sends).toEqual([
+      expect.objectContaining({
+        status: 'success',
+        attempt: 1,
+        recipient: to,
+        error_message: null,
+      }),
+    ]);
+    const [settled] = await waitForFinalDeliveries(testApp, task.id, 1);
+    expect(settled).toMatchObject({ state: 'delivered', attempt: 1 });
+    const messages = smtp.messagesTo(to);
+    expect(messages).toHaveLength(2);
+    expect(messages[1].messageId).toBe(first.messageId);
   });
 
   it('should retry a temporary SMTP rejection and deliver once', async () => {

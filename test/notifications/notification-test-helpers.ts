@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { deliveryJobId } from '../../src/executions/check-runner.service';
+import { FINAL_DELIVERY_STATES } from '../../src/notifications/notification-delivery.entity';
+import { JobQueueService } from '../../src/scheduler/job-queue.service';
 import type { TestUser } from '../support/factory';
 import {
   checkReply,
@@ -102,7 +106,7 @@ export interface DeliveryRow {
   last_error: string | null;
 }
 
-/** Waits until every delivery of the task is final (delivered, failed or skipped). */
+/** Waits until every delivery of the task is final (delivered, failed, skipped or cancelled). */
 export function waitForFinalDeliveries(
   testApp: TestApp,
   taskId: string,
@@ -115,7 +119,7 @@ export function waitForFinalDeliveries(
         'SELECT * FROM notification_deliveries WHERE task_id = $1 ORDER BY channel',
         [taskId],
       );
-      const final = rows.filter((row) => ['delivered', 'failed', 'skipped'].includes(row.state));
+      const final = rows.filter((row) => (FINAL_DELIVERY_STATES as string[]).includes(row.state));
       return rows.length >= count && final.length === rows.length ? rows : undefined;
     },
     { timeoutMs, what: `${count} final deliveries for task ${taskId}` },
@@ -148,6 +152,44 @@ export async function rerunJob(testApp: TestApp, jobId: string): Promise<void> {
       return rows[0]?.state === 'completed';
     },
     { what: 'the repeated job to complete' },
+  );
+}
+
+/** A paused task with these channels and one met-condition execution; returns both ids. */
+export async function metExecution(
+  testApp: TestApp,
+  user: TestUser,
+  notifications: Array<Record<string, unknown>>,
+): Promise<{ taskId: string; executionId: string }> {
+  const task = await createTask(testApp, user, { state: 'paused', notifications });
+  const { rows } = await testApp.db.query<{ id: string }>(
+    `INSERT INTO executions (task_id, status, trigger, completed_at, condition_met, answer,
+       reasoning, grounding_sources, result)
+     VALUES ($1, 'success', 'manual', now(), true, 'It happened', 'Because.', '[]'::jsonb,
+       '{}'::jsonb) RETURNING id`,
+    [task.id],
+  );
+  return { taskId: task.id, executionId: rows[0].id };
+}
+
+/** Queues delivery jobs the way the check runner queues them, due at `startAfter` (default now). */
+export async function queueDeliveries(
+  testApp: TestApp,
+  executionId: string,
+  taskId: string,
+  channels: Array<'email' | 'webhook'>,
+  startAfter?: Date,
+): Promise<void> {
+  const queue = testApp.app.get(JobQueueService);
+  await testApp.app.get(DataSource).transaction((manager) =>
+    queue.enqueueDeliveries(
+      manager,
+      channels.map((channel) => ({
+        id: deliveryJobId(executionId, channel),
+        data: { executionId, taskId, channel },
+        startAfter,
+      })),
+    ),
   );
 }
 

@@ -158,6 +158,67 @@ describe('Webhook notifications', () => {
     }
   });
 
+  it('should refuse header names and values that HTTP refuses with 400, on create and on update', async () => {
+    const url = `${receiver.url}/never`;
+    const valueRefused =
+      'has a value HTTP does not allow (control characters, line breaks or characters beyond Latin-1)';
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ 'X-Price': '5 €' }, `header 'X-Price' ${valueRefused}`],
+      [{ 'X-Mood': '\u{1F600}' }, `header 'X-Mood' ${valueRefused}`],
+      [{ 'X-Control': 'a\u0001b' }, `header 'X-Control' ${valueRefused}`],
+      [{ 'X-Delete': 'a\u007fb' }, `header 'X-Delete' ${valueRefused}`],
+      [{ 'X-Line': 'a\nb' }, `header 'X-Line' ${valueRefused}`],
+      [{ 'X Space': 'x' }, "header name 'X Space' is not valid"],
+      [{ 'X-Ümlaut': 'x' }, "header name 'X-Ümlaut' is not valid"],
+      [{ '': 'x' }, "header name '' is not valid"],
+    ];
+    const task = await webhookTask(`/valid-${randomUUID()}`, {}, { state: 'paused' });
+    for (const [headers, reason] of cases) {
+      const notifications = [{ type: 'webhook', url, headers }];
+      const detail = `Invalid notification: ${reason}`;
+      const created = await testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', user.auth)
+        .send({ search_query: 'header validation check query', notifications });
+      expectDetail(created, 400, detail);
+      const updated = await testApp.http
+        .put(`/api/v1/tasks/${task.id}`)
+        .set('Authorization', user.auth)
+        .send({ notifications });
+      expectDetail(updated, 400, detail);
+    }
+    // Latin-1 text and tabs are valid header values.
+    await testApp.http
+      .put(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', user.auth)
+      .send({ notifications: [{ type: 'webhook', url, headers: { 'X-Team': 'café\tops' } }] })
+      .expect(200);
+  });
+
+  it('should fail a stored config whose header HTTP refuses at once, without retrying', async () => {
+    const path = `/stored-invalid-${randomUUID()}`;
+    const task = await webhookTask(path, {}, { state: 'paused' });
+    // Bypass validation: a config stored before headers were validated.
+    await testApp.db.query(
+      `UPDATE tasks SET notifications = jsonb_build_array(notifications -> 0 || $2::jsonb)
+       WHERE id = $1`,
+      [task.id, JSON.stringify({ headers: { 'X-Price': '5 €' } })],
+    );
+    await testApp.http
+      .post(`/api/v1/tasks/${task.id}/execute`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
+    expect(delivery.state).toBe('failed');
+    await sleep(4 * RETRY_MS);
+    const sends = await sendRows(testApp, task.id);
+    expect(sends).toHaveLength(1);
+    expect(sends[0].error_message).toMatch(
+      /^Invalid webhook config: header 'X-Price' has a value HTTP does not allow/,
+    );
+    expect(receiver.requestsTo(path)).toHaveLength(0);
+  });
+
   it('should keep the signing headers when a stored config carries reserved headers', async () => {
     const path = `/stored-${randomUUID()}`;
     const task = await createTask(testApp, user, {

@@ -1,5 +1,6 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
 /** One message as the server accepted it: the envelope plus the parsed MIME message. */
@@ -27,6 +28,8 @@ export interface SmtpRejection {
  */
 export class SmtpTestServer {
   readonly messages: ReceivedEmail[] = [];
+  /** How long the server waits before its final reply to DATA (benchmarks: sends in flight). */
+  replyDelayMs = 0;
   url = '';
   port = 0;
 
@@ -41,7 +44,8 @@ export class SmtpTestServer {
       logger: false,
       onData: (stream, session, callback) => {
         void this.receive(stream, session.envelope).then(
-          () => {
+          async () => {
+            if (this.replyDelayMs > 0) await delay(this.replyDelayMs);
             const rejection = this.rejections.shift();
             if (rejection) {
               this.messages.pop();
