@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
@@ -35,6 +36,7 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
         DiscoveryModule,
+        ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
         RateLimitModule,
         HealthModule,

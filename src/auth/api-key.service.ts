@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomInt } from 'node:crypto';
 import type { Repository } from 'typeorm';
@@ -28,17 +29,17 @@ export interface CreatedApiKey {
 export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   /** key id -> last use not yet written; flushed in one statement every few seconds. */
   private readonly pendingLastUsed = new Map<string, Date>();
-  private flushTimer: NodeJS.Timeout | null = null;
 
-  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly jobs: PeriodicJobs,
+  ) {}
 
   onModuleInit(): void {
-    this.flushTimer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
-    this.flushTimer.unref();
+    this.jobs.every('api-key-last-used', LAST_USED_FLUSH_MS, () => this.flushLastUsed());
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.flushTimer) clearInterval(this.flushTimer);
     await this.flushLastUsed();
   }
 

@@ -1,16 +1,11 @@
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { queryRows } from '../database/sql-rows';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CHECK_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
-import { PeriodicTask } from '../scheduler/periodic-task';
+import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 
 const SWEEP_INTERVAL_MS = 5_000;
@@ -29,7 +24,7 @@ export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be c
  *  3. active tasks with no live check job get one, so no task silently stops being checked.
  */
 @Injectable()
-export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class StaleExecutionSweeper implements OnApplicationBootstrap {
   private sweeps = 0;
 
   constructor(
@@ -37,16 +32,11 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
     private readonly logger: JsonLogger,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
-  private readonly periodic = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep());
-
   onApplicationBootstrap(): void {
-    if (this.config.workerEnabled) this.periodic.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.periodic.stop();
+    if (this.config.workerEnabled) this.jobs.every('stale-executions', SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   async sweep(): Promise<void> {

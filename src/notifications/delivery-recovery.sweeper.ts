@@ -1,16 +1,11 @@
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { queryRows } from '../database/sql-rows';
 import { DELIVERY_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
-import { PeriodicTask } from '../scheduler/periodic-task';
+import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
 import type { NotificationType } from './notification-send.entity';
@@ -44,7 +39,7 @@ interface OrphanRow {
  *     started is never silently dropped (`requeueOrphanedDeliveries`).
  */
 @Injectable()
-export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
   private sweeps = 0;
   /** Start of the oldest live worker at the last look (see `releaseJobsOfStoppedWorkers`). */
   private oldestLiveStart: number | null = null;
@@ -54,16 +49,11 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap, OnApplic
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
     private readonly logger: JsonLogger,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
-  private readonly periodic = new PeriodicTask(SWEEP_INTERVAL_MS, () => this.sweep());
-
   onApplicationBootstrap(): void {
-    if (this.config.workerEnabled) this.periodic.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.periodic.stop();
+    if (this.config.workerEnabled) this.jobs.every('delivery-recovery', SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   private async sweep(): Promise<void> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
+import { PeriodicJobs } from './periodic-jobs.service';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { WorkerIdentity } from './worker-identity';
 
@@ -13,13 +13,11 @@ export const WORKER_STALE_AFTER_MS = 20_000;
 /** Keeps this worker's row in `worker_instances` fresh while the process lives. */
 @Injectable()
 export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly identity: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -28,12 +26,10 @@ export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdo
       `INSERT INTO worker_instances (id, hostname, pid) VALUES ($1, $2, $3)`,
       [this.identity.id, hostname().slice(0, 255), process.pid],
     );
-    this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
-    this.timer.unref();
+    this.jobs.every('worker-heartbeat', HEARTBEAT_INTERVAL_MS, () => this.beat());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     if (!this.config.workerEnabled) return;
     await this.dataSource
       .query('DELETE FROM worker_instances WHERE id = $1', [this.identity.id])
@@ -41,17 +37,11 @@ export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdo
   }
 
   private async beat(): Promise<void> {
-    try {
-      await this.dataSource.query(
-        `INSERT INTO worker_instances (id, hostname, pid) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
-        [this.identity.id, hostname().slice(0, 255), process.pid],
-      );
-      await this.dataSource.query(
-        `DELETE FROM worker_instances WHERE heartbeat_at < now() - interval '1 day'`,
-      );
-    } catch (error) {
-      this.logger.warn({ msg: 'Worker heartbeat failed', error: String(error) });
-    }
+    await this.dataSource.query(
+      `INSERT INTO worker_instances (id, hostname, pid) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+      [this.identity.id, hostname().slice(0, 255), process.pid],
+    );
+    await this.dataSource.query(`DELETE FROM worker_instances WHERE heartbeat_at < now() - interval '1 day'`);
   }
 }

@@ -1,8 +1,9 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { PeriodicJobs } from '../../scheduler/periodic-jobs.service';
 
 export interface RateWindow {
   /** The counter's name, e.g. `minute:key:<id>`. */
@@ -29,18 +30,14 @@ const CLEANUP_INTERVAL_MS = 60_000;
  * `ThrottlerGuard`.
  */
 @Injectable()
-export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnModuleDestroy {
-  private cleanupTimer: NodeJS.Timeout | null = null;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: PeriodicJobs,
+  ) {}
 
   onModuleInit(): void {
-    this.cleanupTimer = setInterval(() => void this.deleteExpired(), CLEANUP_INTERVAL_MS);
-    this.cleanupTimer.unref();
-  }
-
-  onModuleDestroy(): void {
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    this.jobs.every('rate-limit-cleanup', CLEANUP_INTERVAL_MS, () => this.deleteExpired());
   }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
@@ -98,11 +95,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit,
   }
 
   private async deleteExpired(): Promise<void> {
-    try {
-      await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at < now()');
-    } catch {
-      // best effort: the next run retries
-    }
+    await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at < now()');
   }
 }
 
