@@ -12,6 +12,7 @@ const BENCHMARKS = [
   'checks-crash.ts',
   'notifications-bench.ts',
   'notifications-mixed-crash.ts',
+  'api-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

@@ -86,6 +86,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const db = new Pool({ connectionString: databaseUrl, max: 3 });
+  // The database is dropped WITH (FORCE) at the end: a connection that drop ends is expected.
+  db.on('error', () => undefined);
   return {
     app,
     config,
@@ -95,10 +97,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     jwks,
     async close() {
-      await app.close();
-      await db.end();
-      if (ownsJwks) await jwks.stop();
-      if (ownsDatabase) await dropTestDatabase(databaseUrl);
+      try {
+        await app.close();
+      } finally {
+        await db.end();
+        if (ownsJwks) await jwks.stop();
+        if (ownsDatabase) await dropTestDatabase(databaseUrl);
+      }
     },
   };
 }

@@ -1,0 +1,192 @@
+/**
+ * The API against its bare limit: the service (`dist/main.js`, API only) and a bare `node:http`
+ * + `pg` handler doing the same work (`bare-api-server.ts`) serve the same database, one after
+ * the other, under the same load (autocannon, 64 connections). Reported per route: requests/s,
+ * p50 and p99 latency, and the service's share of the bare figures. Targets (issue "The house"):
+ * at least 0.7x the bare requests/s and a p99 within 1.5x of the bare p99.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import {
+  createDatabase,
+  freePort,
+  machineLine,
+  ROOT,
+  sleep,
+  spawnService,
+  startServer,
+  writeBenchmarkSection,
+} from './bench-support';
+
+const CONNECTIONS = 64;
+const DURATION_S = 10;
+const WARMUP_S = 2;
+const TASKS = 50;
+const API_KEY = `sk_${'Bench0123456789abcdefghijKLMNOPQ'.slice(0, 32)}`;
+
+interface Measured {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function seed(pool: Pool): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'api-bench@example.com') RETURNING id",
+    [`bench_${randomUUID()}`],
+  );
+  const userId = rows[0].id;
+  await pool.query(
+    `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, state) VALUES ($1, 'bench', $2, $3, 'active')`,
+    [userId, createHash('sha256').update(API_KEY).digest('hex'), `sk_...${API_KEY.slice(-5)}`],
+  );
+  const sentence = 'The vendor has not announced a date; the latest post repeats the previous roadmap. ';
+  for (let index = 0; index < TASKS; index += 1) {
+    const task = await pool.query<{ id: string }>(
+      `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notifications, last_known_state)
+       VALUES ($1, $2, $3, $4, 'paused', $5, $6) RETURNING id`,
+      [
+        userId,
+        `Release watch ${index}`,
+        `Has version ${index} of the example product been released?`,
+        `Version ${index} of the example product is generally available`,
+        JSON.stringify([{ type: 'email', address: 'api-bench@example.com' }]),
+        JSON.stringify({ version: `${index}.0`, status: 'announced' }),
+      ],
+    );
+    const execution = await pool.query<{ id: string }>(
+      `INSERT INTO executions (task_id, status, trigger, started_at, completed_at, condition_met, answer, reasoning,
+         grounding_sources, result, notification, attempts)
+       VALUES ($1, 'success', 'scheduled', now(), now(), false, $2, $3, $4, $5, $6, 1) RETURNING id`,
+      [
+        task.rows[0].id,
+        sentence.repeat(5),
+        sentence.repeat(5),
+        JSON.stringify([1, 2, 3].map((n) => ({ uri: `https://news.example/${index}/${n}`, title: `Source ${n}` }))),
+        JSON.stringify({ condition_met: false, answer: sentence, reasoning: sentence, current_state: { version: `${index}.0` } }),
+        JSON.stringify({ notify: false, reason: 'condition_not_met', channels: [], completes_task: false }),
+      ],
+    );
+    await pool.query('UPDATE tasks SET last_execution_id = $2 WHERE id = $1', [task.rows[0].id, execution.rows[0].id]);
+  }
+  await pool.query('ANALYZE');
+  return (await pool.query<{ id: string }>('SELECT id FROM tasks ORDER BY created_at LIMIT 1')).rows[0].id;
+}
+
+async function startBare(databaseUrl: string): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', join('bench', 'bare-api-server.ts'), String(port)],
+    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return { port, child };
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error('the bare handler did not start');
+}
+
+async function load(port: number, route: Route, seconds: number): Promise<Measured> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${route.path}`,
+    method: route.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    body: route.body,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+interface Route {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const databaseUrl = await createDatabase(server.adminUrl, 'bench_api');
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  const taskId = await seed(pool);
+  const routes: Route[] = [
+    { name: `GET /api/v1/tasks (${TASKS} tasks with their last execution)`, method: 'GET', path: '/api/v1/tasks' },
+    { name: 'GET /api/v1/tasks/{id}', method: 'GET', path: `/api/v1/tasks/${taskId}` },
+    {
+      name: 'POST /api/v1/tasks (paused)',
+      method: 'POST',
+      path: '/api/v1/tasks',
+      body: JSON.stringify({ search_query: 'Has the benchmark product shipped yet?', state: 'paused' }),
+    },
+  ];
+  const service = await spawnService({
+    DATABASE_URL: databaseUrl,
+    WORKER_ENABLED: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_PER_HOUR: '100000000',
+    RATE_LIMIT_PER_DAY: '100000000',
+  });
+  const bare = await startBare(databaseUrl);
+  const listSize = (
+    await (await fetch(`http://127.0.0.1:${service.port}/api/v1/tasks`, { headers: { authorization: `Bearer ${API_KEY}` } })).text()
+  ).length;
+  const rows: string[] = [];
+  try {
+    for (const route of routes) {
+      const measured: Record<'service' | 'bare', Measured> = {} as never;
+      for (const [side, port] of [['service', service.port], ['bare', bare.port]] as const) {
+        await load(port, route, WARMUP_S);
+        measured[side] = await load(port, route, DURATION_S);
+        console.log(side, route.name, measured[side]);
+      }
+      const { service: s, bare: b } = measured;
+      const throughput = s.requestsPerSecond / b.requestsPerSecond;
+      const tail = s.p99 / b.p99;
+      rows.push(
+        `| ${route.name} | ${Math.round(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${Math.round(b.requestsPerSecond)} | ${b.p50} / ${b.p99} | **${throughput.toFixed(2)}x** ${throughput >= 0.7 ? 'met' : 'missed'} | **${tail.toFixed(2)}x** ${tail <= 1.5 ? 'met' : 'missed'} | ${s.errors + s.non2xx} / ${b.errors + b.non2xx} |`,
+      );
+    }
+  } finally {
+    await service.stop();
+    bare.child.kill('SIGTERM');
+    await pool.end();
+    await server.stop();
+  }
+  await writeBenchmarkSection(
+    'API against the bare limit',
+    `Measured ${machineLine()}. Run with \`npm run bench -- api\`.
+
+The service (\`node dist/main.js\`, \`WORKER_ENABLED=false\`, rate limits raised so they never refuse) and
+\`bench/bare-api-server.ts\` (\`node:http\` + \`pg\`: API key lookup by hash, one upsert of the three
+rate-limit windows, the query, JSON; nothing else) serve the same database in turn, each under
+autocannon with ${CONNECTIONS} connections for ${DURATION_S} s after a ${WARMUP_S} s warm-up, load generator on the same
+two cores. The task list is ${Math.round(listSize / 1024)} KB of JSON. Targets: at least 0.7x the bare requests/s,
+p99 within 1.5x of the bare p99.
+
+| route | service req/s | service p50 / p99 (ms) | bare req/s | bare p50 / p99 (ms) | req/s vs bare | p99 vs bare | errors or non-2xx (service / bare) |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
