@@ -139,9 +139,9 @@ async function main(): Promise<void> {
   const service = await spawnService({
     DATABASE_URL: databaseUrl,
     WORKER_ENABLED: 'false',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_PER_HOUR: '100000000',
-    RATE_LIMIT_PER_DAY: '100000000',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    RATE_LIMIT_PER_HOUR: '10000000',
+    RATE_LIMIT_PER_DAY: '10000000',
   });
   const bare = await startBare(databaseUrl);
   const listSize = (

@@ -9,6 +9,7 @@ import { TaskSharingController } from './task-sharing.controller';
 import { TaskSharingService } from './task-sharing.service';
 import { TaskEntity } from './task.entity';
 import { TasksController } from './tasks.controller';
+import { TaskRepository } from './task.repository';
 import { TasksService } from './tasks.service';
 
 @Module({
@@ -19,7 +20,7 @@ import { TasksService } from './tasks.service';
     SearchModule,
   ],
   controllers: [TasksController, TaskSharingController],
-  providers: [TasksService, TaskCreationService, TaskSharingService],
+  providers: [TasksService, TaskCreationService, TaskSharingService, TaskRepository],
   exports: [TasksService],
 })
 export class TasksModule {}

@@ -18,6 +18,7 @@ import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
+import { TaskRepository } from './task.repository';
 import { planTransition } from './task-state-machine';
 
 export const DEFAULT_TASK_NAME = 'New Monitor';
@@ -32,6 +33,7 @@ export class TasksService {
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly taskRows: TaskRepository,
   ) {}
 
   /**
@@ -69,20 +71,17 @@ export class TasksService {
   }
 
   async listOwn(caller: AuthenticatedUser, state?: TaskState): Promise<TaskResponse[]> {
-    const tasks = await this.tasks.find({
-      where: { userId: caller.id, ...(state ? { state } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
-    return this.toResponses(tasks, 'owner');
+    const tasks = await this.taskRows.listOwned(caller.id, state);
+    return tasks.map(({ task, lastExecution }) => toTaskResponse(task, 'owner', lastExecution));
   }
 
   /** Owner: the full task. Anyone else: the scrubbed view of a public task, or 404. */
   async getVisible(caller: AuthenticatedUser | undefined, id: string): Promise<TaskResponse> {
-    const task = await this.tasks.findOneBy({ id });
-    if (!task) throw new NotFoundException(TASK_NOT_FOUND);
-    const viewer = caller?.id === task.userId ? 'owner' : 'public';
-    if (viewer === 'public' && !task.isPublic) throw new NotFoundException(TASK_NOT_FOUND);
-    return (await this.toResponses([task], viewer))[0];
+    const found = await this.taskRows.findById(id);
+    if (!found) throw new NotFoundException(TASK_NOT_FOUND);
+    const viewer = caller?.id === found.task.userId ? 'owner' : 'public';
+    if (viewer === 'public' && !found.task.isPublic) throw new NotFoundException(TASK_NOT_FOUND);
+    return toTaskResponse(found.task, viewer, found.lastExecution);
   }
 
   async findOwned(caller: AuthenticatedUser, id: string): Promise<TaskEntity> {

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { ExecutionEntity } from '../executions/execution.entity';
+import type { TaskEntity, TaskState } from './task.entity';
+
+/** A task as the API shows it: the row and its last execution. */
+export interface TaskWithLastExecution {
+  task: TaskEntity;
+  lastExecution: ExecutionEntity | null;
+}
+
+/** Every column of a task, named as the entity names them. */
+const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
+  t.condition_description AS "conditionDescription", t.state, t.notify_behavior AS "notifyBehavior",
+  t.next_run AS "nextRun", t.is_public AS "isPublic", t.view_count AS "viewCount",
+  t.subscriber_count AS "subscriberCount", t.forked_from_task_id AS "forkedFromTaskId",
+  t.last_known_state AS "lastKnownState", t.last_execution_id AS "lastExecutionId",
+  t.check_job_id AS "checkJobId", t.notifications, t.state_changed_at AS "stateChangedAt",
+  t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+
+/** The columns of the last execution that the API shows, prefixed `e_`. */
+const LAST_EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status AS e_status, e.trigger AS e_trigger,
+  e.job_id AS e_job_id, e.attempts AS e_attempts, e.worker_id AS e_worker_id, e.started_at AS e_started_at,
+  e.completed_at AS e_completed_at, e.result AS e_result, e.error_message AS e_error_message,
+  e.notification AS e_notification, e.grounding_sources AS e_grounding_sources,
+  e.condition_met AS e_condition_met, e.answer AS e_answer, e.reasoning AS e_reasoning,
+  e.created_at AS e_created_at`;
+
+const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
+  FROM tasks t LEFT JOIN executions e ON e.id = t.last_execution_id`;
+
+type Row = TaskEntity & Record<`e_${string}`, unknown>;
+
+/**
+ * The read paths the API serves most (the task list and one task, with their last execution):
+ * one query each, rows read as plain objects, no entity hydration.
+ */
+@Injectable()
+export class TaskRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A user's tasks, newest first (ix_tasks_user_id_created_at). */
+  async listOwned(userId: string, state?: TaskState): Promise<TaskWithLastExecution[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
+       ORDER BY t.created_at DESC, t.id DESC`,
+      [userId, state ?? null],
+    );
+    return rows.map(withLastExecution);
+  }
+
+  async findById(id: string): Promise<TaskWithLastExecution | null> {
+    const rows: Row[] = await this.dataSource.query(`${WITH_LAST_EXECUTION} WHERE t.id = $1`, [id]);
+    return rows.length === 0 ? null : withLastExecution(rows[0]);
+  }
+}
+
+function withLastExecution(row: Row): TaskWithLastExecution {
+  const task: TaskEntity = {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    searchQuery: row.searchQuery,
+    conditionDescription: row.conditionDescription,
+    state: row.state,
+    notifyBehavior: row.notifyBehavior,
+    nextRun: row.nextRun,
+    isPublic: row.isPublic,
+    viewCount: row.viewCount,
+    subscriberCount: row.subscriberCount,
+    forkedFromTaskId: row.forkedFromTaskId,
+    lastKnownState: row.lastKnownState,
+    lastExecutionId: row.lastExecutionId,
+    checkJobId: row.checkJobId,
+    notifications: row.notifications,
+    stateChangedAt: row.stateChangedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  if (row.e_id === null) return { task, lastExecution: null };
+  const lastExecution = {
+    id: row.e_id,
+    taskId: row.e_task_id,
+    status: row.e_status,
+    trigger: row.e_trigger,
+    jobId: row.e_job_id,
+    attempts: row.e_attempts,
+    workerId: row.e_worker_id,
+    startedAt: row.e_started_at,
+    completedAt: row.e_completed_at,
+    result: row.e_result,
+    errorMessage: row.e_error_message,
+    notification: row.e_notification,
+    groundingSources: row.e_grounding_sources,
+    conditionMet: row.e_condition_met,
+    answer: row.e_answer,
+    reasoning: row.e_reasoning,
+    createdAt: row.e_created_at,
+  } as ExecutionEntity;
+  return { task, lastExecution };
+}
