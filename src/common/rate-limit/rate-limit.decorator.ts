@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 
 export const IP_RATE_LIMIT_KEY = 'rate-limit:ip';
 export const LLM_RATE_LIMIT_KEY = 'rate-limit:llm';
@@ -11,7 +12,10 @@ export interface IpRateLimitRule {
 
 /** Limits an endpoint per client IP (for the anonymous public surfaces). */
 export const IpRateLimit = (name: string, perMinute: number): MethodDecorator =>
-  SetMetadata(IP_RATE_LIMIT_KEY, { name, perMinute } satisfies IpRateLimitRule);
+  applyDecorators(
+    SetMetadata(IP_RATE_LIMIT_KEY, { name, perMinute } satisfies IpRateLimitRule),
+    ApiErrors(429),
+  );
 
 /**
  * The route calls the model: besides the caller's limits it counts in the user's
