@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import { ExecutionEntity } from '../executions/execution.entity';
-import type { ExecutionResponse } from '../executions/execution.mapper';
 import { PAGE_DEFAULT, type PageQueryDto } from '../common/dto/page-query.dto';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
@@ -15,11 +14,12 @@ import {
   toAdminJobResponse,
   toAdminQueryResponse,
   toAdminUserResponse,
-  type AdminErrorResponse,
-  type AdminJobResponse,
-  type AdminQueryResponse,
+  type AdminErrorPage,
+  type AdminExecutionPage,
+  type AdminJobPage,
+  type AdminQueryPage,
   type AdminQueryRow,
-  type AdminUserResponse,
+  type AdminUserPage,
 } from './admin.mapper';
 
 interface Page {
@@ -43,9 +43,7 @@ export class AdminListingsService {
   ) {}
 
   /** Every task's search query with its owner. */
-  async listQueries(
-    query: PageQueryDto,
-  ): Promise<{ queries: AdminQueryResponse[]; total: number }> {
+  async listQueries(query: PageQueryDto): Promise<AdminQueryPage> {
     const { limit, offset } = page(query);
     const [rows, total] = await Promise.all([
       queryRows<AdminQueryRow>(
@@ -63,9 +61,7 @@ export class AdminListingsService {
   }
 
   /** Served by ix_executions_created_at. */
-  async listExecutions(
-    query: PageQueryDto,
-  ): Promise<{ executions: ExecutionResponse[]; total: number }> {
+  async listExecutions(query: PageQueryDto): Promise<AdminExecutionPage> {
     const { limit, offset } = page(query);
     const [executions, total] = await this.executions.findAndCount({
       order: { createdAt: 'DESC', id: 'DESC' },
@@ -76,16 +72,14 @@ export class AdminListingsService {
   }
 
   /** The check jobs waiting or running in the queue itself, not what the tasks table believes. */
-  async listSchedulerJobs(
-    query: PageQueryDto,
-  ): Promise<{ jobs: AdminJobResponse[]; total: number }> {
+  async listSchedulerJobs(query: PageQueryDto): Promise<AdminJobPage> {
     const { limit, offset } = page(query);
     const { jobs, total } = await this.queue.listJobs(limit, offset);
     return { jobs: jobs.map(toAdminJobResponse), total };
   }
 
   /** Failed executions, served by ix_executions_failed_created_at. */
-  async listErrors(query: PageQueryDto): Promise<{ errors: AdminErrorResponse[]; total: number }> {
+  async listErrors(query: PageQueryDto): Promise<AdminErrorPage> {
     const { limit, offset } = page(query);
     const [executions, total] = await this.executions.findAndCount({
       where: { status: 'failed' },
@@ -97,7 +91,7 @@ export class AdminListingsService {
     return { errors: executions.map(toAdminErrorResponse), total };
   }
 
-  async listUsers(query: PageQueryDto): Promise<{ users: AdminUserResponse[]; total: number }> {
+  async listUsers(query: PageQueryDto): Promise<AdminUserPage> {
     const { limit, offset } = page(query);
     const [users, total] = await this.users.findAndCount({
       order: { createdAt: 'DESC', id: 'DESC' },

@@ -1,23 +1,24 @@
 import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { AdminOnly, CurrentUser } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { PageQueryDto } from '../common/dto/page-query.dto';
-import type { ExecutionResponse } from '../executions/execution.mapper';
-import type {
-  AdminErrorResponse,
-  AdminJobResponse,
-  AdminQueryResponse,
-  AdminUserResponse,
+import {
+  AdminErrorPage,
+  AdminExecutionPage,
+  AdminJobPage,
+  AdminQueryPage,
+  AdminUserPage,
 } from './admin.mapper';
 import { AdminListingsService } from './admin-listings.service';
-import { PlatformStatsService, type PlatformStats } from './platform-stats.service';
-import { UserDeactivationService, type UserDeactivated } from './user-deactivation.service';
+import { PlatformStats, PlatformStatsService } from './platform-stats.service';
+import { UserDeactivated, UserDeactivationService } from './user-deactivation.service';
 
 /** Every route here needs the admin role: 401 without credentials, 403 for other users. */
 @ApiTags('admin')
-@ApiBearerAuth()
+@ApiCredentials()
 @AdminOnly()
 @Controller('admin')
 export class AdminController {
@@ -28,44 +29,59 @@ export class AdminController {
   ) {}
 
   @Get('stats')
+  @ApiRoute({ summary: 'Platform statistics', response: PlatformStats })
   getStats(): Promise<PlatformStats> {
     return this.stats.collectStats();
   }
 
   @Get('queries')
-  listQueries(
-    @Query() query: PageQueryDto,
-  ): Promise<{ queries: AdminQueryResponse[]; total: number }> {
+  @ApiRoute({
+    summary: "Every task's query with its owner, newest first",
+    response: AdminQueryPage,
+    errors: [422],
+  })
+  listQueries(@Query() query: PageQueryDto): Promise<AdminQueryPage> {
     return this.listings.listQueries(query);
   }
 
   @Get('executions')
-  listExecutions(
-    @Query() query: PageQueryDto,
-  ): Promise<{ executions: ExecutionResponse[]; total: number }> {
+  @ApiRoute({
+    summary: 'All executions, newest first',
+    response: AdminExecutionPage,
+    errors: [422],
+  })
+  listExecutions(@Query() query: PageQueryDto): Promise<AdminExecutionPage> {
     return this.listings.listExecutions(query);
   }
 
   @Get('scheduler/jobs')
-  listSchedulerJobs(
-    @Query() query: PageQueryDto,
-  ): Promise<{ jobs: AdminJobResponse[]; total: number }> {
+  @ApiRoute({
+    summary: 'Check jobs waiting or running in the queue',
+    response: AdminJobPage,
+    errors: [422],
+  })
+  listSchedulerJobs(@Query() query: PageQueryDto): Promise<AdminJobPage> {
     return this.listings.listSchedulerJobs(query);
   }
 
   @Get('errors')
-  listErrors(
-    @Query() query: PageQueryDto,
-  ): Promise<{ errors: AdminErrorResponse[]; total: number }> {
+  @ApiRoute({ summary: 'Failed executions, newest first', response: AdminErrorPage, errors: [422] })
+  listErrors(@Query() query: PageQueryDto): Promise<AdminErrorPage> {
     return this.listings.listErrors(query);
   }
 
   @Get('users')
-  listUsers(@Query() query: PageQueryDto): Promise<{ users: AdminUserResponse[]; total: number }> {
+  @ApiRoute({ summary: 'Users, newest first', response: AdminUserPage, errors: [422] })
+  listUsers(@Query() query: PageQueryDto): Promise<AdminUserPage> {
     return this.listings.listUsers(query);
   }
 
   @Patch('users/:id/deactivate')
+  @ApiRoute({
+    summary: "Deactivate a user and pause all the user's tasks",
+    response: UserDeactivated,
+    errors: [400, 404, 422, 500],
+  })
   deactivateUser(
     @CurrentUser() admin: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,

@@ -1,7 +1,9 @@
-import { toExecutionResponse, type ExecutionResponse } from '../executions/execution.mapper';
+import { ApiProperty } from '@nestjs/swagger';
+import { TimestampProperty, UuidProperty } from '../common/openapi/schema-properties';
+import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import type { QueueJobRow } from '../scheduler/job-queue.service';
-import type { UserEntity } from '../users/user.entity';
+import type { UserEntity, UserState } from '../users/user.entity';
 
 /** API shapes of the admin endpoints. Administrators see everything, error details included. */
 
@@ -17,7 +19,32 @@ export interface AdminQueryRow {
   created_at: Date;
 }
 
-export interface AdminQueryResponse extends Omit<AdminQueryRow, 'created_at'> {
+export class AdminQueryResponse implements Omit<AdminQueryRow, 'created_at'> {
+  @UuidProperty()
+  task_id: string;
+
+  @UuidProperty()
+  user_id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  user_email: string | null;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  search_query: string;
+
+  @ApiProperty()
+  condition_description: string;
+
+  @ApiProperty({ enum: ['active', 'paused', 'completed'] })
+  state: string;
+
+  @ApiProperty()
+  is_public: boolean;
+
+  @TimestampProperty()
   created_at: string;
 }
 
@@ -29,8 +56,11 @@ export function toAdminExecutionResponse(execution: ExecutionEntity): ExecutionR
   return toExecutionResponse(execution, 'owner');
 }
 
-export interface AdminErrorResponse extends ExecutionResponse {
+export class AdminErrorResponse extends ExecutionResponse {
+  @ApiProperty({ type: String, nullable: true })
   task_name: string | null;
+
+  @UuidProperty({ nullable: true, description: 'The task owner' })
   user_id: string | null;
 }
 
@@ -42,16 +72,32 @@ export function toAdminErrorResponse(execution: ExecutionEntity): AdminErrorResp
   };
 }
 
-export interface AdminJobResponse {
+export class AdminJobResponse {
+  @UuidProperty()
   job_id: string;
+
+  @UuidProperty({ nullable: true })
   task_id: string | null;
-  /** Set for a run requested through the API; null for a scheduled check. */
+
+  @UuidProperty({
+    nullable: true,
+    description: 'Set for a run requested through the API; null for a scheduled check',
+  })
   execution_id: string | null;
+
+  @ApiProperty({ description: 'The queue state of the job (created, retry, active, ...)' })
   state: string;
-  /** When the queue may start the job: the task's next run. */
+
+  @TimestampProperty({ description: "When the queue may start the job: the task's next run" })
   start_after: string;
+
+  @TimestampProperty({ nullable: true })
   started_at: string | null;
+
+  @TimestampProperty()
   created_at: string;
+
+  @ApiProperty({ type: 'integer' })
   retry_count: number;
 }
 
@@ -68,15 +114,32 @@ export function toAdminJobResponse(job: QueueJobRow): AdminJobResponse {
   };
 }
 
-export interface AdminUserResponse {
+export class AdminUserResponse {
+  @UuidProperty()
   id: string;
+
+  @ApiProperty({ type: String, nullable: true })
   email: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
   username: string | null;
-  role: string;
+
+  @ApiProperty({ enum: ['user', 'admin'] })
+  role: 'user' | 'admin';
+
+  @ApiProperty()
   is_admin: boolean;
-  state: string;
+
+  @ApiProperty({ enum: ['active', 'deactivated'] })
+  state: UserState;
+
+  @TimestampProperty()
   created_at: string;
+
+  @TimestampProperty({ nullable: true })
   deactivated_at: string | null;
+
+  @ApiProperty({ type: 'integer' })
   task_count: number;
 }
 
@@ -96,4 +159,45 @@ export function toAdminUserResponse(
     deactivated_at: user.deactivatedAt?.toISOString() ?? null,
     task_count: taskCount,
   };
+}
+
+/** The admin lists answer `{<items>, total}` (contract section 2, "Admin shapes"). */
+export class AdminQueryPage {
+  @ApiProperty({ type: [AdminQueryResponse] })
+  queries: AdminQueryResponse[];
+
+  @ApiProperty({ type: 'integer' })
+  total: number;
+}
+
+export class AdminExecutionPage {
+  @ApiProperty({ type: [ExecutionResponse] })
+  executions: ExecutionResponse[];
+
+  @ApiProperty({ type: 'integer' })
+  total: number;
+}
+
+export class AdminJobPage {
+  @ApiProperty({ type: [AdminJobResponse] })
+  jobs: AdminJobResponse[];
+
+  @ApiProperty({ type: 'integer' })
+  total: number;
+}
+
+export class AdminErrorPage {
+  @ApiProperty({ type: [AdminErrorResponse] })
+  errors: AdminErrorResponse[];
+
+  @ApiProperty({ type: 'integer' })
+  total: number;
+}
+
+export class AdminUserPage {
+  @ApiProperty({ type: [AdminUserResponse] })
+  users: AdminUserResponse[];
+
+  @ApiProperty({ type: 'integer' })
+  total: number;
 }

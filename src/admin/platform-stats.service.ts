@@ -1,13 +1,62 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 
-export interface PlatformStats {
-  users: { total: number; active: number };
-  tasks: { total: number; active: number; paused: number; completed: number };
-  executions_24h: { total: number; success: number; failed: number };
-  notifications_24h: { total: number; failed: number };
+class UserCounts {
+  @ApiProperty({ type: 'integer' })
+  total: number;
+
+  @ApiProperty({ type: 'integer' })
+  active: number;
+}
+
+class TaskCounts {
+  @ApiProperty({ type: 'integer' })
+  total: number;
+
+  @ApiProperty({ type: 'integer' })
+  active: number;
+
+  @ApiProperty({ type: 'integer' })
+  paused: number;
+
+  @ApiProperty({ type: 'integer' })
+  completed: number;
+}
+
+class ExecutionCounts {
+  @ApiProperty({ type: 'integer' })
+  total: number;
+
+  @ApiProperty({ type: 'integer' })
+  success: number;
+
+  @ApiProperty({ type: 'integer' })
+  failed: number;
+}
+
+class NotificationCounts {
+  @ApiProperty({ type: 'integer', description: 'Send attempts' })
+  total: number;
+
+  @ApiProperty({ type: 'integer' })
+  failed: number;
+}
+
+export class PlatformStats {
+  @ApiProperty()
+  users: UserCounts;
+
+  @ApiProperty()
+  tasks: TaskCounts;
+
+  @ApiProperty({ description: 'Executions created in the last 24 hours' })
+  executions_24h: ExecutionCounts;
+
+  @ApiProperty({ description: 'Send attempts of the last 24 hours' })
+  notifications_24h: NotificationCounts;
 }
 
 interface StatsRow {

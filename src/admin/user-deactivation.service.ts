@@ -5,9 +5,11 @@ import {
   InternalServerErrorException,
   NotFoundException,
 } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { UuidProperty } from '../common/openapi/schema-properties';
 import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
 import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
@@ -18,9 +20,14 @@ export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
 export const CANCELLED_BY_DEACTIVATION = 'Cancelled: the account was deactivated';
 
-export interface UserDeactivated {
+export class UserDeactivated {
+  @ApiProperty({ enum: ['deactivated'] })
   status: 'deactivated';
+
+  @UuidProperty()
   user_id: string;
+
+  @ApiProperty({ type: 'integer', description: "How many of the user's tasks were paused" })
   tasks_paused: number;
 }
 

@@ -1,18 +1,65 @@
-import type { ExecutionEntity, GroundingSource } from './execution.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  JsonObjectProperty,
+  TimestampProperty,
+  UuidProperty,
+} from '../common/openapi/schema-properties';
+import {
+  EXECUTION_STATUSES,
+  type ExecutionEntity,
+  type ExecutionStatus,
+  type GroundingSource,
+} from './execution.entity';
 
-export interface ExecutionResponse {
+export class GroundingSourceResponse implements GroundingSource {
+  @ApiProperty()
+  uri: string;
+
+  @ApiProperty()
+  title: string;
+}
+
+export class ExecutionResponse {
+  @UuidProperty()
   id: string;
+
+  @UuidProperty()
   task_id: string;
-  status: string;
+
+  @ApiProperty({ enum: EXECUTION_STATUSES })
+  status: ExecutionStatus;
+
+  @TimestampProperty()
   started_at: string;
+
+  @TimestampProperty({ nullable: true })
   completed_at: string | null;
+
+  @JsonObjectProperty({
+    nullable: true,
+    description: 'Null until the run ends; non-owners never see `error` or `raw_text`',
+  })
   result: Record<string, unknown> | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Owner only: null for others' })
   error_message: string | null;
+
+  @JsonObjectProperty({ nullable: true, description: 'Owner only: null for others' })
   notification: Record<string, unknown> | null;
-  grounding_sources: GroundingSource[] | null;
+
+  @ApiProperty({ type: [GroundingSourceResponse], nullable: true })
+  grounding_sources: GroundingSourceResponse[] | null;
+
+  @ApiProperty({ type: Boolean, nullable: true })
   condition_met: boolean | null;
+
+  @ApiProperty({ type: String, nullable: true })
   answer: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
   reasoning: string | null;
+
+  @TimestampProperty()
   created_at: string;
 }
 

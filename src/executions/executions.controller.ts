@@ -1,16 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { ExecuteTaskBodyDto, ExecuteTaskQueryDto } from './dto/execute-task.dto';
 import { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
-import type { ExecutionResponse } from './execution.mapper';
+import { ExecutionResponse } from './execution.mapper';
 import { ExecutionsService } from './executions.service';
 
 @ApiTags('executions')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/tasks')
 export class ExecutionsController {
   constructor(private readonly executions: ExecutionsService) {}
@@ -18,6 +19,12 @@ export class ExecutionsController {
   @Post(':id/execute')
   @HttpCode(200)
   @LlmRateLimit()
+  @ApiRoute({
+    summary: 'Run a task now',
+    description: 'Answers the new `pending` execution; the run itself is asynchronous.',
+    response: ExecutionResponse,
+    errors: [404, 409, 413, 422],
+  })
   execute(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
@@ -29,6 +36,11 @@ export class ExecutionsController {
 
   @Get(':id/executions')
   @OptionalAuth()
+  @ApiRoute({
+    summary: "List a task's executions, newest first",
+    response: [ExecutionResponse],
+    errors: [404, 422],
+  })
   list(
     @CurrentUser() caller: AuthenticatedUser | undefined,
     @Param('id', UuidParamPipe) id: string,

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Public } from '../common/decorators/auth.decorators';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { HealthCheckRegistry } from './health-check.registry';
 
 @ApiTags('health')
@@ -15,6 +16,22 @@ export class HealthController {
 
   @Get()
   @Public()
+  @ApiRoute({
+    summary: 'Whether the database and the job engine answer',
+    description:
+      'One field per component (`database`, `job_queue`): `ok` or `unavailable`. ' +
+      'The 503 body carries the same fields beside `detail`.',
+    response: {
+      description: 'Every component answers',
+      schema: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: ['ok'] } },
+        additionalProperties: { type: 'string', enum: ['ok', 'unavailable'] },
+      },
+    },
+    errors: [503],
+  })
   async health(): Promise<Record<string, unknown>> {
     const components: Record<string, string> = {};
     let healthy = true;

@@ -1,11 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { PageQueryDto } from '../common/dto/page-query.dto';
 import { ListSendsQueryDto } from './dto/list-sends-query.dto';
-import type { SendHistoryResponse, TaskNotificationResponse } from './dto/notification-responses';
+import { SendHistoryResponse, TaskNotificationResponse } from './dto/notification-responses';
 import { NotificationsService } from './notifications.service';
 
 /**
@@ -13,12 +14,17 @@ import { NotificationsService } from './notifications.service';
  * The task-scoped route lives here, next to the send history, because both read notifications.
  */
 @ApiTags('notifications')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1')
 export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Get('notifications/sends')
+  @ApiRoute({
+    summary: "List send attempts across the caller's tasks, newest first",
+    response: SendHistoryResponse,
+    errors: [422],
+  })
   listSends(
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: ListSendsQueryDto,
@@ -28,6 +34,11 @@ export class NotificationsController {
 
   @Get('tasks/:task_id/notifications')
   @OptionalAuth()
+  @ApiRoute({
+    summary: "List a task's executions that met their condition, newest first",
+    response: [TaskNotificationResponse],
+    errors: [404, 422],
+  })
   listForTask(
     @CurrentUser() caller: AuthenticatedUser | undefined,
     @Param('task_id', UuidParamPipe) taskId: string,

@@ -2,10 +2,11 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/decorators/auth.decorators';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { IpRateLimit } from '../common/rate-limit/rate-limit.decorator';
-import type { TaskResponse } from '../tasks/task.mapper';
+import { TaskResponse } from '../tasks/task.mapper';
 import { ListPublicTasksQueryDto } from './dto/list-public-tasks-query.dto';
-import { PublicTasksService, type PublicTaskPage } from './public-tasks.service';
+import { PublicTaskPage, PublicTasksService } from './public-tasks.service';
 
 /** Per-IP limits of the interface document's "Limits" table; each endpoint counts separately. */
 @ApiTags('public')
@@ -16,6 +17,7 @@ export class PublicTasksController {
   @Get()
   @Public()
   @IpRateLimit('public-task-list', 10)
+  @ApiRoute({ summary: 'List public tasks', response: PublicTaskPage, errors: [422] })
   list(@Query() query: ListPublicTasksQueryDto): Promise<PublicTaskPage> {
     return this.publicTasks.listPublicTasks(query);
   }
@@ -23,6 +25,11 @@ export class PublicTasksController {
   @Get('id/:id')
   @Public()
   @IpRateLimit('public-task', 20)
+  @ApiRoute({
+    summary: 'Get a public task (counts a view)',
+    response: TaskResponse,
+    errors: [404, 422],
+  })
   get(@Param('id', UuidParamPipe) id: string): Promise<TaskResponse> {
     return this.publicTasks.viewPublicTask(id);
   }

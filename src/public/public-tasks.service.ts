@@ -1,18 +1,26 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { TaskEntity } from '../tasks/task.entity';
-import type { TaskResponse } from '../tasks/task.mapper';
+import { TaskResponse } from '../tasks/task.mapper';
 import { TASK_NOT_FOUND, TasksService } from '../tasks/tasks.service';
 import {
   PUBLIC_PAGE_DEFAULT,
   type ListPublicTasksQueryDto,
 } from './dto/list-public-tasks-query.dto';
 
-export interface PublicTaskPage {
+export class PublicTaskPage {
+  @ApiProperty({ type: [TaskResponse], description: 'Public tasks, without owner data' })
   tasks: TaskResponse[];
+
+  @ApiProperty({ type: 'integer' })
   total: number;
+
+  @ApiProperty({ type: 'integer' })
   offset: number;
+
+  @ApiProperty({ type: 'integer' })
   limit: number;
 }
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/decorators/auth.decorators';
+import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { IpRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { RequestOrigin } from './request-origin.decorator';
@@ -20,7 +21,14 @@ export class TaskFeedController {
   @Get(':id/rss')
   @Public()
   @IpRateLimit('task-rss', 10)
-  @ApiProduces('application/rss+xml')
+  @ApiRoute({
+    summary: "RSS 2.0 feed of a public task's met-condition executions",
+    response: {
+      description: 'The feed',
+      content: { 'application/rss+xml': { schema: { type: 'string' } } },
+    },
+    errors: [404, 422],
+  })
   async rss(
     @Param('id', UuidParamPipe) id: string,
     @RequestOrigin() origin: string,

@@ -1,4 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
@@ -6,8 +7,11 @@ import { WaitlistEntryEntity } from './waitlist-entry.entity';
 
 export const ALREADY_ON_WAITLIST = 'This email is already on the waitlist';
 
-export interface WaitlistJoined {
+export class WaitlistJoined {
+  @ApiProperty()
   message: string;
+
+  @ApiProperty({ type: 'integer', description: 'Place on the waitlist, from 1' })
   position: number;
 }
 

@@ -1,18 +1,44 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { GroundingSourceResponse } from '../executions/execution.mapper';
 import {
   ProviderError,
   ProviderNotConfiguredError,
   SearchProvider,
-  type GroundingSource,
+  type NotifyBehavior,
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
 
-export interface PreviewResponse {
+export class PreviewResponse {
+  @ApiProperty()
   condition_met: boolean;
+
+  @ApiProperty()
   answer: string;
+
+  @ApiProperty()
   reasoning: string;
-  grounding_sources: GroundingSource[];
+
+  @ApiProperty({ type: [GroundingSourceResponse] })
+  grounding_sources: GroundingSourceResponse[];
+}
+
+export class SuggestResponse implements SuggestResult {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  search_query: string;
+
+  @ApiProperty()
+  condition_description: string;
+
+  @ApiProperty({ description: 'A 5-field cron expression', example: '0 9 * * *' })
+  schedule: string;
+
+  @ApiProperty({ enum: ['once', 'always'] })
+  notify_behavior: NotifyBehavior;
 }
 
 /** Suggest and preview for the API: provider errors become 503 (none configured) or 502. */
@@ -32,7 +58,7 @@ export class GroundedSearchService {
     };
   }
 
-  suggest(request: SuggestRequest): Promise<SuggestResult> {
+  suggest(request: SuggestRequest): Promise<SuggestResponse> {
     return this.call(() => this.provider.suggest(request));
   }
 

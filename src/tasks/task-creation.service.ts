@@ -5,7 +5,7 @@ import { ExecutionsService } from '../executions/executions.service';
 import { NO_PROVIDER_MESSAGE, SearchProvider } from '../search/search-provider';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
-import type { TaskResponse } from './task.mapper';
+import type { CreatedTaskResponse } from './task.mapper';
 import { TasksService } from './tasks.service';
 
 /** `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction. */
@@ -20,7 +20,7 @@ export class TaskCreationService {
   async create(
     caller: AuthenticatedUser,
     dto: CreateTaskDto,
-  ): Promise<TaskResponse & { immediate_execution_error: string | null }> {
+  ): Promise<CreatedTaskResponse> {
     let immediateExecutionError: string | null = null;
     const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
       try {

@@ -1,30 +1,41 @@
 import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { ForkTaskDto } from './dto/fork-task.dto';
 import { SetVisibilityDto } from './dto/set-visibility.dto';
-import type { TaskResponse } from './task.mapper';
-import { TaskSharingService } from './task-sharing.service';
+import { TaskResponse } from './task.mapper';
+import { TaskSharingService, VisibilityResponse } from './task-sharing.service';
 
 @ApiTags('tasks')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/tasks')
 export class TaskSharingController {
   constructor(private readonly sharing: TaskSharingService) {}
 
   @Patch(':id/visibility')
+  @ApiRoute({
+    summary: 'Make a task public or private',
+    response: VisibilityResponse,
+    errors: [400, 404, 413, 422],
+  })
   setVisibility(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
     @Body() body: SetVisibilityDto,
-  ): Promise<{ is_public: boolean }> {
+  ): Promise<VisibilityResponse> {
     return this.sharing.setVisibility(caller, id, body.is_public);
   }
 
   @Post(':id/fork')
   @HttpCode(200)
+  @ApiRoute({
+    summary: 'Fork a public task (or one of your own)',
+    response: TaskResponse,
+    errors: [404, 409, 413, 422],
+  })
   fork(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,

@@ -4,6 +4,7 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
@@ -15,6 +16,11 @@ import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TASK_NOT_FOUND } from './tasks.service';
 
 export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
+
+export class VisibilityResponse {
+  @ApiProperty()
+  is_public: boolean;
+}
 
 /** `(Copy)`, then `(Copy 2)` up to `(Copy 5)`: after that the caller must pick a name. */
 export const MAX_COPY_NAME_ATTEMPTS = 5;
@@ -35,7 +41,7 @@ export class TaskSharingService {
     caller: AuthenticatedUser,
     taskId: string,
     isPublic: boolean,
-  ): Promise<{ is_public: boolean }> {
+  ): Promise<VisibilityResponse> {
     const updated = await queryRows<{ is_public: boolean }>(
       this.tasks.manager,
       `UPDATE tasks SET is_public = $3, updated_at = now()

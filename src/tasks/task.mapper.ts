@@ -1,31 +1,131 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  JsonObjectProperty,
+  TimestampProperty,
+  UuidProperty,
+} from '../common/openapi/schema-properties';
 import type { ExecutionEntity } from '../executions/execution.entity';
-import { toExecutionResponse, type ExecutionResponse } from '../executions/execution.mapper';
-import type { NotificationConfig, TaskEntity } from './task.entity';
+import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
+import type {
+  EmailNotificationConfig,
+  NotificationConfig,
+  NotifyBehavior,
+  TaskEntity,
+  TaskState,
+  WebhookNotificationConfig,
+} from './task.entity';
 
 export type TaskViewer = 'owner' | 'public';
 
-export interface TaskResponse {
+export class EmailNotificationConfigResponse implements EmailNotificationConfig {
+  @ApiProperty({ enum: ['email'] })
+  type: 'email';
+
+  @ApiProperty()
+  address: string;
+}
+
+export class WebhookNotificationConfigResponse implements WebhookNotificationConfig {
+  @ApiProperty({ enum: ['webhook'] })
+  type: 'webhook';
+
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ enum: ['POST', 'PUT', 'PATCH'] })
+  method: 'POST' | 'PUT' | 'PATCH';
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  headers: Record<string, string>;
+
+  @ApiProperty({ description: 'Standard Webhooks signing secret (`whsec_...`)' })
+  secret: string;
+}
+
+@ApiExtraModels(EmailNotificationConfigResponse, WebhookNotificationConfigResponse)
+export class TaskResponse {
+  @UuidProperty()
   id: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Owner only' })
   user_id?: string;
+
+  @ApiProperty()
   name: string;
+
+  @ApiProperty()
   search_query: string;
+
+  @ApiProperty()
   condition_description: string;
-  state: string;
-  notify_behavior: string;
+
+  @ApiProperty({ enum: ['active', 'paused', 'completed'] })
+  state: TaskState;
+
+  @ApiProperty({ enum: ['once', 'always'] })
+  notify_behavior: NotifyBehavior;
+
+  @TimestampProperty({ nullable: true, description: 'Set by the agent; null when completed' })
   next_run: string | null;
+
+  @ApiProperty()
   is_public: boolean;
+
+  @ApiProperty({ type: 'integer' })
   view_count: number;
+
+  @ApiProperty({ type: 'integer' })
   subscriber_count: number;
+
+  @UuidProperty({ nullable: true })
   forked_from_task_id: string | null;
+
+  @JsonObjectProperty({ nullable: true, description: 'State the agent keeps between checks' })
   last_known_state: Record<string, unknown> | null;
+
+  @UuidProperty({ nullable: true })
   last_execution_id: string | null;
+
+  @ApiProperty({ type: ExecutionResponse, nullable: true })
   last_execution: ExecutionResponse | null;
+
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(EmailNotificationConfigResponse) },
+        { $ref: getSchemaPath(WebhookNotificationConfigResponse) },
+      ],
+      discriminator: { propertyName: 'type' },
+    },
+    description: 'Owner only: empty for others',
+  })
   notifications: NotificationConfig[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Owner only: null for others' })
   notification_email: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Owner only: null for others' })
   webhook_url: string | null;
+
+  @TimestampProperty()
   state_changed_at: string;
+
+  @TimestampProperty()
   created_at: string;
+
+  @TimestampProperty({ nullable: true })
   updated_at: string | null;
+}
+
+/** The create answer: a task plus what `run_immediately` ran into. */
+export class CreatedTaskResponse extends TaskResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The error `run_immediately` met; null when none (or not asked)',
+  })
+  immediate_execution_error: string | null;
 }
 
 /**

@@ -1,22 +1,26 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
-import { GroundedSearchService, type PreviewResponse } from '../search/grounded-search.service';
-import type { SuggestResult } from '../search/search-provider';
+import {
+  GroundedSearchService,
+  PreviewResponse,
+  SuggestResponse,
+} from '../search/grounded-search.service';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQueryDto } from './dto/list-tasks-query.dto';
 import { PreviewTaskDto } from './dto/preview-task.dto';
 import { SuggestTaskDto } from './dto/suggest-task.dto';
 import { UpdateTaskDto } from './dto/update-task.dto';
-import type { TaskResponse } from './task.mapper';
+import { CreatedTaskResponse, TaskResponse } from './task.mapper';
 import { TaskCreationService } from './task-creation.service';
 import { TasksService } from './tasks.service';
 
 @ApiTags('tasks')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/tasks')
 export class TasksController {
   constructor(
@@ -27,28 +31,44 @@ export class TasksController {
 
   @Post()
   @HttpCode(200)
+  @ApiRoute({
+    summary: 'Create a task',
+    response: CreatedTaskResponse,
+    errors: [400, 409, 413, 422],
+  })
   create(
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: CreateTaskDto,
-  ): Promise<TaskResponse> {
+  ): Promise<CreatedTaskResponse> {
     return this.creation.create(caller, body);
   }
 
   @Post('suggest')
   @HttpCode(200)
   @LlmRateLimit()
-  suggest(@Body() body: SuggestTaskDto): Promise<SuggestResult> {
+  @ApiRoute({
+    summary: 'Suggest a task configuration from a prompt',
+    response: SuggestResponse,
+    errors: [413, 422, 502],
+  })
+  suggest(@Body() body: SuggestTaskDto): Promise<SuggestResponse> {
     return this.search.suggest({ prompt: body.prompt, currentTask: body.current_task });
   }
 
   @Post('preview')
   @HttpCode(200)
   @LlmRateLimit()
+  @ApiRoute({
+    summary: 'Run a query and its condition once, without creating a task',
+    response: PreviewResponse,
+    errors: [413, 422, 502],
+  })
   preview(@Body() body: PreviewTaskDto): Promise<PreviewResponse> {
     return this.search.preview(body.search_query, body.condition_description ?? body.search_query);
   }
 
   @Get()
+  @ApiRoute({ summary: "List the caller's tasks", response: [TaskResponse], errors: [422] })
   list(
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: ListTasksQueryDto,
@@ -58,6 +78,12 @@ export class TasksController {
 
   @Get(':id')
   @OptionalAuth()
+  @ApiRoute({
+    summary: 'Get a task (anyone, for a public task)',
+    description: 'Non-owners of a public task get it without owner data; a private task is 404.',
+    response: TaskResponse,
+    errors: [404, 422],
+  })
   get(
     @CurrentUser() caller: AuthenticatedUser | undefined,
     @Param('id', UuidParamPipe) id: string,
@@ -66,6 +92,11 @@ export class TasksController {
   }
 
   @Put(':id')
+  @ApiRoute({
+    summary: 'Update a task',
+    response: TaskResponse,
+    errors: [400, 404, 409, 413, 422, 500],
+  })
   async update(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
@@ -76,6 +107,7 @@ export class TasksController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiRoute({ summary: 'Delete a task', status: 204, errors: [404, 422] })
   async remove(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,

@@ -1,13 +1,23 @@
-import type { UserEntity } from './user.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { TimestampProperty, UuidProperty } from '../common/openapi/schema-properties';
+import type { UserEntity, UserState } from './user.entity';
 
-export interface UserResponse {
+export class UserResponse {
+  @UuidProperty()
   id: string;
+
+  @ApiProperty({ type: String, nullable: true })
   email: string | null;
-  state: string;
+
+  @ApiProperty({ enum: ['active', 'deactivated'] })
+  state: UserState;
+
+  @TimestampProperty()
   created_at: string;
 }
 
-export interface SyncedUserResponse extends UserResponse {
+export class SyncedUserResponse extends UserResponse {
+  @ApiProperty({ type: String, nullable: true, description: "The identity provider's user id" })
   clerk_user_id: string | null;
 }
 

@@ -1,18 +1,24 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { SetUsernameDto } from './dto/set-username.dto';
 import { UsernameAvailabilityQueryDto } from './dto/username-availability-query.dto';
-import { UsernameService, type UsernameClaimed } from './username.service';
+import { UsernameAvailability, UsernameClaimed, UsernameService } from './username.service';
 
 @ApiTags('users')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/users')
 export class UsernameController {
   constructor(private readonly usernames: UsernameService) {}
 
   @Patch('me/username')
+  @ApiRoute({
+    summary: "Set the caller's username (once)",
+    response: UsernameClaimed,
+    errors: [400, 409, 413, 422],
+  })
   setUsername(
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: SetUsernameDto,
@@ -21,9 +27,14 @@ export class UsernameController {
   }
 
   @Get('username/available')
+  @ApiRoute({
+    summary: 'Whether a username can be claimed',
+    response: UsernameAvailability,
+    errors: [422],
+  })
   async checkAvailability(
     @Query() query: UsernameAvailabilityQueryDto,
-  ): Promise<{ available: boolean }> {
+  ): Promise<UsernameAvailability> {
     return { available: await this.usernames.isAvailable(query.username) };
   }
 }

@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/database-errors';
@@ -12,9 +13,17 @@ export const USERNAME_RESERVED = 'Username is reserved';
 
 const USERNAME_UNIQUE_INDEX = 'uq_users_username';
 
-export interface UsernameClaimed {
+export class UsernameClaimed {
+  @ApiProperty()
   username: string;
+
+  @ApiProperty({ enum: [true] })
   updated: true;
+}
+
+export class UsernameAvailability {
+  @ApiProperty()
+  available: boolean;
 }
 
 /** Claims and checks usernames: set once, unique, never one of the reserved names. */

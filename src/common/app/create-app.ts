@@ -32,6 +32,8 @@ export async function createApp(
       .setTitle('Task Monitor API')
       .setDescription('Grounded-search monitoring tasks, executions and notifications.')
       .setVersion('1')
+      // Paths are absolute from the service's root, wherever it is reachable.
+      .addServer('/', 'This instance')
       .addBearerAuth({
         type: 'http',
         scheme: 'bearer',

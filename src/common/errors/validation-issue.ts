@@ -1,11 +1,35 @@
 import { UnprocessableEntityException } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** One element of a 422 `detail` array (the interface document's "Errors" section). */
-export interface ValidationIssue {
+export class ValidationIssue {
+  @ApiProperty({ example: 'missing' })
   type: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    description: 'Where the input was: `body`, `query` or `path`, then the field',
+    example: ['body', 'search_query'],
+  })
   loc: (string | number)[];
+
+  @ApiProperty({ example: 'Field required' })
   msg: string;
+
+  @ApiProperty({
+    description: 'The rejected value, as sent: any JSON value',
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'object', additionalProperties: true, nullable: true },
+      { type: 'array', items: {} },
+    ],
+  })
   input: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   ctx?: Record<string, unknown>;
 }
 

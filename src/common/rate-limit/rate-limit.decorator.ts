@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Throttle } from '@nestjs/throttler';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 import { clientIp, HOUR_MS, MINUTE_MS } from './rate-limit.throttlers';
 
 /**
@@ -6,7 +8,10 @@ import { clientIp, HOUR_MS, MINUTE_MS } from './rate-limit.throttlers';
  * applies only where a route sets it; `name` gives the endpoint a counter of its own.
  */
 export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & ClassDecorator =>
-  Throttle({ ip: { limit: perMinute, ttl: MINUTE_MS, getTracker: (request) => `ip:${name}:${clientIp(request)}:m` } });
+  applyDecorators(
+    Throttle({ ip: { limit: perMinute, ttl: MINUTE_MS, getTracker: (request) => `ip:${name}:${clientIp(request)}:m` } }),
+    ApiErrors(429),
+  );
 
 /**
  * The route calls the model: besides the caller's limits it counts in the user's

@@ -1,33 +1,72 @@
-import type { GroundingSource } from '../../search/search.types';
-import type { NotificationType, SendStatus } from '../notification-send.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { TimestampProperty, UuidProperty } from '../../common/openapi/schema-properties';
+import { GroundingSourceResponse } from '../../executions/execution.mapper';
+import { NOTIFICATION_TYPES, type NotificationType, type SendStatus } from '../notification-send.entity';
 
 /** A Notification send record (interface document): exactly these fields. */
-export interface SendRecordResponse {
+export class SendRecordResponse {
+  @UuidProperty()
   id: string;
+
+  @UuidProperty({ description: 'The task owner' })
   user_id: string;
+
+  @UuidProperty()
   task_id: string;
+
+  @UuidProperty({ description: 'The execution that triggered the send' })
   execution_id: string;
+
+  @ApiProperty({ description: 'The email address, or the webhook URL' })
   recipient: string;
+
+  @ApiProperty({ enum: NOTIFICATION_TYPES })
   notification_type: NotificationType;
+
+  @ApiProperty({ enum: ['success', 'failed'], description: 'One record per attempt' })
   status: SendStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Set when delivery failed' })
   error_message: string | null;
+
+  @TimestampProperty({ description: 'When the attempt was made' })
   created_at: string;
 }
 
-export interface SendHistoryResponse {
+export class SendHistoryResponse {
+  @ApiProperty({ type: [SendRecordResponse] })
   sends: SendRecordResponse[];
+
+  @ApiProperty({ type: 'integer', description: 'Records matching the filters, all pages' })
   total: number;
 }
 
 /** An element of `GET /api/v1/tasks/{task_id}/notifications`: an execution that met its condition. */
-export interface TaskNotificationResponse {
+export class TaskNotificationResponse {
+  @UuidProperty({ description: 'The execution' })
   id: string;
+
+  @UuidProperty()
   task_id: string;
+
+  @ApiProperty()
   task_name: string;
+
+  @ApiProperty({ enum: ['success'] })
   status: 'success';
+
+  @ApiProperty({ enum: [true] })
   condition_met: true;
+
+  @ApiProperty()
   answer: string;
+
+  @ApiProperty()
   reasoning: string;
-  grounding_sources: GroundingSource[];
+
+  @ApiProperty({ type: [GroundingSourceResponse] })
+  grounding_sources: GroundingSourceResponse[];
+
+  @TimestampProperty()
   created_at: string;
 }
