@@ -1,10 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomInt } from 'node:crypto';
-import type { Repository } from 'typeorm';
+import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import type { UserEntity } from '../users/user.entity';
-import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY_LENGTH = 32;
@@ -31,7 +30,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   private readonly pendingLastUsed = new Map<string, Date>();
 
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly keys: ApiKeyRepository,
     private readonly jobs: PeriodicJobs,
   ) {}
 
@@ -44,25 +43,22 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   }
 
   async create(userId: string, name: string): Promise<CreatedApiKey> {
-    const active = await this.keys.countBy({ userId, state: 'active' });
+    const active = await this.keys.countActive(userId);
     if (active >= MAX_ACTIVE_KEYS_PER_USER) {
       throw new BadRequestException(`API key limit reached: at most ${MAX_ACTIVE_KEYS_PER_USER} active keys per user`);
     }
     const key = generateKey();
-    const record = await this.keys.save(
-      this.keys.create({
-        userId,
-        name,
-        keyHash: hashApiKey(key),
-        keyPrefix: `sk_...${key.slice(-5)}`,
-        state: 'active',
-      }),
-    );
+    const record = await this.keys.insert({
+      userId,
+      name,
+      keyHash: hashApiKey(key),
+      keyPrefix: `sk_...${key.slice(-5)}`,
+    });
     return { record, key };
   }
 
   async listActive(userId: string): Promise<ApiKeyEntity[]> {
-    const records = await this.keys.find({ where: { userId, state: 'active' }, order: { createdAt: 'DESC' } });
+    const records = await this.keys.listActive(userId);
     for (const record of records) {
       const pending = this.pendingLastUsed.get(record.id);
       if (pending && (!record.lastUsedAt || record.lastUsedAt < pending)) record.lastUsedAt = pending;
@@ -71,24 +67,16 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   }
 
   async revoke(userId: string, id: string): Promise<void> {
-    const result = await this.keys.update(
-      { id, userId, state: 'active' },
-      { state: 'revoked', revokedAt: () => 'now()' },
-    );
-    if (!result.affected) throw new NotFoundException('API key not found');
+    if (!(await this.keys.revoke(userId, id))) throw new NotFoundException('API key not found');
     this.pendingLastUsed.delete(id);
   }
 
   /** The active key and its user, or null: one indexed lookup, no cache, so a revocation holds at once. */
-  async findActiveByKey(key: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity } | null> {
+  async findActiveByKey(key: string): Promise<{ keyId: string; user: UserEntity } | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const apiKey = await this.keys.findOne({
-      where: { keyHash: hashApiKey(key), state: 'active' },
-      relations: { user: true },
-    });
-    if (!apiKey?.user) return null;
-    this.pendingLastUsed.set(apiKey.id, new Date());
-    return { apiKey, user: apiKey.user };
+    const found = await this.keys.findActiveWithUser(hashApiKey(key));
+    if (found) this.pendingLastUsed.set(found.keyId, new Date());
+    return found;
   }
 
   async flushLastUsed(): Promise<void> {
@@ -96,12 +84,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     const entries = [...this.pendingLastUsed.entries()];
     this.pendingLastUsed.clear();
     try {
-      await this.keys.query(
-        `UPDATE api_keys SET last_used_at = v.used_at
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, used_at)
-         WHERE api_keys.id = v.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.used_at)`,
-        [entries.map(([id]) => id), entries.map(([, usedAt]) => usedAt.toISOString())],
-      );
+      await this.keys.recordLastUse(entries);
     } catch {
       // Keep the newest values for the next flush rather than lose them.
       for (const [id, usedAt] of entries) {

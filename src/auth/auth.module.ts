@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../users/users.module';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeyService } from './api-key.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
@@ -13,11 +12,12 @@ import { JwtStrategy } from './strategies/jwt.strategy';
 
 /** API keys and identity-provider JWTs, as the passport strategies `api-key` and `jwt`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), UsersModule, PassportModule],
+  imports: [UsersModule, PassportModule],
   controllers: [AuthController],
   providers: [
     AuthService,
     ApiKeyService,
+    ApiKeyRepository,
     JwtVerifierService,
     ApiKeyStrategy,
     JwtStrategy,

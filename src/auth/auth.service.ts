@@ -29,7 +29,7 @@ export class AuthService implements OnApplicationBootstrap {
   async authenticateApiKey(key: string): Promise<AuthenticatedUser> {
     const found = await this.apiKeys.findActiveByKey(key);
     if (!found) throw new UnauthorizedException('Invalid API key');
-    return this.caller(found.user, 'api_key', found.apiKey.id);
+    return this.caller(found.user, 'api_key', found.keyId);
   }
 
   async authenticateIdentity(claims: IdentityClaims): Promise<AuthenticatedUser> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import type { TaskEntity, TaskState } from './task.entity';
 
@@ -9,6 +9,20 @@ export interface TaskWithLastExecution {
   task: TaskEntity;
   lastExecution: ExecutionEntity | null;
 }
+
+/** What a new task is made of; the database fills in the rest. */
+export type NewTask = Pick<
+  TaskEntity,
+  | 'userId'
+  | 'name'
+  | 'searchQuery'
+  | 'conditionDescription'
+  | 'state'
+  | 'notifyBehavior'
+  | 'notifications'
+  | 'nextRun'
+  | 'stateChangedAt'
+>;
 
 /** Every column of a task, named as the entity names them. */
 const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
@@ -53,6 +67,28 @@ export class TaskRepository {
   async findById(id: string): Promise<TaskWithLastExecution | null> {
     const rows: Row[] = await this.dataSource.query(`${WITH_LAST_EXECUTION} WHERE t.id = $1`, [id]);
     return rows.length === 0 ? null : withLastExecution(rows[0]);
+  }
+
+  /** Inserts a task, in the caller's transaction when `manager` holds one. */
+  async insert(manager: EntityManager, task: NewTask): Promise<TaskEntity> {
+    const rows: Row[] = await manager.query(
+      `INSERT INTO tasks AS t (user_id, name, search_query, condition_description, state, notify_behavior,
+         notifications, next_run, state_changed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING ${TASK_COLUMNS}, NULL AS e_id`,
+      [
+        task.userId,
+        task.name,
+        task.searchQuery,
+        task.conditionDescription,
+        task.state,
+        task.notifyBehavior,
+        JSON.stringify(task.notifications),
+        task.nextRun,
+        task.stateChangedAt,
+      ],
+    );
+    return withLastExecution(rows[0]).task;
   }
 }
 

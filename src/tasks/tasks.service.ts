@@ -18,7 +18,7 @@ import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
-import { TaskRepository } from './task.repository';
+import { TaskRepository, type NewTask } from './task.repository';
 import { planTransition } from './task-state-machine';
 
 export const DEFAULT_TASK_NAME = 'New Monitor';
@@ -47,23 +47,24 @@ export class TasksService {
   ): Promise<TaskEntity> {
     const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
     const state = dto.state ?? 'active';
+    const now = new Date();
+    const fields: NewTask = {
+      userId: caller.id,
+      name: dto.name ?? DEFAULT_TASK_NAME,
+      searchQuery: dto.search_query,
+      conditionDescription: dto.condition_description ?? dto.search_query,
+      state,
+      notifyBehavior: dto.notify_behavior ?? 'once',
+      notifications,
+      // A new active task gets its first check right away: the agent picks the pace after it.
+      nextRun: state === 'active' ? now : null,
+      stateChangedAt: now,
+    };
+    // A task that is not active and runs nothing is one statement: no transaction to hold.
+    if (state !== 'active' && !firstRun) return this.taskRows.insert(this.dataSource.manager, fields);
     return this.inTransaction(dto.state, async (manager) => {
       if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
-      const now = new Date();
-      const task = await manager.save(
-        manager.create(TaskEntity, {
-          userId: caller.id,
-          name: dto.name ?? DEFAULT_TASK_NAME,
-          searchQuery: dto.search_query,
-          conditionDescription: dto.condition_description ?? dto.search_query,
-          state,
-          notifyBehavior: dto.notify_behavior ?? 'once',
-          notifications,
-          // A new active task gets its first check right away: the agent picks the pace after it.
-          nextRun: state === 'active' ? now : null,
-          stateChangedAt: now,
-        }),
-      );
+      const task = await this.taskRows.insert(manager, fields);
       const runQueued = firstRun ? await firstRun(manager, task) : false;
       if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
       return task;
