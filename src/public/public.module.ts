@@ -8,16 +8,16 @@ import { PublicTasksService } from './public-tasks.service';
 import { TaskFeedController } from './task-feed.controller';
 import { TaskFeedService } from './task-feed.service';
 import { WaitlistController } from './waitlist.controller';
-import { WaitlistEntryEntity } from './waitlist-entry.entity';
+import { WaitlistRepository } from './waitlist.repository';
 import { WaitlistService } from './waitlist.service';
 
 /** The unauthenticated surfaces: public task pages, their RSS feeds and the waitlist. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, WaitlistEntryEntity]),
+    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity]),
     TasksModule,
   ],
   controllers: [PublicTasksController, TaskFeedController, WaitlistController],
-  providers: [PublicTasksService, TaskFeedService, WaitlistService],
+  providers: [PublicTasksService, TaskFeedService, WaitlistService, WaitlistRepository],
 })
 export class PublicModule {}

@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from './user.entity';
+import { UserRepository } from './user.repository';
 import { UsernameController } from './username.controller';
 import { UsernameService } from './username.service';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
   controllers: [UsernameController],
-  providers: [UsersService, UsernameService],
+  providers: [UsersService, UsernameService, UserRepository],
   exports: [UsersService],
 })
 export class UsersModule {}

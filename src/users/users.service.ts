@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { UserEntity, type UserRole } from './user.entity';
+import type { UserEntity, UserRole } from './user.entity';
+import { UserRepository } from './user.repository';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
 
@@ -17,12 +16,12 @@ export interface IdentityClaims {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UserRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   findById(id: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ id });
+    return this.users.findById(id);
   }
 
   /**
@@ -43,26 +42,17 @@ export class UsersService {
    * so two first requests racing each other end with one user.
    */
   async syncFromIdentity(claims: IdentityClaims): Promise<UserEntity> {
-    const email = claims.email?.toLowerCase() ?? null;
-    const rows: Array<{ id: string }> = await this.users.query(
-      `INSERT INTO users (clerk_user_id, email, email_verified, role)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (clerk_user_id) DO UPDATE SET
-         email = COALESCE(EXCLUDED.email, users.email),
-         email_verified = CASE WHEN EXCLUDED.email IS NULL THEN users.email_verified ELSE EXCLUDED.email_verified END,
-         role = EXCLUDED.role,
-         updated_at = CASE
-           WHEN users.email IS DISTINCT FROM COALESCE(EXCLUDED.email, users.email) OR users.role <> EXCLUDED.role
-           THEN now() ELSE users.updated_at END
-       RETURNING id`,
-      [claims.subject, email, email !== null && claims.emailVerified, roleOf(claims)],
-    );
-    return this.users.findOneByOrFail({ id: rows[0].id });
+    return this.users.upsertIdentity({
+      subject: claims.subject,
+      email: claims.email?.toLowerCase() ?? null,
+      emailVerified: claims.emailVerified,
+      role: roleOf(claims),
+    });
   }
 
   /** The user behind a verified token, written only when it is new or its claims changed. */
   async resolveIdentity(claims: IdentityClaims): Promise<UserEntity> {
-    const existing = await this.users.findOneBy({ clerkUserId: claims.subject });
+    const existing = await this.users.findBySubject(claims.subject);
     const email = claims.email?.toLowerCase() ?? null;
     const unchanged =
       existing !== null &&
@@ -72,13 +62,8 @@ export class UsersService {
   }
 
   /** The fixed caller of `AUTH_DISABLED=true` instances. */
-  async ensureLocalUser(): Promise<UserEntity> {
-    await this.users.query(
-      `INSERT INTO users (clerk_user_id, email, role) VALUES ('local', $1, 'admin')
-       ON CONFLICT (clerk_user_id) DO UPDATE SET role = 'admin', state = 'active'`,
-      [LOCAL_USER_EMAIL],
-    );
-    return this.users.findOneByOrFail({ clerkUserId: 'local' });
+  ensureLocalUser(): Promise<UserEntity> {
+    return this.users.upsertLocalAdmin(LOCAL_USER_EMAIL);
   }
 }
 

@@ -1,12 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { PeriodicJobs } from '../../scheduler/periodic-jobs.service';
+import { RateLimitCounterRepository } from './rate-limit-counter.repository';
 
 export interface RateWindow {
-  /** The counter's name, e.g. `minute:key:<id>`. */
+  /** The counter's name, e.g. `key:<id>:m`. */
   bucket: string;
   lengthMs: number;
   limit: number;
@@ -32,12 +31,12 @@ const CLEANUP_INTERVAL_MS = 60_000;
 @Injectable()
 export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly counters: RateLimitCounterRepository,
     private readonly jobs: PeriodicJobs,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.every('rate-limit-cleanup', CLEANUP_INTERVAL_MS, () => this.deleteExpired());
+    this.jobs.every('rate-limit-cleanup', CLEANUP_INTERVAL_MS, () => this.counters.deleteExpired());
   }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
@@ -52,39 +51,19 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
   }
 
   async hitAll(windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
-    const starts = windows.map((window) => Math.floor(now / window.lengthMs) * window.lengthMs);
-    const ends = windows.map((window, index) => starts[index] + window.lengthMs);
-    const names = windows.map((window) => window.bucket);
-    const rows: Array<{ bucket: string; hits: number }> = await this.dataSource.query(
-      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
-       SELECT bucket, window_start, 1, expires_at
-       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING bucket, hits`,
-      [names, starts.map(toIso), ends.map(toIso)],
-    );
-    const hits = new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
-    const exceeded = windows.findIndex(
-      (window, index) => (hits.get(names[index]) ?? 0) > window.limit,
-    );
-    if (exceeded >= 0) {
-      // A refused request does not use up quota: take the hit back from every window.
-      await this.dataSource.query(
-        `UPDATE rate_limit_counters SET hits = hits - 1
-         WHERE (bucket, window_start) IN (SELECT * FROM unnest($1::text[], $2::timestamptz[]))`,
-        [names, starts.map(toIso)],
-      );
-    }
+    const counters = windows.map((window) => {
+      const start = Math.floor(now / window.lengthMs) * window.lengthMs;
+      return { bucket: window.bucket, start: new Date(start), end: new Date(start + window.lengthMs) };
+    });
+    const hits = await this.counters.hit(counters);
+    const exceeded = windows.findIndex((window) => (hits.get(window.bucket) ?? 0) > window.limit);
+    // A refused request does not use up quota: take the hit back from every window.
+    if (exceeded >= 0) await this.counters.unhit(counters);
     const remaining = Math.max(
       0,
-      Math.min(
-        ...windows.map(
-          (window, index) => window.limit - Math.min(hits.get(names[index]) ?? 0, window.limit),
-        ),
-      ),
+      Math.min(...windows.map((window) => window.limit - Math.min(hits.get(window.bucket) ?? 0, window.limit))),
     );
-    const resetIndex = exceeded >= 0 ? exceeded : 0;
-    const resetMs = ends[resetIndex];
+    const resetMs = counters[exceeded >= 0 ? exceeded : 0].end.getTime();
     return {
       allowed: exceeded < 0,
       limit: windows[0].limit,
@@ -93,12 +72,4 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
       retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
   }
-
-  private async deleteExpired(): Promise<void> {
-    await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at < now()');
-  }
-}
-
-function toIso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
 }

@@ -3,12 +3,14 @@ import { Reflector } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
+import { RateLimitCounterRepository } from './rate-limit-counter.repository';
 import { rateLimitThrottlers } from './rate-limit.throttlers';
 
 /** The throttler options and storage that `@nestjs/throttler`'s guard and decorators expect. */
 @Global()
 @Module({
   providers: [
+    RateLimitCounterRepository,
     PostgresThrottlerStorage,
     { provide: getStorageToken(), useExisting: PostgresThrottlerStorage },
     {

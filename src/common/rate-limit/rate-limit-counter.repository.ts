@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** One fixed-window counter: its name and the window it counts in. */
+export interface CounterWindow {
+  bucket: string;
+  start: Date;
+  end: Date;
+}
+
+/** The queries on `rate_limit_counters` (UNLOGGED: a counter lost in a crash only resets a window). */
+@Injectable()
+export class RateLimitCounterRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Counts one hit in every window, in one upsert; answers each bucket's hits. */
+  async hit(windows: CounterWindow[]): Promise<Map<string, number>> {
+    const rows: Array<{ bucket: string; hits: number }> = await this.dataSource.query(
+      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+       SELECT bucket, window_start, 1, expires_at
+       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+       RETURNING bucket, hits`,
+      [windows.map((window) => window.bucket), windows.map((window) => window.start), windows.map((window) => window.end)],
+    );
+    return new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
+  }
+
+  /** Takes one hit back from every window. */
+  async unhit(windows: CounterWindow[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE rate_limit_counters SET hits = hits - 1
+       WHERE (bucket, window_start) IN (SELECT * FROM unnest($1::text[], $2::timestamptz[]))`,
+      [windows.map((window) => window.bucket), windows.map((window) => window.start)],
+    );
+  }
+
+  async deleteExpired(): Promise<void> {
+    await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at < now()');
+  }
+}
