@@ -24,14 +24,6 @@ export interface CheckJobData {
 
 export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
 
-/** Thrown when the queue refuses a change: the caller's transaction must roll back. */
-export class SchedulerError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SchedulerError';
-  }
-}
-
 /**
  * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
  * takes the caller's transaction (`manager`), so a task and its job commit or roll back together
@@ -109,11 +101,12 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     return { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
   }
 
+  /** A queue change that failed names the operation; the caller's transaction then rolls back. */
   private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw new SchedulerError(
+      throw new Error(
         `${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
