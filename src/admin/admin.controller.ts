@@ -11,6 +11,9 @@ import type {
   AdminQueryResponse,
   AdminUserResponse,
 } from './admin.mapper';
+import { AdminUsageQueryDto } from '../usage/dto/usage-query.dto';
+import type { UserUsageTotals } from '../usage/usage.repository';
+import { UsageService } from '../usage/usage.service';
 import { AdminListingsService } from './admin-listings.service';
 import { PlatformStatsService, type PlatformStats } from './platform-stats.service';
 import { UserDeactivationService, type UserDeactivated } from './user-deactivation.service';
@@ -25,6 +28,7 @@ export class AdminController {
     private readonly stats: PlatformStatsService,
     private readonly listings: AdminListingsService,
     private readonly deactivation: UserDeactivationService,
+    private readonly usage: UsageService,
   ) {}
 
   @Get('stats')
@@ -63,6 +67,13 @@ export class AdminController {
   @Get('users')
   listUsers(@Query() query: PageQueryDto): Promise<{ users: AdminUserResponse[]; total: number }> {
     return this.listings.listUsers(query);
+  }
+
+  @Get('usage')
+  listUsage(
+    @Query() query: AdminUsageQueryDto,
+  ): Promise<{ users: UserUsageTotals[]; total: number }> {
+    return this.usage.listUsers(query);
   }
 
   @Patch('users/:id/deactivate')

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
+import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
 import { AdminController } from './admin.controller';
 import { AdminListingsService } from './admin-listings.service';
@@ -10,7 +11,7 @@ import { PlatformStatsService } from './platform-stats.service';
 import { UserDeactivationService } from './user-deactivation.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]), UsersModule],
+  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]), UsersModule, UsageModule],
   controllers: [AdminController],
   providers: [PlatformStatsService, AdminListingsService, UserDeactivationService],
 })

@@ -1,3 +1,4 @@
+import type { ProviderUsage } from '../search/provider-usage';
 import type { ExecutionEntity, GroundingSource } from './execution.entity';
 
 export interface ExecutionResponse {
@@ -13,6 +14,7 @@ export interface ExecutionResponse {
   condition_met: boolean | null;
   answer: string | null;
   reasoning: string | null;
+  usage: ProviderUsage | null;
   created_at: string;
 }
 
@@ -40,6 +42,7 @@ export function toExecutionResponse(
     condition_met: execution.conditionMet,
     answer: execution.answer,
     reasoning: execution.reasoning,
+    usage: owner ? execution.usage : null,
     created_at: execution.createdAt.toISOString(),
   };
 }

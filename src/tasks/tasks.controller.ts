@@ -35,14 +35,24 @@ export class TasksController {
 
   @Post('suggest')
   @HttpCode(200)
-  suggest(@Body() body: SuggestTaskDto): Promise<SuggestResult> {
-    return this.search.suggest({ prompt: body.prompt, currentTask: body.current_task });
+  suggest(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Body() body: SuggestTaskDto,
+  ): Promise<SuggestResult> {
+    return this.search.suggest(caller.id, { prompt: body.prompt, currentTask: body.current_task });
   }
 
   @Post('preview')
   @HttpCode(200)
-  preview(@Body() body: PreviewTaskDto): Promise<PreviewResponse> {
-    return this.search.preview(body.search_query, body.condition_description ?? body.search_query);
+  preview(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Body() body: PreviewTaskDto,
+  ): Promise<PreviewResponse> {
+    return this.search.preview(
+      caller.id,
+      body.search_query,
+      body.condition_description ?? body.search_query,
+    );
   }
 
   @Get()
