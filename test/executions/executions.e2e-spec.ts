@@ -385,7 +385,9 @@ describe('Executions: run now, force, history and provider failures', () => {
       expect(ended.error_message).toBe('The check was interrupted and could not be completed');
 
       const next = await api.execute(owner, task.id);
-      expect(await api.waitForExecution(owner, task.id, next.id)).toMatchObject({ status: 'success' });
+      expect(await api.waitForExecution(owner, task.id, next.id)).toMatchObject({
+        status: 'success',
+      });
     });
   });
 });

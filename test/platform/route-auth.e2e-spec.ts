@@ -34,11 +34,20 @@ describe('Route auth declarations', () => {
         const handler = prototype[name] as (...args: unknown[]) => unknown;
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (path === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const method =
+          RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const level = routeAuthLevel(reflector, handler, controller);
-        const ipLimit = reflector.get<{ perMinute: number } | undefined>(IP_RATE_LIMIT_KEY, handler);
-        const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
-        routes.push(`${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}`);
+        const ipLimit = reflector.get<{ perMinute: number } | undefined>(
+          IP_RATE_LIMIT_KEY,
+          handler,
+        );
+        const fullPath = `/${[prefix, path]
+          .map((part) => part.replace(/^\/|\/$/g, ''))
+          .filter(Boolean)
+          .join('/')}`;
+        routes.push(
+          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit.perMinute}/min)` : ''}`,
+        );
       }
     }
     expect(routes.sort()).toMatchSnapshot();

@@ -134,8 +134,8 @@ describe('GeminiSearchProvider', () => {
         usage: {
           provider: 'gemini',
           model: 'gemini-test-model',
-          input_tokens: 240,
-          output_tokens: expect.any(Number),
+          input_tokens: 1200,
+          output_tokens: 300,
           search_calls: 1,
           cost_usd: null,
         },
