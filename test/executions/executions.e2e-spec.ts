@@ -76,6 +76,7 @@ describe('Executions: run now, force, history and provider failures', () => {
         condition_met: null,
         answer: null,
         reasoning: null,
+        usage: null,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
       });
 
