@@ -7,7 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './bench-support';
 
-const BENCHMARKS = ['checks-bench.ts', 'checks-crash.ts', 'notifications-bench.ts'];
+const BENCHMARKS = [
+  'checks-bench.ts',
+  'checks-crash.ts',
+  'notifications-bench.ts',
+  'providers-bench.ts',
+];
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });

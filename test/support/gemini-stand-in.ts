@@ -222,7 +222,7 @@ export class GeminiStandIn extends WireStandIn<RecordedGeminiRequest> {
     const match = ROUTE.exec(path);
     if (match === null) return { refusal: errorReply(404, 'Not Found') };
     if (request.method !== 'POST') return { refusal: errorReply(405, 'Method Not Allowed') };
-    const body = parseJsonObject(rawBody) as GeminiRequestBody | null;
+    const body = parseJsonObject<GeminiRequestBody>(rawBody);
     const key = request.headers['x-goog-api-key'];
     const authorized = typeof key === 'string' && key === this.apiKey;
     const systemText = joinTexts((body?.systemInstruction ?? body?.system_instruction)?.parts);

@@ -333,11 +333,12 @@ export abstract class WireStandIn<R extends RecordedRequest<object> = RecordedRe
   }
 }
 
-export function parseJsonObject(raw: string): Record<string, unknown> | null {
+/** The body as a JSON object (typed as the stand-in reads it), or null when it is not one. */
+export function parseJsonObject<T extends object = Record<string, unknown>>(raw: string): T | null {
   try {
     const parsed: unknown = JSON.parse(raw);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
+      ? (parsed as T)
       : null;
   } catch {
     return null;
