@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { asRecord } from './model-reply.parser';
 import { ProviderError } from './search-provider';
 
 /** Knobs of the HTTP client every provider shares; tests shrink the delays. */
@@ -240,7 +241,7 @@ function formatSeconds(milliseconds: number): string {
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-export function truncate(text: string): string {
+function truncate(text: string): string {
   return text.length <= MAX_ERROR_DETAIL_LENGTH
     ? text
     : `${text.slice(0, MAX_ERROR_DETAIL_LENGTH)}...`;
@@ -249,12 +250,6 @@ export function truncate(text: string): string {
 /** Belt and braces: some APIs echo request fragments in errors, and a key must not leak. */
 function redact(text: string, secret: string): string {
   return secret === '' ? text : text.split(secret).join('[redacted]');
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }
 
 /**
