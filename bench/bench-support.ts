@@ -211,3 +211,43 @@ export async function seedDueTasks(
   ]);
   return { dueAt, due };
 }
+
+export interface Outcome {
+  seconds: number;
+  checksPerSecond: number;
+  duplicates: number;
+  missed: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Waits until every seeded task has a successful check; throughput and due→started latency. */
+export async function awaitChecks(pool: Pool, seeded: Seeded, timeoutMs: number): Promise<Outcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{ done: number }>(
+      "SELECT count(DISTINCT task_id)::int AS done FROM executions WHERE status = 'success'",
+    );
+    if (rows[0].done >= seeded.due || Date.now() > deadline) break;
+    await sleep(200);
+  }
+  const stats = await pool.query<{ total: number; distinct_tasks: number; last: Date }>(
+    `SELECT count(*)::int AS total, count(DISTINCT task_id)::int AS distinct_tasks, max(completed_at) AS last
+     FROM executions WHERE status = 'success'`,
+  );
+  const latencies = await pool.query<{ ms: number }>(
+    `SELECT EXTRACT(EPOCH FROM (started_at - $1::timestamptz)) * 1000 AS ms FROM executions ORDER BY 1`,
+    [seeded.dueAt.toISOString()],
+  );
+  const sorted = latencies.rows.map((row) => Math.max(0, Number(row.ms)));
+  const { total, distinct_tasks: distinctTasks, last } = stats.rows[0];
+  const seconds = (new Date(last).getTime() - seeded.dueAt.getTime()) / 1000;
+  return {
+    seconds,
+    checksPerSecond: distinctTasks / seconds,
+    duplicates: total - distinctTasks,
+    missed: seeded.due - distinctTasks,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+  };
+}

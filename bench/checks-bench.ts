@@ -10,60 +10,20 @@ import { Pool } from 'pg';
 import { GeminiStandIn } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import {
+  awaitChecks,
   createDatabase,
   machineLine,
-  percentile,
   seedDueTasks,
-  type Seeded,
-  sleep,
   spawnService,
   startServer,
   writeBenchmarkSection,
+  type Outcome,
   type ServiceProcess,
 } from './bench-support';
 
 const DUE_TASKS = Number(process.env.BENCH_DUE_TASKS ?? 5000);
 const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
 const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '200';
-
-interface Outcome {
-  seconds: number;
-  checksPerSecond: number;
-  duplicates: number;
-  missed: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
-async function awaitChecks(pool: Pool, seeded: Seeded, timeoutMs: number): Promise<Outcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await pool.query<{ done: number }>(
-      "SELECT count(DISTINCT task_id)::int AS done FROM executions WHERE status = 'success'",
-    );
-    if (rows[0].done >= seeded.due || Date.now() > deadline) break;
-    await sleep(200);
-  }
-  const stats = await pool.query<{ total: number; distinct_tasks: number; last: Date }>(
-    `SELECT count(*)::int AS total, count(DISTINCT task_id)::int AS distinct_tasks, max(completed_at) AS last
-     FROM executions WHERE status = 'success'`,
-  );
-  const latencies = await pool.query<{ ms: number }>(
-    `SELECT EXTRACT(EPOCH FROM (started_at - $1::timestamptz)) * 1000 AS ms FROM executions ORDER BY 1`,
-    [seeded.dueAt.toISOString()],
-  );
-  const sorted = latencies.rows.map((row) => Math.max(0, Number(row.ms)));
-  const { total, distinct_tasks: distinctTasks, last } = stats.rows[0];
-  const seconds = (new Date(last).getTime() - seeded.dueAt.getTime()) / 1000;
-  return {
-    seconds,
-    checksPerSecond: distinctTasks / seconds,
-    duplicates: total - distinctTasks,
-    missed: seeded.due - distinctTasks,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-  };
-}
 
 async function scenario(
   adminUrl: string,

@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'notifications-bench.ts',
   'notifications-mixed-crash.ts',
   'api-bench.ts',
+  'providers-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

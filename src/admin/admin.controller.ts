@@ -12,6 +12,9 @@ import {
   AdminQueryPage,
   AdminUserPage,
 } from './admin.mapper';
+import { AdminUsageQueryDto } from '../usage/dto/usage-query.dto';
+import type { UserUsageTotals } from '../usage/usage.repository';
+import { UsageService } from '../usage/usage.service';
 import { AdminListingsService } from './admin-listings.service';
 import { PlatformStats, PlatformStatsService } from './platform-stats.service';
 import { UserDeactivated, UserDeactivationService } from './user-deactivation.service';
@@ -26,6 +29,7 @@ export class AdminController {
     private readonly stats: PlatformStatsService,
     private readonly listings: AdminListingsService,
     private readonly deactivation: UserDeactivationService,
+    private readonly usage: UsageService,
   ) {}
 
   @Get('stats')
@@ -74,6 +78,13 @@ export class AdminController {
   @ApiRoute({ summary: 'Users, newest first', response: AdminUserPage, errors: [422] })
   listUsers(@Query() query: PageQueryDto): Promise<AdminUserPage> {
     return this.listings.listUsers(query);
+  }
+
+  @Get('usage')
+  listUsage(
+    @Query() query: AdminUsageQueryDto,
+  ): Promise<{ users: UserUsageTotals[]; total: number }> {
+    return this.usage.listUsers(query);
   }
 
   @Patch('users/:id/deactivate')

@@ -4,6 +4,7 @@ import { ExecutionEntity } from '../executions/execution.entity';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
+import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
 import { AdminController } from './admin.controller';
 import { AdminListingsService } from './admin-listings.service';
@@ -15,6 +16,7 @@ import { UserDeactivationService } from './user-deactivation.service';
     TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]),
     UsersModule,
     NotificationsModule,
+    UsageModule,
   ],
   controllers: [AdminController],
   providers: [PlatformStatsService, AdminListingsService, UserDeactivationService],

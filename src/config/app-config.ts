@@ -1,4 +1,9 @@
 import { Resolver } from 'node:dns';
+import type { Prices } from '../search/provider-usage';
+import { DEFAULT_GEMINI_MODEL } from '../search/providers/gemini-search.provider';
+import { DEFAULT_OPENAI_MODEL } from '../search/providers/openai-search.provider';
+import { DEFAULT_PERPLEXITY_MODEL } from '../search/providers/perplexity-search.provider';
+import { SEARCH_PROVIDERS } from '../search/search-provider.registry';
 import { parseDuration, parseDurationList } from './duration';
 
 /** The validated configuration of one service instance (contract section 1). */
@@ -23,11 +28,17 @@ export interface AppConfig {
     trustEmail: boolean;
   };
   adminEmails: string[];
-  gemini: {
-    apiKey: string | null;
-    baseUrl: string;
-    model: string;
-  };
+  /** The provider that runs checks (contract section 4); null: none is configured. */
+  searchProvider: string | null;
+  gemini: { apiKey: string | null; baseUrl: string; model: string };
+  openai: { apiKey: string | null; baseUrl: string; model: string };
+  perplexity: { apiKey: string | null; baseUrl: string; model: string };
+  searxng: { url: string | null };
+  llm: { baseUrl: string | null; apiKey: string | null; model: string | null };
+  /** `PRICE_*` overrides of the built-in list prices (USD). */
+  prices: Prices;
+  /** `USER_MONTHLY_BUDGET_USD`; null: no budget. */
+  userMonthlyBudgetUsd: number | null;
   smtpUrl: string | null;
   mailFrom: string;
   webhookAllowPrivateNetworks: boolean;
@@ -130,6 +141,23 @@ class EnvReader {
     }
   }
 
+  /** A decimal number of at least `min`, or null when unset. */
+  decimal(name: string, min: number): number | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    const parsed = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(parsed) || parsed < min) {
+      this.problems.push(`${name}: expected a number of at least ${min}, got "${value}"`);
+      return null;
+    }
+    return parsed;
+  }
+
+  /** A base URL without its trailing slashes. */
+  baseUrl(name: string): string | null {
+    return this.url(name, ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
+  }
+
   url(name: string, protocols: string[]): string | null {
     const value = this.raw(name);
     if (value === undefined) return null;
@@ -138,7 +166,9 @@ class EnvReader {
       if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
       return value;
     } catch {
-      this.problems.push(`${name}: expected a ${protocols.join(' or ')} URL, got "${redactUrl(value)}"`);
+      this.problems.push(
+        `${name}: expected a ${protocols.join(' or ')} URL, got "${redactUrl(value)}"`,
+      );
       return null;
     }
   }
@@ -164,7 +194,31 @@ function parseTrustProxy(value: string | undefined): string | boolean | number {
   return value;
 }
 
-export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
+/**
+ * `SEARCH_PROVIDER` (contract section 4): the named provider, whose variables must all be set;
+ * unset, the first registered provider whose variables are set; none: null.
+ */
+function selectSearchProvider(read: EnvReader): string | null {
+  const isSet = (variable: string) => read.raw(variable) !== undefined;
+  const requested = read.raw('SEARCH_PROVIDER')?.toLowerCase();
+  if (requested === undefined) {
+    return SEARCH_PROVIDERS.find((provider) => provider.variables.every(isSet))?.name ?? null;
+  }
+  const registration = SEARCH_PROVIDERS.find((provider) => provider.name === requested);
+  if (registration === undefined) {
+    const names = SEARCH_PROVIDERS.map((provider) => provider.name);
+    read.problems.push(
+      `SEARCH_PROVIDER: expected ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, got "${requested}"`,
+    );
+    return null;
+  }
+  const missing = registration.variables.filter((variable) => !isSet(variable));
+  if (missing.length > 0) {
+    read.problems.push(`SEARCH_PROVIDER=${requested}: set ${missing.join(', ')}`);
+  }
+  return requested;
+}
+
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
 
 /**
@@ -198,13 +252,34 @@ export function loadConfig(env: Env = process.env): AppConfig {
       trustEmail: read.boolean('JWT_TRUST_EMAIL', false),
     },
     adminEmails: commaList(read.raw('ADMIN_EMAILS')).map((email) => email.toLowerCase()),
+    searchProvider: selectSearchProvider(read),
     gemini: {
       apiKey: read.optional('GEMINI_API_KEY'),
-      baseUrl: (
-        read.url('GEMINI_BASE_URL', ['http:', 'https:']) ?? 'https://generativelanguage.googleapis.com'
-      ).replace(/\/+$/, ''),
+      baseUrl: read.baseUrl('GEMINI_BASE_URL') ?? 'https://generativelanguage.googleapis.com',
       model: read.string('GEMINI_MODEL', DEFAULT_GEMINI_MODEL),
     },
+    openai: {
+      apiKey: read.optional('OPENAI_API_KEY'),
+      baseUrl: read.baseUrl('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+      model: read.string('OPENAI_MODEL', DEFAULT_OPENAI_MODEL),
+    },
+    perplexity: {
+      apiKey: read.optional('PERPLEXITY_API_KEY'),
+      baseUrl: read.baseUrl('PERPLEXITY_BASE_URL') ?? 'https://api.perplexity.ai',
+      model: read.string('PERPLEXITY_MODEL', DEFAULT_PERPLEXITY_MODEL),
+    },
+    searxng: { url: read.baseUrl('SEARXNG_URL') },
+    llm: {
+      baseUrl: read.baseUrl('LLM_BASE_URL'),
+      apiKey: read.optional('LLM_API_KEY'),
+      model: read.optional('LLM_MODEL'),
+    },
+    prices: {
+      inputPerMTok: read.decimal('PRICE_INPUT_PER_MTOK', 0),
+      outputPerMTok: read.decimal('PRICE_OUTPUT_PER_MTOK', 0),
+      perSearch: read.decimal('PRICE_PER_SEARCH', 0),
+    },
+    userMonthlyBudgetUsd: read.decimal('USER_MONTHLY_BUDGET_USD', 0),
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Monitor <monitor@localhost>'),
     webhookAllowPrivateNetworks: read.boolean('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),

@@ -6,6 +6,7 @@ import { NotificationDeliveryEntity } from '../notifications/notification-delive
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { UsageEventEntity } from '../usage/usage-event.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the schema; migrations must describe exactly these (test/platform/migration-drift.e2e-spec.ts). */
@@ -19,4 +20,5 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   WaitlistEntryEntity,
   WorkerInstanceEntity,
+  UsageEventEntity,
 ];

@@ -14,8 +14,15 @@ import {
   type QueueJob,
 } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
-import { ProviderError, SearchProvider, type CheckResult } from '../search/search-provider';
+import {
+  ProviderError,
+  SearchProvider,
+  type CheckResult,
+  type ProviderUsage,
+} from '../search/search-provider';
 import type { NotificationConfig, NotifyBehavior, TaskState } from '../tasks/task.entity';
+import { startOfNextMonth } from '../usage/usage-month';
+import { budgetReachedMessage, UsageService } from '../usage/usage.service';
 import { BatchCommitter } from './batch-committer';
 import { comparableState, decideNotification, type NotifyDecision } from './notify-decision';
 
@@ -34,11 +41,22 @@ export function deliveryJobId(executionId: string, channel: NotificationType): s
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** A check whose owner reached `USER_MONTHLY_BUDGET_USD`: no provider call, retried next month. */
+export class BudgetReachedError extends Error {
+  constructor(budgetUsd: number) {
+    super(budgetReachedMessage(budgetUsd));
+    this.name = 'BudgetReachedError';
+  }
+}
+
 /** A job whose execution is now `running` on this worker. */
 interface ClaimedCheck {
   job: QueueJob<CheckJobData>;
   executionId: string;
   taskId: string;
+  userId: string;
+  /** The owner reached the monthly budget when the check was claimed. */
+  budgetReached: boolean;
   searchQuery: string;
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
@@ -80,6 +98,7 @@ export class CheckRunnerService {
     private readonly provider: SearchProvider,
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
+    private readonly usage: UsageService,
   ) {
     this.finisher = new BatchCommitter(
       dataSource,
@@ -107,6 +126,8 @@ export class CheckRunnerService {
   }
 
   private async callProvider(check: ClaimedCheck): Promise<CheckResult | Error> {
+    const budget = this.config.userMonthlyBudgetUsd;
+    if (check.budgetReached && budget !== null) return new BudgetReachedError(budget);
     try {
       return await this.provider.check({
         searchQuery: check.searchQuery,
@@ -184,6 +205,7 @@ export class CheckRunnerService {
     const details = await queryRows<{
       execution_id: string;
       task_id: string;
+      user_id: string;
       search_query: string;
       condition_description: string;
       last_known_state: Record<string, unknown> | null;
@@ -191,7 +213,7 @@ export class CheckRunnerService {
       previous_at: Date | null;
     }>(
       manager,
-      `SELECT e.id AS execution_id, t.id AS task_id, t.search_query, t.condition_description, t.last_known_state,
+      `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description, t.last_known_state,
               p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at
        FROM executions e
        JOIN tasks t ON t.id = e.task_id
@@ -201,6 +223,11 @@ export class CheckRunnerService {
        ) p ON true
        WHERE e.id = ANY($1::uuid[])`,
       [claimedRows.map((row) => row.id)],
+    );
+    const atBudget = await this.usage.usersAtBudget(
+      [...new Set(details.map((row) => row.user_id))],
+      new Date(),
+      manager,
     );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
     const byExecution = new Map(details.map((row) => [row.execution_id, row]));
@@ -213,6 +240,8 @@ export class CheckRunnerService {
           job,
           executionId: row.id,
           taskId: detail.task_id,
+          userId: detail.user_id,
+          budgetReached: atBudget.has(detail.user_id),
           searchQuery: detail.search_query,
           conditionDescription: detail.condition_description,
           previousState: detail.previous_state ?? detail.last_known_state,
@@ -316,11 +345,14 @@ export class CheckRunnerService {
         update.stateChanged = true;
       } else if (task.state === 'active') {
         if (staleCheck) checksToRemove.push(staleCheck);
-        update.nextRun = this.nextRunAfter(
-          now,
-          outcome instanceof Error ? null : outcome.nextCheckAt,
-          outcome instanceof Error,
-        );
+        update.nextRun =
+          outcome instanceof BudgetReachedError
+            ? startOfNextMonth(now)
+            : this.nextRunAfter(
+                now,
+                outcome instanceof Error ? null : outcome.nextCheckAt,
+                outcome instanceof Error,
+              );
         update.checkJobIndex =
           checksToSchedule.push({ taskId: task.id, runAt: update.nextRun }) - 1;
       } else {
@@ -392,7 +424,10 @@ export class CheckRunnerService {
     });
   }
 
-  /** Writes the final status of each execution still running on this worker; returns those written. */
+  /**
+   * Writes the final status and usage of each execution still running on this worker, and the
+   * usage events of those written (one statement each for the batch); returns those written.
+   */
   private async recordOutcomes(
     manager: EntityManager,
     items: FinishedCheck[],
@@ -423,16 +458,18 @@ export class CheckRunnerService {
         answer: failed ? null : outcome.answer,
         reasoning: failed ? null : outcome.reasoning,
         sources: failed ? null : JSON.stringify(outcome.groundingSources),
+        usage: usageOf(outcome),
       };
     });
     const rows = await queryRows<{ id: string }>(
       manager,
       `UPDATE executions e SET status = v.status, completed_at = now(), error_message = v.error,
          result = v.result::jsonb, notification = v.notification::jsonb, condition_met = v.condition_met,
-         answer = v.answer, reasoning = v.reasoning, grounding_sources = v.sources::jsonb, worker_id = NULL
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[])
-         AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources)
-       WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $10
+         answer = v.answer, reasoning = v.reasoning, grounding_sources = v.sources::jsonb,
+         usage = v.usage::jsonb, worker_id = NULL
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])
+         AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage)
+       WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11
        RETURNING e.id`,
       [
         columns.map((column) => column.id),
@@ -444,10 +481,28 @@ export class CheckRunnerService {
         columns.map((column) => column.answer),
         columns.map((column) => column.reasoning),
         columns.map((column) => column.sources),
+        columns.map((column) => (column.usage === null ? null : JSON.stringify(column.usage))),
         this.worker.id,
       ],
     );
-    return new Set(rows.map((row) => row.id));
+    const recorded = new Set(rows.map((row) => row.id));
+    await this.usage.recordChecks(
+      manager,
+      items.flatMap((item) => {
+        const usage = usageOf(item.outcome);
+        return usage !== null && recorded.has(item.check.executionId)
+          ? [
+              {
+                userId: item.check.userId,
+                kind: 'check' as const,
+                executionId: item.check.executionId,
+                usage,
+              },
+            ]
+          : [];
+      }),
+    );
+    return recorded;
   }
 
   /** The agent's choice clamped to SCHEDULER_MIN_INTERVAL..SCHEDULER_MAX_INTERVAL from now. */
@@ -467,5 +522,11 @@ function silentDecision(reason: string): NotifyDecision {
 function isRetryable(error: Error): boolean {
   return error instanceof ProviderError
     ? error.retryable
-    : error.name !== 'ProviderNotConfiguredError';
+    : error.name !== 'ProviderNotConfiguredError' && !(error instanceof BudgetReachedError);
+}
+
+/** The usage of a call that reached the provider; null when none was made. */
+function usageOf(outcome: CheckResult | Error): ProviderUsage | null {
+  if (outcome instanceof ProviderError) return outcome.usage;
+  return outcome instanceof Error ? null : outcome.usage;
 }

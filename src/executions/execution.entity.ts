@@ -7,6 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { ProviderUsage } from '../search/provider-usage';
 import type { GroundingSource } from '../search/search.types';
 import { TaskEntity } from '../tasks/task.entity';
 
@@ -93,6 +94,10 @@ export class ExecutionEntity {
 
   @Column({ type: 'text', nullable: true })
   reasoning: string | null;
+
+  /** What the provider call cost (contract section 4); null until a provider was called. */
+  @Column({ type: 'jsonb', nullable: true })
+  usage: ProviderUsage | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -4,6 +4,7 @@ import {
   TimestampProperty,
   UuidProperty,
 } from '../common/openapi/schema-properties';
+import type { ProviderUsage } from '../search/provider-usage';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,
@@ -17,6 +18,26 @@ export class GroundingSourceResponse implements GroundingSource {
 
   @ApiProperty()
   title: string;
+}
+
+export class ProviderUsageResponse implements ProviderUsage {
+  @ApiProperty({ example: 'gemini' })
+  provider: string;
+
+  @ApiProperty()
+  model: string;
+
+  @ApiProperty({ type: 'integer' })
+  input_tokens: number;
+
+  @ApiProperty({ type: 'integer' })
+  output_tokens: number;
+
+  @ApiProperty({ type: 'integer' })
+  search_calls: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'USD; null when no price is known' })
+  cost_usd: number | null;
 }
 
 export class ExecutionResponse {
@@ -59,6 +80,13 @@ export class ExecutionResponse {
   @ApiProperty({ type: String, nullable: true })
   reasoning: string | null;
 
+  @ApiProperty({
+    type: ProviderUsageResponse,
+    nullable: true,
+    description: 'Null before the run called a provider; owner only',
+  })
+  usage: ProviderUsageResponse | null;
+
   @TimestampProperty()
   created_at: string;
 }
@@ -87,6 +115,7 @@ export function toExecutionResponse(
     condition_met: execution.conditionMet,
     answer: execution.answer,
     reasoning: execution.reasoning,
+    usage: owner ? execution.usage : null,
     created_at: execution.createdAt.toISOString(),
   };
 }

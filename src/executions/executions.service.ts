@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { isUniqueViolation } from '../database/database-errors';
+import { UsageService } from '../usage/usage.service';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, IN_FLIGHT_UNIQUE_INDEX } from './execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
 import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
@@ -20,6 +21,7 @@ export class ExecutionsService {
     @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     private readonly queue: JobQueueService,
+    private readonly usage: UsageService,
   ) {}
 
   /**
@@ -68,7 +70,9 @@ export class ExecutionsService {
     return execution;
   }
 
+  /** `POST .../execute`: a run the caller asked for, within the caller's monthly budget. */
   async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {
+    await this.usage.assertWithinBudget(caller.id);
     return toExecutionResponse(await this.requestRun(caller.id, taskId, force));
   }
 

@@ -1,11 +1,13 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { GroundingSourceResponse } from '../executions/execution.mapper';
+import { UsageService } from '../usage/usage.service';
 import {
   ProviderError,
   ProviderNotConfiguredError,
   SearchProvider,
   type NotifyBehavior,
+  type ProviderUsage,
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
@@ -41,15 +43,33 @@ export class SuggestResponse implements SuggestResult {
   notify_behavior: NotifyBehavior;
 }
 
-/** Suggest and preview for the API: provider errors become 503 (none configured) or 502. */
+/**
+ * Suggest and preview for the API: within the caller's monthly budget (else 429), counted in
+ * the caller's usage whether the call succeeds or not; provider errors become 503 (none
+ * configured) or 502.
+ */
 @Injectable()
 export class GroundedSearchService {
-  constructor(private readonly provider: SearchProvider) {}
+  constructor(
+    private readonly provider: SearchProvider,
+    private readonly usage: UsageService,
+  ) {}
 
-  async preview(searchQuery: string, conditionDescription: string): Promise<PreviewResponse> {
-    const result = await this.call(() =>
-      this.provider.check({ searchQuery, conditionDescription, previousState: null, previousCheckAt: null, now: new Date() }),
-    );
+  async preview(
+    userId: string,
+    searchQuery: string,
+    conditionDescription: string,
+  ): Promise<PreviewResponse> {
+    const result = await this.call(userId, 'preview', async () => {
+      const check = await this.provider.check({
+        searchQuery,
+        conditionDescription,
+        previousState: null,
+        previousCheckAt: null,
+        now: new Date(),
+      });
+      return { value: check, usage: check.usage };
+    });
     return {
       condition_met: result.conditionMet,
       answer: result.answer,
@@ -58,17 +78,34 @@ export class GroundedSearchService {
     };
   }
 
-  suggest(request: SuggestRequest): Promise<SuggestResponse> {
-    return this.call(() => this.provider.suggest(request));
+  suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
+    return this.call(userId, 'suggest', async () => {
+      const { suggestion, usage } = await this.provider.suggest(request);
+      return { value: suggestion, usage };
+    });
   }
 
-  private async call<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.provider.isConfigured()) throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
+  private async call<T>(
+    userId: string,
+    kind: 'suggest' | 'preview',
+    work: () => Promise<{ value: T; usage: ProviderUsage }>,
+  ): Promise<T> {
+    if (!this.provider.isConfigured()) {
+      throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
+    }
+    await this.usage.assertWithinBudget(userId);
     try {
-      return await work();
+      const { value, usage } = await work();
+      await this.usage.recordCall(userId, kind, usage);
+      return value;
     } catch (error) {
-      if (error instanceof ProviderNotConfiguredError) throw new ServiceUnavailableException(error.message);
-      if (error instanceof ProviderError) throw new BadGatewayException(`Grounded search failed: ${error.message}`);
+      if (error instanceof ProviderNotConfiguredError) {
+        throw new ServiceUnavailableException(error.message);
+      }
+      if (error instanceof ProviderError) {
+        if (error.usage !== null) await this.usage.recordCall(userId, kind, error.usage);
+        throw new BadGatewayException(`Grounded search failed: ${error.message}`);
+      }
       throw error;
     }
   }

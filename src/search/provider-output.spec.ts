@@ -11,7 +11,9 @@ describe('provider output cleaning', () => {
 
   it('should clean keys and nested values when given an object', () => {
     const date = new Date('2026-01-01T00:00:00Z');
-    expect(cleanValue({ 'k\u0000': ['x\ud800', { y: 'z\u0000' }], n: 1, at: date, none: null })).toEqual({
+    expect(
+      cleanValue({ 'k\u0000': ['x\ud800', { y: 'z\u0000' }], n: 1, at: date, none: null }),
+    ).toEqual({
       k: ['x', { y: 'z' }],
       n: 1,
       at: date,

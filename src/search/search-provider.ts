@@ -1,7 +1,15 @@
 import { cleanText, cleanValue } from './provider-output';
+import {
+  NO_TOKENS,
+  priceUsage,
+  type Prices,
+  type ProviderUsage,
+  type TokenUsage,
+} from './provider-usage';
 import type { GroundingSource, NotifyBehavior } from './search.types';
 
 export * from './search.types';
+export type { ProviderUsage, TokenUsage } from './provider-usage';
 
 /** What a check needs to know about the task and its history. */
 export interface CheckRequest {
@@ -14,8 +22,8 @@ export interface CheckRequest {
   now: Date;
 }
 
-/** The outcome of one grounded search, as the provider reports it (contract section 3). */
-export interface CheckResult {
+/** The verdict of one check as an adapter reads it from the wire, with what the call consumed. */
+export interface CheckReply {
   conditionMet: boolean;
   answer: string;
   reasoning: string;
@@ -25,6 +33,12 @@ export interface CheckResult {
   groundingSources: GroundingSource[];
   /** The raw model text, kept in the execution's `result` for debugging. */
   rawText: string;
+  tokens: TokenUsage;
+}
+
+/** The outcome of one grounded search (contract sections 3 and 4), usage priced. */
+export interface CheckResult extends Omit<CheckReply, 'tokens'> {
+  usage: ProviderUsage;
 }
 
 export interface SuggestRequest {
@@ -46,25 +60,71 @@ export interface SuggestResult {
   notify_behavior: NotifyBehavior;
 }
 
+export interface SuggestReply {
+  suggestion: SuggestResult;
+  tokens: TokenUsage;
+}
+
+export interface SuggestOutcome {
+  suggestion: SuggestResult;
+  usage: ProviderUsage;
+}
+
 /**
  * A grounded-search provider (design notes, "Providers are adapters"). An adapter implements
- * `runCheck` and `runSuggest` (the wire mapping); callers use `check` and `suggest`, which clean
- * what the adapter returns so that no reply can hold text the database refuses. Errors:
+ * `runCheck` and `runSuggest` (the wire mapping) and reports the tokens and searches each call
+ * consumed; callers use `check` and `suggest`, which clean what the adapter returns so that no
+ * reply can hold text the database refuses, and price the usage. Errors:
  *  - `ProviderNotConfiguredError` when the provider has no credentials,
- *  - `ProviderError` for a failed call or an unusable reply (message is user-readable).
+ *  - `ProviderError` for a failed call or an unusable reply (message is user-readable), with the
+ *    usage of the call that failed.
  */
 export abstract class SearchProvider {
   abstract readonly name: string;
+  /** The model whose calls are billed (contract section 4, `usage.model`). */
+  abstract readonly model: string;
+  protected abstract readonly prices: Prices;
   abstract isConfigured(): boolean;
-  protected abstract runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult>;
-  protected abstract runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult>;
+  protected abstract runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply>;
+  protected abstract runSuggest(
+    request: SuggestRequest,
+    signal?: AbortSignal,
+  ): Promise<SuggestReply>;
 
-  check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
-    return cleaned(this.runCheck(request, signal));
+  /** Releases the adapter's kept-alive connections at shutdown. */
+  close(): void {}
+
+  async check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    const { tokens, ...reply } = await this.priced(cleaned(this.runCheck(request, signal)));
+    return { ...reply, usage: this.usageOf(tokens) };
   }
 
-  suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestResult> {
-    return cleaned(this.runSuggest(request, signal));
+  async suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestOutcome> {
+    const { suggestion, tokens } = await this.priced(cleaned(this.runSuggest(request, signal)));
+    return { suggestion, usage: this.usageOf(tokens) };
+  }
+
+  /** Tokens a reply reported stay with the error when the reply cannot be used. */
+  protected withTokens<T>(tokens: TokenUsage, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof ProviderError) error.tokens = tokens;
+      throw error;
+    }
+  }
+
+  private usageOf(tokens: TokenUsage): ProviderUsage {
+    return priceUsage(this.name, this.model, tokens, this.prices);
+  }
+
+  private async priced<T>(reply: Promise<T>): Promise<T> {
+    try {
+      return await reply;
+    } catch (error) {
+      if (error instanceof ProviderError) error.usage = this.usageOf(error.tokens ?? NO_TOKENS);
+      throw error;
+    }
   }
 }
 
@@ -78,8 +138,11 @@ async function cleaned<T>(reply: Promise<T>): Promise<T> {
   }
 }
 
+/** Names every way to configure a provider (a registry spec keeps it in step with the registry). */
 export const NO_PROVIDER_MESSAGE =
-  'No grounded-search provider is configured (set GEMINI_API_KEY to enable the Gemini provider)';
+  'No grounded-search provider is configured (set GEMINI_API_KEY for Gemini, OPENAI_API_KEY for OpenAI, ' +
+  'PERPLEXITY_API_KEY for Perplexity, or SEARXNG_URL with LLM_BASE_URL and LLM_MODEL for SearXNG ' +
+  'judged by an OpenAI-compatible model; SEARCH_PROVIDER picks one when several are set)';
 
 export class ProviderNotConfiguredError extends Error {
   constructor() {
@@ -89,6 +152,11 @@ export class ProviderNotConfiguredError extends Error {
 }
 
 export class ProviderError extends Error {
+  /** What the failed call consumed, as the adapter read it (null: nothing was billed). */
+  tokens: TokenUsage | null = null;
+  /** `tokens` priced; set for every error that left `SearchProvider.check` or `suggest`. */
+  usage: ProviderUsage | null = null;
+
   constructor(
     message: string,
     /** true when the call may succeed if tried again later (429, 5xx, network) */

@@ -49,10 +49,13 @@ export class TasksController {
   @ApiRoute({
     summary: 'Suggest a task configuration from a prompt',
     response: SuggestResponse,
-    errors: [413, 422, 502],
+    errors: [413, 422, 429, 502],
   })
-  suggest(@Body() body: SuggestTaskDto): Promise<SuggestResponse> {
-    return this.search.suggest({ prompt: body.prompt, currentTask: body.current_task });
+  suggest(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Body() body: SuggestTaskDto,
+  ): Promise<SuggestResponse> {
+    return this.search.suggest(caller.id, { prompt: body.prompt, currentTask: body.current_task });
   }
 
   @Post('preview')
@@ -61,10 +64,17 @@ export class TasksController {
   @ApiRoute({
     summary: 'Run a query and its condition once, without creating a task',
     response: PreviewResponse,
-    errors: [413, 422, 502],
+    errors: [413, 422, 429, 502],
   })
-  preview(@Body() body: PreviewTaskDto): Promise<PreviewResponse> {
-    return this.search.preview(body.search_query, body.condition_description ?? body.search_query);
+  preview(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Body() body: PreviewTaskDto,
+  ): Promise<PreviewResponse> {
+    return this.search.preview(
+      caller.id,
+      body.search_query,
+      body.condition_description ?? body.search_query,
+    );
   }
 
   @Get()

@@ -23,24 +23,43 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
     });
 
     it('should answer 401 "Authorization header missing" when the scheme is not Bearer', async () => {
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', 'Basic abc'), 401, 'Authorization header missing');
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', 'Basic abc'),
+        401,
+        'Authorization header missing',
+      );
     });
 
     it('should answer 401 "Invalid API key" when the key is malformed', async () => {
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', 'Bearer sk_short'), 401, 'Invalid API key');
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', 'Bearer not-a-key'), 401, 'Invalid API key');
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', 'Bearer sk_short'),
+        401,
+        'Invalid API key',
+      );
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', 'Bearer not-a-key'),
+        401,
+        'Invalid API key',
+      );
     });
 
     it('should answer 401 "Invalid API key" when a well-formed key is not in the store', async () => {
       const unknown = `sk_${'A'.repeat(32)}`;
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', `Bearer ${unknown}`), 401, 'Invalid API key');
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', `Bearer ${unknown}`),
+        401,
+        'Invalid API key',
+      );
     });
   });
 
   describe('API keys', () => {
     it('should create a key shaped sk_ + 32 alphanumerics, store only its SHA-256, and show it once', async () => {
       const user = await factory.user();
-      const created = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'deploy' });
+      const created = await testApp.http
+        .post('/auth/api-keys')
+        .set('Authorization', user.auth)
+        .send({ name: 'deploy' });
       expect(created.status).toBe(200);
       const body = created.body as Record<string, string>;
       expect(body.key).toMatch(/^sk_[A-Za-z0-9]{32}$/);
@@ -48,13 +67,23 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expect(body).toMatchObject({ name: 'deploy', state: 'active', last_used_at: null });
       expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
 
-      const stored = await testApp.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE id = $1', [body.id]);
+      const stored = await testApp.db.query<{ key_hash: string }>(
+        'SELECT key_hash FROM api_keys WHERE id = $1',
+        [body.id],
+      );
       expect(stored.rows[0].key_hash).toBe(createHash('sha256').update(body.key).digest('hex'));
-      const everything = JSON.stringify((await testApp.db.query('SELECT * FROM api_keys WHERE id = $1', [body.id])).rows);
+      const everything = JSON.stringify(
+        (await testApp.db.query('SELECT * FROM api_keys WHERE id = $1', [body.id])).rows,
+      );
       expect(everything).not.toContain(body.key);
 
-      const list = await testApp.http.get('/auth/api-keys').set('Authorization', user.auth).expect(200);
-      const listed = (list.body as Array<Record<string, unknown>>).find((key) => key.id === body.id);
+      const list = await testApp.http
+        .get('/auth/api-keys')
+        .set('Authorization', user.auth)
+        .expect(200);
+      const listed = (list.body as Array<Record<string, unknown>>).find(
+        (key) => key.id === body.id,
+      );
       expect(listed).toEqual({
         id: body.id,
         key_prefix: body.key_prefix,
@@ -69,8 +98,13 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
     it('should show last_used_at in the list after the key is used', async () => {
       const user = await factory.user();
       await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
-      const list = await testApp.http.get('/auth/api-keys').set('Authorization', user.auth).expect(200);
-      const listed = (list.body as Array<{ id: string; last_used_at: string | null }>).find((key) => key.id === user.apiKeyId);
+      const list = await testApp.http
+        .get('/auth/api-keys')
+        .set('Authorization', user.auth)
+        .expect(200);
+      const listed = (list.body as Array<{ id: string; last_used_at: string | null }>).find(
+        (key) => key.id === user.apiKeyId,
+      );
       expect(listed?.last_used_at).toEqual(expect.any(String));
       expect(Date.now() - Date.parse(listed?.last_used_at ?? '')).toBeLessThan(60_000);
     });
@@ -78,19 +112,32 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
     it('should reject a revoked key on the very next request', async () => {
       const user = await factory.user();
       await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
-      const revoked = await testApp.http.delete(`/auth/api-keys/${user.apiKeyId}`).set('Authorization', `Bearer ${user.jwt}`);
+      const revoked = await testApp.http
+        .delete(`/auth/api-keys/${user.apiKeyId}`)
+        .set('Authorization', `Bearer ${user.jwt}`);
       expect(revoked.status).toBe(200);
       expect((revoked.body as { message: string }).message).toMatch(/revoked/i);
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', user.auth), 401, 'Invalid API key');
-      const list = await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`).expect(200);
-      expect((list.body as Array<{ id: string }>).map((key) => key.id)).not.toContain(user.apiKeyId);
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', user.auth),
+        401,
+        'Invalid API key',
+      );
+      const list = await testApp.http
+        .get('/auth/api-keys')
+        .set('Authorization', `Bearer ${user.jwt}`)
+        .expect(200);
+      expect((list.body as Array<{ id: string }>).map((key) => key.id)).not.toContain(
+        user.apiKeyId,
+      );
     });
 
     it("should answer 404 when revoking another user's key or an unknown key", async () => {
       const owner = await factory.user();
       const stranger = await factory.user();
       expectDetail(
-        await testApp.http.delete(`/auth/api-keys/${owner.apiKeyId}`).set('Authorization', stranger.auth),
+        await testApp.http
+          .delete(`/auth/api-keys/${owner.apiKeyId}`)
+          .set('Authorization', stranger.auth),
         404,
         'API key not found',
       );
@@ -99,21 +146,35 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
 
     it('should answer 422 with loc ["path","id"] when the key id is not a UUID', async () => {
       const user = await factory.user();
-      const response = await testApp.http.delete('/auth/api-keys/not-a-uuid').set('Authorization', user.auth);
+      const response = await testApp.http
+        .delete('/auth/api-keys/not-a-uuid')
+        .set('Authorization', user.auth);
       expectValidationError(response, [{ type: 'uuid_parsing', loc: ['path', 'id'] }]);
     });
 
     it('should answer 422 "Field required" when the key name is missing', async () => {
       const user = await factory.user();
-      const response = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({});
-      expectValidationError(response, [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required' }]);
+      const response = await testApp.http
+        .post('/auth/api-keys')
+        .set('Authorization', user.auth)
+        .send({});
+      expectValidationError(response, [
+        { type: 'missing', loc: ['body', 'name'], msg: 'Field required' },
+      ]);
     });
 
     it('should accept management calls with either credential type', async () => {
       const user = await factory.user();
-      await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`).expect(200);
+      await testApp.http
+        .get('/auth/api-keys')
+        .set('Authorization', `Bearer ${user.jwt}`)
+        .expect(200);
       await testApp.http.get('/auth/api-keys').set('Authorization', user.auth).expect(200);
-      await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'second' }).expect(200);
+      await testApp.http
+        .post('/auth/api-keys')
+        .set('Authorization', user.auth)
+        .send({ name: 'second' })
+        .expect(200);
     });
   });
 
@@ -121,7 +182,9 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
     it('should create the user on sync-user and update the email on the next sync', async () => {
       const subject = 'user_sync_test';
       const first = await testApp.jwks.mint(subject, { email: 'first@example.com' });
-      const created = await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${first}`);
+      const created = await testApp.http
+        .post('/auth/sync-user')
+        .set('Authorization', `Bearer ${first}`);
       expect(created.status).toBe(200);
       expect(created.body).toEqual({
         id: expect.any(String),
@@ -131,19 +194,34 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
         created_at: expect.any(String),
       });
       const second = await testApp.jwks.mint(subject, { email: 'second@example.com' });
-      const updated = await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${second}`).expect(200);
-      expect(updated.body).toMatchObject({ id: (created.body as { id: string }).id, email: 'second@example.com' });
+      const updated = await testApp.http
+        .post('/auth/sync-user')
+        .set('Authorization', `Bearer ${second}`)
+        .expect(200);
+      expect(updated.body).toMatchObject({
+        id: (created.body as { id: string }).id,
+        email: 'second@example.com',
+      });
     });
 
     it('should answer /auth/me with id, email, state and created_at', async () => {
       const user = await factory.user();
       const me = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
-      expect(me.body).toEqual({ id: user.id, email: user.email, state: 'active', created_at: expect.any(String) });
+      expect(me.body).toEqual({
+        id: user.id,
+        email: user.email,
+        state: 'active',
+        created_at: expect.any(String),
+      });
     });
 
     it('should answer 401 "Token has expired" for an expired JWT', async () => {
       const token = await testApp.jwks.mint('user_expired', { expiresInSeconds: -120 });
-      expectDetail(await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`), 401, 'Token has expired');
+      expectDetail(
+        await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`),
+        401,
+        'Token has expired',
+      );
     });
 
     it('should answer 401 "Invalid token" for a JWT without exp', async () => {
@@ -153,14 +231,26 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
 
     it('should answer 401 for a JWT signed by a key the JWKS does not publish', async () => {
       const token = await testApp.jwks.mint('user_forged', { foreignKey: true });
-      expectDetail(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${token}`), 401, 'Invalid token');
+      expectDetail(
+        await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${token}`),
+        401,
+        'Invalid token',
+      );
     });
 
     it('should answer 401 when the issuer or audience does not match', async () => {
       const wrongIssuer = await testApp.jwks.mint('user_iss', { issuer: 'https://evil.test' });
       const wrongAudience = await testApp.jwks.mint('user_aud', { audience: 'someone-else' });
-      expectDetail(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${wrongIssuer}`), 401, 'Invalid token');
-      expectDetail(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${wrongAudience}`), 401, 'Invalid token');
+      expectDetail(
+        await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${wrongIssuer}`),
+        401,
+        'Invalid token',
+      );
+      expectDetail(
+        await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${wrongAudience}`),
+        401,
+        'Invalid token',
+      );
     });
 
     it('should refuse an API key on sync-user, which takes the JWT', async () => {
@@ -213,17 +303,26 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       const user = await factory.user();
       await testApp.db.query("UPDATE users SET state = 'deactivated' WHERE id = $1", [user.id]);
       expect((await testApp.http.get('/auth/me').set('Authorization', user.auth)).status).toBe(401);
-      expect((await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`)).status).toBe(401);
+      expect(
+        (await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`))
+          .status,
+      ).toBe(401);
     });
   });
 });
 
 describe('Authentication configuration', () => {
   it('should answer 503 (client not initialized) to a JWT when no JWKS or key is configured', async () => {
-    const testApp = await startTestApp({ env: { JWT_JWKS_URL: '', JWT_ISSUER: '', JWT_AUDIENCE: '' } });
+    const testApp = await startTestApp({
+      env: { JWT_JWKS_URL: '', JWT_ISSUER: '', JWT_AUDIENCE: '' },
+    });
     try {
       const token = await testApp.jwks.mint('user_any');
-      expectDetail(await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`), 503, /not initialized/);
+      expectDetail(
+        await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`),
+        503,
+        /not initialized/,
+      );
     } finally {
       await testApp.close();
     }
@@ -289,12 +388,21 @@ describe('Authentication configuration', () => {
 
   it('should verify JWTs against JWT_PUBLIC_KEY when it is set instead of a JWKS', async () => {
     const jwks = await new JwksServer().start();
-    const testApp = await startTestApp({ jwks, env: { JWT_JWKS_URL: '', JWT_PUBLIC_KEY: await jwks.publicKeyPem() } });
+    const testApp = await startTestApp({
+      jwks,
+      env: { JWT_JWKS_URL: '', JWT_PUBLIC_KEY: await jwks.publicKeyPem() },
+    });
     try {
       const token = await jwks.mint('user_pem');
-      await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`).expect(200);
+      await testApp.http
+        .post('/auth/sync-user')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
       const forged = await jwks.mint('user_pem', { foreignKey: true });
-      expect((await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${forged}`)).status).toBe(401);
+      expect(
+        (await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${forged}`))
+          .status,
+      ).toBe(401);
     } finally {
       await testApp.close();
       await jwks.stop();
@@ -306,7 +414,10 @@ describe('Authentication configuration', () => {
     try {
       const me = await testApp.http.get('/auth/me').expect(200);
       expect((me.body as { email: string }).email).toBe('local@localhost');
-      const role = await testApp.db.query<{ role: string }>('SELECT role FROM users WHERE email = $1', ['local@localhost']);
+      const role = await testApp.db.query<{ role: string }>(
+        'SELECT role FROM users WHERE email = $1',
+        ['local@localhost'],
+      );
       expect(role.rows[0].role).toBe('admin');
     } finally {
       await testApp.close();

@@ -73,6 +73,7 @@ describe('Executions: run now, force, history and provider failures', () => {
         condition_met: null,
         answer: null,
         reasoning: null,
+        usage: null,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
       });
 
@@ -412,7 +413,9 @@ describe('Executions: run now, force, history and provider failures', () => {
       expect(ended.error_message).toBe('The check was interrupted and could not be completed');
 
       const next = await api.execute(owner, task.id);
-      expect(await api.waitForExecution(owner, task.id, next.id)).toMatchObject({ status: 'success' });
+      expect(await api.waitForExecution(owner, task.id, next.id)).toMatchObject({
+        status: 'success',
+      });
     });
   });
 });

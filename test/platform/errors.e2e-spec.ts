@@ -17,7 +17,11 @@ describe('Errors, health and documentation', () => {
 
   it('should answer 404 {"detail":"Not Found"} for an unknown path', async () => {
     expectDetail(await testApp.http.get('/no/such/path'), 404, 'Not Found');
-    expectDetail(await testApp.http.get('/api/v1/nothing-here').set('Authorization', user.auth), 404, 'Not Found');
+    expectDetail(
+      await testApp.http.get('/api/v1/nothing-here').set('Authorization', user.auth),
+      404,
+      'Not Found',
+    );
   });
 
   it('should answer 405 {"detail":"Method Not Allowed"} with an Allow header for a known path', async () => {
@@ -32,7 +36,9 @@ describe('Errors, health and documentation', () => {
       .set('Authorization', user.auth)
       .set('Content-Type', 'application/json')
       .send('{"name": ');
-    expectValidationError(response, [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' }]);
+    expectValidationError(response, [
+      { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' },
+    ]);
   });
 
   it('should answer 413 for a body over 100 kB', async () => {
@@ -45,16 +51,29 @@ describe('Errors, health and documentation', () => {
   });
 
   it('should answer 422 with string_too_long and string_type issues', async () => {
-    const tooLong = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'x'.repeat(101) });
+    const tooLong = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send({ name: 'x'.repeat(101) });
     expectValidationError(tooLong, [
-      { type: 'string_too_long', loc: ['body', 'name'], msg: 'String should have at most 100 characters' },
+      {
+        type: 'string_too_long',
+        loc: ['body', 'name'],
+        msg: 'String should have at most 100 characters',
+      },
     ]);
-    const wrongType = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 42 });
+    const wrongType = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send({ name: 42 });
     expectValidationError(wrongType, [{ type: 'string_type', loc: ['body', 'name'] }]);
   });
 
   it('should answer 422 when the JSON body is not an object', async () => {
-    const response = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send([1, 2]);
+    const response = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send([1, 2]);
     expectValidationError(response, [{ type: 'model_attributes_type', loc: ['body'] }]);
   });
 
@@ -66,7 +85,9 @@ describe('Errors, health and documentation', () => {
   it('should serve the OpenAPI document and Swagger UI', async () => {
     const spec = await testApp.http.get('/openapi.json').expect(200);
     expect((spec.body as { openapi: string }).openapi).toMatch(/^3\./);
-    expect(Object.keys((spec.body as { paths: object }).paths)).toEqual(expect.arrayContaining(['/auth/me', '/health']));
+    expect(Object.keys((spec.body as { paths: object }).paths)).toEqual(
+      expect.arrayContaining(['/auth/me', '/health']),
+    );
     const ui = await testApp.http.get('/docs').redirects(1);
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');

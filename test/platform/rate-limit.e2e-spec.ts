@@ -7,7 +7,9 @@ describe('Per-key rate limits', () => {
   let factory: Factory;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_PER_HOUR: '8', RATE_LIMIT_PER_DAY: '100' } });
+    testApp = await startTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_PER_HOUR: '8', RATE_LIMIT_PER_DAY: '100' },
+    });
     factory = new Factory(testApp);
   });
 
@@ -37,7 +39,11 @@ describe('Per-key rate limits', () => {
 
   it('should count each API key separately', async () => {
     const user = await factory.user();
-    const second = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'other' }).expect(200);
+    const second = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send({ name: 'other' })
+      .expect(200);
     for (let index = 0; index < 4; index += 1) {
       await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
     }
@@ -51,9 +57,14 @@ describe('Per-key rate limits', () => {
   it('should count JWT callers per user', async () => {
     const user = await factory.user(); // its sync-user and key creation used 2 of the 5
     for (let index = 0; index < 3; index += 1) {
-      await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`).expect(200);
+      await testApp.http
+        .get('/auth/api-keys')
+        .set('Authorization', `Bearer ${user.jwt}`)
+        .expect(200);
     }
-    expectRateLimited(await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`));
+    expectRateLimited(
+      await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`),
+    );
   });
 
   it('should enforce the per-hour limit and not count refused requests against it', async () => {
@@ -71,7 +82,9 @@ describe('Per-key rate limits', () => {
       'SELECT bucket, hits FROM rate_limit_counters WHERE bucket LIKE $1',
       [`key:${user.apiKeyId}:%`],
     );
-    const hits = Object.fromEntries(counters.rows.map((row) => [row.bucket.slice(-1), Number(row.hits)]));
+    const hits = Object.fromEntries(
+      counters.rows.map((row) => [row.bucket.slice(-1), Number(row.hits)]),
+    );
     expect(hits).toEqual({ m: 1, h: 8, d: 1 });
   });
 
@@ -95,7 +108,11 @@ describe('Per-key rate limits', () => {
   });
 
   it('should share one limit between two instances on the same database', async () => {
-    const second = await startTestApp({ databaseUrl: testApp.databaseUrl, jwks: testApp.jwks, env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    const second = await startTestApp({
+      databaseUrl: testApp.databaseUrl,
+      jwks: testApp.jwks,
+      env: { RATE_LIMIT_PER_MINUTE: '5' },
+    });
     try {
       const user = await factory.user();
       const statuses: number[] = [];

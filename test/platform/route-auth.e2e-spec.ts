@@ -34,7 +34,8 @@ describe('Route auth declarations', () => {
         const handler = prototype[name] as (...args: unknown[]) => unknown;
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (path === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const method =
+          RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const level = routeAuthLevel(reflector, handler, controller);
         const ipLimit = reflector.get<number | undefined>(`${THROTTLER_LIMIT}ip`, handler);
         const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;

@@ -29,7 +29,9 @@ export function expectValidationError(response: Response, issues: ExpectedIssue[
           loc: issue.loc,
           ...(issue.msg === undefined
             ? {}
-            : { msg: typeof issue.msg === 'string' ? issue.msg : expect.stringMatching(issue.msg) }),
+            : {
+                msg: typeof issue.msg === 'string' ? issue.msg : expect.stringMatching(issue.msg),
+              }),
         }),
       ),
     ),

@@ -25,7 +25,10 @@ export class Factory {
       emailVerified: options.emailVerified,
       claims: options.admin ? { role: 'admin' } : undefined,
     });
-    const synced = await this.testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${jwt}`).expect(200);
+    const synced = await this.testApp.http
+      .post('/auth/sync-user')
+      .set('Authorization', `Bearer ${jwt}`)
+      .expect(200);
     const created = await this.testApp.http
       .post('/auth/api-keys')
       .set('Authorization', `Bearer ${jwt}`)

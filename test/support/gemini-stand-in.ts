@@ -1,31 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { ProviderUsage } from '../../src/search/provider-usage';
 import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+  checkAnswer,
+  checkText,
+  hostnameOf,
+  parseJsonObject,
+  promptKind,
+  STAND_IN_TOKENS,
+  suggestText,
+  WireStandIn,
+  type CheckReplyOptions,
+  type Described,
+  type HttpReply,
+  type RecordedRequest,
+  type StandInReply,
+  type SuggestReplyOptions,
+  type TextReply,
+} from './wire-stand-in';
 
-/** One generateContent request as the stand-in received it. */
-export interface RecordedGeminiRequest {
-  /** The `{model}` path segment, e.g. `gemini-2.5-flash`. */
-  model: string;
-  /** The parsed JSON body (`contents`, `tools`, `systemInstruction`, `generationConfig`). */
-  body: GeminiRequestBody;
-  headers: IncomingHttpHeaders;
-  /** `Date.now()` on arrival, to assert backoff spacing. */
-  receivedAt: number;
-  /** Every `contents[*].parts[*].text`, joined with newlines. */
-  promptText: string;
-  /** Every `systemInstruction.parts[*].text`, joined with newlines ('' when absent). */
-  systemText: string;
-  /** `suggest` when the prompt asks for a task configuration, otherwise `check`. */
-  kind: 'check' | 'suggest';
-  /** false when the stand-in rejected the API key (401/403) instead of answering. */
-  authorized: boolean;
-}
+export type { CheckReplyOptions, SuggestReplyOptions } from './wire-stand-in';
+export type GeminiReply = StandInReply;
+export type GeminiHttpReply = HttpReply;
 
 /** The request fields the stand-in reads; everything else is kept as sent. */
 export interface GeminiRequestBody {
@@ -37,66 +33,8 @@ export interface GeminiRequestBody {
   [field: string]: unknown;
 }
 
-/** Any HTTP answer: a status, an optional JSON (or string) body and headers. */
-export interface GeminiHttpReply {
-  status: number;
-  /** Omitted for an error status: a Gemini-shaped `{"error": ...}` body is generated. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-/** A 200 whose single candidate says `text`, with no grounding metadata. */
-export interface GeminiTextReply {
-  text: string;
-  finishReason?: string;
-  delayMs?: number;
-}
-
-/** Waits, then answers with `then` (or the default reply). */
-export interface GeminiDelayReply {
-  delayMs: number;
-  then?: GeminiReply;
-}
-
-/** Destroys the socket without answering, which a client sees as a network error. */
-export interface GeminiDropReply {
-  dropConnection: true;
-}
-
-export type GeminiReply = GeminiHttpReply | GeminiTextReply | GeminiDelayReply | GeminiDropReply;
-
-export type GeminiReplyHandler = (
-  request: RecordedGeminiRequest,
-) => GeminiReply | Promise<GeminiReply>;
-
-export interface CheckReplyOptions {
-  conditionMet?: boolean;
-  answer?: string;
-  reasoning?: string;
-  currentState?: Record<string, unknown>;
-  /** Default: one hour from now. `null` sends `"next_check_at": null`. */
-  nextCheckAt?: Date | string | null;
-  sources?: Array<{ uri: string; title?: string }>;
-  webSearchQueries?: string[];
-  /** Wrap the JSON in a Markdown ```json fence, as models often do. */
-  fenced?: boolean;
-  /** Surround the JSON with sentences, as models sometimes do. */
-  prose?: boolean;
-  /** Split the text over two parts, as streaming-trained models sometimes do. */
-  splitParts?: boolean;
-  modelVersion?: string;
-}
-
-export interface SuggestReplyOptions {
-  name?: string;
-  searchQuery?: string;
-  conditionDescription?: string;
-  schedule?: string;
-  notifyBehavior?: string;
-  fenced?: boolean;
-  prose?: boolean;
-}
+/** One generateContent request; `model` is the `{model}` path segment. */
+export type RecordedGeminiRequest = RecordedRequest<GeminiRequestBody>;
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -132,24 +70,8 @@ export function errorReply(
   status: number,
   message?: string,
   headers?: Record<string, string>,
-): GeminiHttpReply {
+): HttpReply {
   return { status, body: geminiErrorBody(status, message), headers };
-}
-
-function hostnameOf(uri: string): string {
-  try {
-    return new URL(uri).hostname;
-  } catch {
-    return uri;
-  }
-}
-
-function dressText(json: string, options: { fenced?: boolean; prose?: boolean }): string {
-  let text = options.fenced ? `\`\`\`json\n${json}\n\`\`\`` : json;
-  if (options.prose) {
-    text = `Here is the result of my search {as requested}:\n\n${text}\n\nLet me know if you need anything else.`;
-  }
-  return text;
 }
 
 /** A realistic 200 generateContent body with one candidate saying `text`. */
@@ -166,8 +88,6 @@ export function candidateBody(
   const parts = options.splitParts
     ? [{ text: text.slice(0, middle) }, { text: text.slice(middle) }]
     : [{ text }];
-  const promptTokenCount = 240;
-  const candidatesTokenCount = Math.ceil(text.length / 4);
   return {
     candidates: [
       {
@@ -178,9 +98,9 @@ export function candidateBody(
       },
     ],
     usageMetadata: {
-      promptTokenCount,
-      candidatesTokenCount,
-      totalTokenCount: promptTokenCount + candidatesTokenCount,
+      promptTokenCount: STAND_IN_TOKENS.input,
+      candidatesTokenCount: STAND_IN_TOKENS.output,
+      totalTokenCount: STAND_IN_TOKENS.input + STAND_IN_TOKENS.output,
     },
     modelVersion: options.modelVersion ?? 'gemini-2.5-flash',
     responseId: randomUUID().replace(/-/g, '').slice(0, 22),
@@ -191,26 +111,9 @@ export function candidateBody(
  * A grounded check answer: the JSON object of contract section 3 plus groundingMetadata with
  * chunks, supports and the search queries, the way Gemini returns them.
  */
-export function checkReply(options: CheckReplyOptions = {}): GeminiHttpReply {
-  const nextCheckAt =
-    options.nextCheckAt === undefined
-      ? new Date(Date.now() + 3_600_000).toISOString()
-      : options.nextCheckAt instanceof Date
-        ? options.nextCheckAt.toISOString()
-        : options.nextCheckAt;
-  const answer = options.answer ?? 'No new information matching the condition was found.';
-  const json = JSON.stringify(
-    {
-      condition_met: options.conditionMet ?? false,
-      answer,
-      reasoning: options.reasoning ?? 'The search results do not show the condition being met yet.',
-      current_state: options.currentState ?? {},
-      next_check_at: nextCheckAt,
-    },
-    null,
-    2,
-  );
-  const text = dressText(json, options);
+export function checkReply(options: CheckReplyOptions = {}): HttpReply {
+  const text = checkText(options);
+  const answer = checkAnswer(options);
   const sources = options.sources ?? [];
   const answerStart = Math.max(0, text.indexOf(answer));
   const groundingMetadata = {
@@ -247,24 +150,12 @@ export function checkReply(options: CheckReplyOptions = {}): GeminiHttpReply {
 }
 
 /** A suggestion answer with the fields of contract section 3, "Suggest". */
-export function suggestReply(options: SuggestReplyOptions = {}): GeminiHttpReply {
-  const json = JSON.stringify(
-    {
-      name: options.name ?? 'Example release watch',
-      search_query: options.searchQuery ?? 'Example product release date announcement',
-      condition_description:
-        options.conditionDescription ?? 'The release date of the example product is announced',
-      schedule: options.schedule ?? '0 9 * * *',
-      notify_behavior: options.notifyBehavior ?? 'once',
-    },
-    null,
-    2,
-  );
-  return { status: 200, body: candidateBody(dressText(json, options)) };
+export function suggestReply(options: SuggestReplyOptions = {}): HttpReply {
+  return { status: 200, body: candidateBody(suggestText(options)) };
 }
 
 /** A 200 whose model text is exactly `text` (for unparseable or hand-written replies). */
-export function textReply(text: string, finishReason?: string): GeminiTextReply {
+export function textReply(text: string, finishReason?: string): TextReply {
   return { text, finishReason };
 }
 
@@ -277,222 +168,93 @@ function joinTexts(parts: Array<{ text?: string }> | undefined): string {
     .join('\n');
 }
 
-/**
- * A local stand-in for the Gemini API on 127.0.0.1 that speaks the `generateContent` wire
- * format, so tests exercise the real provider and its HTTP client. Replies come from the
- * one-shot queue (`enqueue`) first, then from the default handler (`respondWith`), which out
- * of the box answers a check with "condition not met, next check in one hour".
- */
-export class GeminiStandIn {
-  /** Requests in arrival order, at most `maxRecordedRequests` (oldest dropped first). */
-  readonly requests: RecordedGeminiRequest[] = [];
-  /** Benchmarks turn this off so a long run keeps no history. */
-  recordRequests = true;
-  maxRecordedRequests = 1_000;
-  /** Counts every generateContent request, recorded or not. */
-  requestCount = 0;
-  baseUrl = '';
+/** A stand-in for the Gemini API speaking the `generateContent` wire format (contract section 3). */
+export class GeminiStandIn extends WireStandIn<RecordedGeminiRequest> {
+  readonly callsPerCheck = 1;
+  /** The default model's list price: 1200 × 0.30/M + 300 × 2.50/M + one grounded prompt at 0.035. */
+  readonly checkUsage: ProviderUsage = {
+    provider: 'gemini',
+    model: 'gemini-2.5-flash',
+    input_tokens: STAND_IN_TOKENS.input,
+    output_tokens: STAND_IN_TOKENS.output,
+    search_calls: 1,
+    cost_usd: 0.03611,
+  };
 
-  private server: Server | null = null;
-  private readonly queue: Array<GeminiReply | GeminiReplyHandler> = [];
-  private handler: GeminiReplyHandler = GeminiStandIn.defaultHandler;
-  /** Pending delays, resolved early by `stop()` so no reply outlives the server. */
-  private readonly delays = new Map<NodeJS.Timeout, () => void>();
+  constructor(readonly apiKey = `test-gemini-key-${randomUUID()}`) {
+    super();
+  }
 
-  constructor(readonly apiKey = `test-gemini-key-${randomUUID()}`) {}
+  env(): Record<string, string> {
+    return {
+      SEARCH_PROVIDER: 'gemini',
+      GEMINI_API_KEY: this.apiKey,
+      GEMINI_BASE_URL: this.baseUrl,
+    };
+  }
 
-  /** Realistic defaults: a check is "not met, next check in an hour"; a suggestion is generic. */
-  static defaultHandler(this: void, request: RecordedGeminiRequest): GeminiReply {
+  defaultReply(request: RecordedGeminiRequest): StandInReply {
     return request.kind === 'suggest' ? suggestReply() : checkReply();
   }
 
-  async start(): Promise<this> {
-    const server = createServer((request, response) => {
-      // A client that hangs up mid-body must not become an unhandled rejection.
-      this.serve(request, response).catch(() => response.destroy());
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    const { port } = server.address() as AddressInfo;
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    return this;
+  checkReply(options?: CheckReplyOptions): StandInReply {
+    return checkReply(options);
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const [timer, resolve] of this.delays) {
-      clearTimeout(timer);
-      resolve();
-    }
-    this.delays.clear();
-    if (server === null) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  suggestReply(options?: SuggestReplyOptions): StandInReply {
+    return suggestReply(options);
   }
 
-  /** Forgets recorded requests and queued replies and restores the default handler. */
-  reset(): this {
-    this.requests.length = 0;
-    this.queue.length = 0;
-    this.requestCount = 0;
-    this.handler = GeminiStandIn.defaultHandler;
-    return this;
+  errorReply(status: number, message?: string, headers?: Record<string, string>): HttpReply {
+    return errorReply(status, message, headers);
   }
 
-  /** Sets the reply used whenever the queue is empty. */
-  respondWith(reply: GeminiReply | GeminiReplyHandler): this {
-    this.handler = typeof reply === 'function' ? reply : () => reply;
-    return this;
+  protected textBody(text: string, finishReason?: string): unknown {
+    return candidateBody(text, { finishReason });
   }
 
-  /** Queues one-shot replies, consumed one per request in order. */
-  enqueue(...replies: Array<GeminiReply | GeminiReplyHandler>): this {
-    this.queue.push(...replies);
-    return this;
+  protected errorBody(status: number, message?: string): unknown {
+    return geminiErrorBody(status, message);
   }
 
-  get pendingReplies(): number {
-    return this.queue.length;
-  }
-
-  get lastRequest(): RecordedGeminiRequest | undefined {
-    return this.requests[this.requests.length - 1];
-  }
-
-  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = ROUTE.exec((request.url ?? '').split('?')[0]);
-    if (match === null) {
-      await drain(request);
-      return send(response, { status: 404, body: geminiErrorBody(404, 'Not Found') });
-    }
-    if (request.method !== 'POST') {
-      await drain(request);
-      return send(response, { status: 405, body: geminiErrorBody(405, 'Method Not Allowed') });
-    }
-    const body = parseJsonObject(await readBody(request));
+  protected describe(request: IncomingMessage, rawBody: string): Described<RecordedGeminiRequest> {
+    const path = (request.url ?? '').split('?')[0];
+    const match = ROUTE.exec(path);
+    if (match === null) return { refusal: errorReply(404, 'Not Found') };
+    if (request.method !== 'POST') return { refusal: errorReply(405, 'Method Not Allowed') };
+    const body = parseJsonObject<GeminiRequestBody>(rawBody);
     const key = request.headers['x-goog-api-key'];
     const authorized = typeof key === 'string' && key === this.apiKey;
     const systemText = joinTexts((body?.systemInstruction ?? body?.system_instruction)?.parts);
     const promptText = (body?.contents ?? []).map((content) => joinTexts(content.parts)).join('\n');
     const recorded: RecordedGeminiRequest = {
+      path,
       model: decodeURIComponent(match[1]),
       body: body ?? {},
       headers: request.headers,
       receivedAt: Date.now(),
       promptText,
       systemText,
-      kind: `${systemText}\n${promptText}`.includes('notify_behavior') ? 'suggest' : 'check',
+      kind: promptKind(systemText, promptText),
       authorized,
     };
-    // Rejected requests are recorded too, so a test can see that a bad key was not retried.
-    this.requestCount++;
-    if (this.recordRequests) {
-      this.requests.push(recorded);
-      if (this.requests.length > this.maxRecordedRequests) this.requests.shift();
-    }
-
     if (typeof key !== 'string' || key === '') {
-      return send(response, {
-        status: 401,
-        body: geminiErrorBody(
+      return {
+        recorded,
+        refusal: errorReply(
           401,
           "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
         ),
-      });
+      };
     }
     if (!authorized) {
-      return send(response, {
-        status: 403,
-        body: geminiErrorBody(403, 'API key not valid. Please pass a valid API key.'),
-      });
+      return {
+        recorded,
+        refusal: errorReply(403, 'API key not valid. Please pass a valid API key.'),
+      };
     }
-    if (body === null) {
-      return send(response, {
-        status: 400,
-        body: geminiErrorBody(400, 'Invalid JSON payload received.'),
-      });
-    }
-
-    const next = this.queue.shift() ?? this.handler;
-    let reply: GeminiReply;
-    try {
-      reply = typeof next === 'function' ? await next(recorded) : next;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      reply = errorReply(500, `Stand-in handler failed: ${message}`);
-    }
-    await this.answer(recorded, reply, response);
+    if (body === null)
+      return { recorded, refusal: errorReply(400, 'Invalid JSON payload received.') };
+    return { recorded };
   }
-
-  private async answer(
-    recorded: RecordedGeminiRequest,
-    reply: GeminiReply,
-    response: ServerResponse,
-  ): Promise<void> {
-    if ('dropConnection' in reply) {
-      response.socket?.destroy();
-      return;
-    }
-    if (reply.delayMs !== undefined && reply.delayMs > 0) {
-      await this.wait(reply.delayMs);
-      if (response.destroyed || this.server === null) return;
-    }
-    if ('text' in reply) {
-      return send(response, {
-        status: 200,
-        body: candidateBody(reply.text, { finishReason: reply.finishReason }),
-      });
-    }
-    if ('status' in reply) return send(response, reply);
-    // A bare delay: answer with what comes next (which may add a delay of its own).
-    return this.answer(recorded, reply.then ?? GeminiStandIn.defaultHandler(recorded), response);
-  }
-
-  private wait(delayMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.delays.delete(timer);
-        resolve();
-      }, delayMs);
-      this.delays.set(timer, resolve);
-    });
-  }
-}
-
-function send(response: ServerResponse, reply: GeminiHttpReply): void {
-  if (response.destroyed || response.headersSent) return;
-  const body =
-    reply.body === undefined && reply.status >= 400 ? geminiErrorBody(reply.status) : reply.body;
-  const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  response.writeHead(reply.status, {
-    'content-type':
-      typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=UTF-8',
-    ...reply.headers,
-  });
-  response.end(payload);
-}
-
-function parseJsonObject(raw: string): GeminiRequestBody | null {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as GeminiRequestBody)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-async function drain(request: IncomingMessage): Promise<void> {
-  await readBody(request);
 }

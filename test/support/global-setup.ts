@@ -14,7 +14,10 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'monitor-test-db-'));
-  const embedded = new EmbeddedDatabase(dataDir, { log: () => undefined, warn: (message) => console.warn(message) });
+  const embedded = new EmbeddedDatabase(dataDir, {
+    log: () => undefined,
+    warn: (message) => console.warn(message),
+  });
   process.env.TEST_ADMIN_DATABASE_URL = await embedded.start();
   Object.assign(globalThis, { __embeddedDatabase: embedded, __embeddedDataDir: dataDir });
 }

@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWTPayload, type KeyLike } from 'jose';
+import {
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  SignJWT,
+  type JWTPayload,
+  type KeyLike,
+} from 'jose';
 
 export interface MintOptions {
   email?: string | null;
@@ -32,7 +39,9 @@ export class JwksServer {
     this.privateKey = pair.privateKey;
     this.publicKey = pair.publicKey;
     this.foreignPrivateKey = foreign.privateKey;
-    this.jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }] };
+    this.jwks = {
+      keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }],
+    };
     this.server = createServer((request, response) => {
       if (request.url === '/.well-known/jwks.json') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -69,6 +78,8 @@ export class JwksServer {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }

@@ -9,6 +9,7 @@ import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { runMigrations } from '../../src/database/migrate';
 import type { GeminiStandIn } from './gemini-stand-in';
 import { JwksServer } from './jwks-server';
+import type { RecordedRequest, WireStandIn } from './wire-stand-in';
 
 export interface TestApp {
   app: INestApplication;
@@ -30,11 +31,16 @@ export interface TestAppOptions {
   jwks?: JwksServer;
   /** Point the Gemini provider at this local stand-in. */
   gemini?: GeminiStandIn;
+  /** Select the provider this stand-in speaks for and point it there (any provider). */
+  search?: WireStandIn<RecordedRequest<object>>;
 }
 
 function adminUrl(): string {
   const url = process.env.TEST_ADMIN_DATABASE_URL;
-  if (!url) throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup)');
+  if (!url)
+    throw new Error(
+      'TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup)',
+    );
   return url;
 }
 
@@ -78,7 +84,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     JWT_ISSUER: jwks.issuer,
     JWT_AUDIENCE: jwks.audience,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    ...(options.gemini ? { GEMINI_API_KEY: options.gemini.apiKey, GEMINI_BASE_URL: options.gemini.baseUrl } : {}),
+    ...(options.gemini
+      ? { GEMINI_API_KEY: options.gemini.apiKey, GEMINI_BASE_URL: options.gemini.baseUrl }
+      : {}),
+    ...options.search?.env(),
     ...options.env,
   });
   await runMigrations(databaseUrl);

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Factory, type TestUser } from '../support/factory';
-import {
-  checkReply,
-  GeminiStandIn,
-  suggestReply,
-  type GeminiReply,
-  type RecordedGeminiRequest,
-} from '../support/gemini-stand-in';
+import { GeminiStandIn } from '../support/gemini-stand-in';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
+import type { RecordedRequest, StandInReply, WireStandIn } from '../support/wire-stand-in';
 
 /** Shapes of the interface document's Task and Execution resources, as the tests read them. */
 export interface NotificationDecisionBody {
@@ -31,6 +26,7 @@ export interface ExecutionBody {
   condition_met: boolean | null;
   answer: string | null;
   reasoning: string | null;
+  usage: Record<string, unknown> | null;
   created_at: string;
 }
 
@@ -81,33 +77,39 @@ export function uniqueQuery(label = 'monitor'): string {
 }
 
 /**
- * Routes the Gemini stand-in's replies by search query: a file shares one app, and active tasks
- * are checked in the background, so a one-shot queue would hand replies to the wrong task.
+ * Routes a provider stand-in's model replies by search query: a file shares one app, and active
+ * tasks are checked in the background, so a one-shot queue would hand replies to the wrong task.
  * Replies scripted for a query are used in order and the last one repeats; other checks get
- * "not met, next check in an hour", other suggestions the stand-in's default suggestion.
+ * "not met, next check in an hour", other suggestions the stand-in's default suggestion, and
+ * search engine calls (SearXNG) the stand-in's default results.
  */
-export class ProviderScript {
-  private readonly scripts = new Map<string, GeminiReply[]>();
+export class ProviderScript<R extends RecordedRequest<object> = RecordedRequest<object>> {
+  private readonly scripts = new Map<string, StandInReply[]>();
 
-  constructor(private readonly gemini: GeminiStandIn) {
-    gemini.respondWith((request) => this.reply(request));
+  constructor(private readonly standIn: WireStandIn<R>) {
+    standIn.respondWith((request) => this.reply(request));
   }
 
-  /** Replies for every request whose prompt contains `text` (a search query or a suggest prompt). */
-  script(text: string, ...replies: GeminiReply[]): void {
+  /** Replies for every model call whose prompt contains `text` (a search query or a suggest prompt). */
+  script(text: string, ...replies: StandInReply[]): void {
     this.scripts.set(text, [...replies]);
   }
 
-  requestsFor(text: string): RecordedGeminiRequest[] {
-    return this.gemini.requests.filter((request) => request.promptText.includes(text));
+  /** The model calls (not search engine calls) whose prompt contains `text`. */
+  requestsFor(text: string): R[] {
+    return this.standIn.requests.filter(
+      (request) => request.kind !== 'search' && request.promptText.includes(text),
+    );
   }
 
-  private reply(request: RecordedGeminiRequest): GeminiReply {
-    for (const [text, replies] of this.scripts) {
-      if (!request.promptText.includes(text)) continue;
-      return replies.length > 1 ? replies.shift()! : replies[0];
+  private reply(request: R): StandInReply {
+    if (request.kind !== 'search') {
+      for (const [text, replies] of this.scripts) {
+        if (!request.promptText.includes(text)) continue;
+        return replies.length > 1 ? replies.shift()! : replies[0];
+      }
     }
-    return request.kind === 'suggest' ? suggestReply() : checkReply();
+    return this.standIn.defaultReply(request);
   }
 }
 
@@ -217,7 +219,7 @@ export class TaskApi {
 export interface TaskHarness {
   testApp: TestApp;
   gemini: GeminiStandIn;
-  provider: ProviderScript;
+  provider: ProviderScript<RecordedRequest<object>>;
   api: TaskApi;
   factory: Factory;
   owner: TestUser;

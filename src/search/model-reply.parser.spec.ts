@@ -1,14 +1,28 @@
 import {
-  extractGroundingSources,
-  extractReplyText,
+  citedResultIds,
   findFirstJsonObject,
   isFiveFieldCron,
-  parseCheckReply,
+  parseCheckText,
   parseNextCheckAt,
-  parseSuggestReply,
+  parseSuggestText,
   truncateText,
-} from './gemini-response.parser';
-import { ProviderError } from './search-provider';
+} from './model-reply.parser';
+import { groundingSources, replyText } from './providers/gemini-search.provider';
+import { ProviderError, type SuggestRequest } from './search-provider';
+
+// The replies below arrive in Gemini's wire format, the one the parser was first written for.
+const extractReplyText = (reply: unknown) => replyText(reply)[0];
+const extractGroundingSources = groundingSources;
+
+function parseCheckReply(reply: unknown, now: Date) {
+  const [text, hint] = replyText(reply);
+  return { ...parseCheckText(text, now, hint), groundingSources: groundingSources(reply) };
+}
+
+function parseSuggestReply(reply: unknown, request: SuggestRequest) {
+  const [text, hint] = replyText(reply);
+  return parseSuggestText(text, request, hint);
+}
 
 const NOW = new Date('2030-05-01T12:00:00.000Z');
 
@@ -206,6 +220,18 @@ describe('parseCheckReply', () => {
     expect(parseError(() => parseCheckReply(reply, NOW)).message).toBe(
       "Could not parse the model's reply: no JSON object found (finish reason: MAX_TOKENS)",
     );
+  });
+});
+
+describe('citedResultIds', () => {
+  it('should return the integer ids when the reply cites results', () => {
+    expect(citedResultIds('{"condition_met": true, "source_ids": [2, "3", "x", 1.5]}')).toEqual([
+      2, 3,
+    ]);
+  });
+
+  it('should return an empty list when the reply has no source_ids', () => {
+    expect(citedResultIds('{"condition_met": false}')).toEqual([]);
   });
 });
 

@@ -1,5 +1,3 @@
-import { Logger } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import {
@@ -8,20 +6,14 @@ import {
   GeminiStandIn,
   suggestReply,
   textReply,
-} from '../../test/support/gemini-stand-in';
-import { loadConfig, type AppConfig } from '../config/app-config';
-import { AppConfigModule } from '../config/config.module';
-import { GeminiSearchProvider, type GeminiProviderOptions } from './gemini-search.provider';
-import {
-  ProviderError,
-  ProviderNotConfiguredError,
-  SearchProvider,
-  type CheckRequest,
-} from './search-provider';
-import { SearchModule } from './search.module';
+} from '../../../test/support/gemini-stand-in';
+import { loadConfig, type AppConfig } from '../../config/app-config';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from '../provider-http.client';
+import { ProviderError, type CheckRequest } from '../search-provider';
+import { GeminiSearchProvider } from './gemini-search.provider';
 
 /** Tiny delays so retry tests take milliseconds; the timeout is generous unless a test says so. */
-const FAST: Partial<GeminiProviderOptions> = {
+const FAST: Partial<ProviderHttpOptions> = {
   backoffBaseMs: 1,
   backoffMaxMs: 5,
   timeoutMs: 5_000,
@@ -63,13 +55,19 @@ describe('GeminiSearchProvider', () => {
   let standIn: GeminiStandIn;
   let config: AppConfig;
 
-  function provider(options: Partial<GeminiProviderOptions> = {}): GeminiSearchProvider {
-    return new GeminiSearchProvider(config, { ...FAST, ...options });
+  const providers: GeminiSearchProvider[] = [];
+
+  function provider(options: Partial<ProviderHttpOptions> = {}): GeminiSearchProvider {
+    const created = new GeminiSearchProvider(
+      config,
+      { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...FAST, ...options },
+      () => undefined,
+    );
+    providers.push(created);
+    return created;
   }
 
   beforeAll(async () => {
-    // Retry warnings are expected here and would only clutter the test output.
-    Logger.overrideLogger(false);
     standIn = await new GeminiStandIn().start();
   });
 
@@ -83,6 +81,7 @@ describe('GeminiSearchProvider', () => {
   });
 
   afterAll(async () => {
+    providers.forEach((created) => created.close());
     await standIn.stop();
   });
 
@@ -95,7 +94,6 @@ describe('GeminiSearchProvider', () => {
       expect(request.model).toBe('gemini-test-model');
       expect(request.headers['x-goog-api-key']).toBe(standIn.apiKey);
       expect(request.body.tools).toEqual([{ google_search: {} }]);
-      expect(request.body.generationConfig).toEqual({ temperature: 0.2 });
       expect(request.systemText).toContain('"condition_met"');
       expect(request.promptText).toContain(`Current time: ${NOW.toISOString()}`);
       expect(request.promptText).toContain('"announced": false');
@@ -133,6 +131,14 @@ describe('GeminiSearchProvider', () => {
           { uri: 'https://news.example.org/switch-3', title: 'news.example.org' },
         ],
         rawText: expect.stringContaining('"condition_met": true'),
+        usage: {
+          provider: 'gemini',
+          model: 'gemini-test-model',
+          input_tokens: 1200,
+          output_tokens: 300,
+          search_calls: 1,
+          cost_usd: null,
+        },
       });
     });
 
@@ -337,35 +343,48 @@ describe('GeminiSearchProvider', () => {
     });
   });
 
-  describe('configuration', () => {
-    it('should refuse to call the API when no API key is configured', async () => {
-      config = { ...config, gemini: { ...config.gemini, apiKey: null } };
-      const unconfigured = provider();
+  describe('usage', () => {
+    it('should count thinking tokens as output and price them when the default model is used', async () => {
+      config = loadConfig({ GEMINI_API_KEY: standIn.apiKey, GEMINI_BASE_URL: standIn.baseUrl });
+      standIn.enqueue({
+        status: 200,
+        body: {
+          candidates: [
+            { content: { parts: [{ text: '{"condition_met": false, "answer": "no"}' }] } },
+          ],
+          usageMetadata: {
+            promptTokenCount: 1_000_000,
+            candidatesTokenCount: 100_000,
+            thoughtsTokenCount: 300_000,
+          },
+        },
+      });
 
-      expect(unconfigured.isConfigured()).toBe(false);
-      await expect(unconfigured.check(checkRequest())).rejects.toBeInstanceOf(
-        ProviderNotConfiguredError,
-      );
-      await expect(unconfigured.suggest({ prompt: 'anything at all' })).rejects.toBeInstanceOf(
-        ProviderNotConfiguredError,
-      );
-      expect(standIn.requestCount).toBe(0);
+      const result = await provider().check(checkRequest());
+
+      // 1M input at 0.30 + 0.4M output at 2.50 + one grounded prompt at 0.035
+      expect(result.usage).toEqual({
+        provider: 'gemini',
+        model: 'gemini-2.5-flash',
+        input_tokens: 1_000_000,
+        output_tokens: 400_000,
+        search_calls: 1,
+        cost_usd: 1.335,
+      });
     });
 
-    it('should report configured when an API key is set', () => {
-      expect(provider().isConfigured()).toBe(true);
-    });
+    it('should keep the tokens on the error when the reply cannot be parsed', async () => {
+      standIn.enqueue({
+        status: 200,
+        body: {
+          candidates: [{ content: { parts: [{ text: 'no json here' }] } }],
+          usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5 },
+        },
+      });
 
-    it('should resolve SearchProvider to the Gemini provider when SearchModule is imported', async () => {
-      const moduleRef = await Test.createTestingModule({
-        imports: [AppConfigModule.forRoot(config), SearchModule],
-      }).compile();
+      const error = (await rejection(provider().check(checkRequest()))) as ProviderError;
 
-      const resolved = moduleRef.get(SearchProvider);
-
-      expect(resolved).toBeInstanceOf(GeminiSearchProvider);
-      expect(resolved.name).toBe('gemini');
-      await moduleRef.close();
+      expect(error.usage).toMatchObject({ input_tokens: 10, output_tokens: 5, search_calls: 1 });
     });
   });
 
@@ -382,7 +401,7 @@ describe('GeminiSearchProvider', () => {
         }),
       );
 
-      const result = await provider().suggest({
+      const { suggestion: result } = await provider().suggest({
         prompt: 'Tell me when the Switch 3 comes out',
         currentTask: { name: 'Old name', schedule: '0 * * * *' },
       });
@@ -402,7 +421,9 @@ describe('GeminiSearchProvider', () => {
     });
 
     it('should answer from the default handler when nothing is queued', async () => {
-      const result = await provider().suggest({ prompt: 'Tell me about example releases' });
+      const { suggestion: result } = await provider().suggest({
+        prompt: 'Tell me about example releases',
+      });
 
       expect(result.schedule).toBe('0 9 * * *');
       expect(result.notify_behavior).toBe('once');

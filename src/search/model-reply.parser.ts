@@ -1,6 +1,5 @@
 import {
   ProviderError,
-  type CheckResult,
   type GroundingSource,
   type NotifyBehavior,
   type SuggestRequest,
@@ -17,59 +16,14 @@ export const MAX_NAME_LENGTH = 200;
 export const MIN_TEXT_LENGTH = 10;
 export const MAX_TEXT_LENGTH = 500;
 
-/** Finish reasons that mean Gemini withheld its answer rather than ran out of room. */
-const BLOCKING_FINISH_REASONS = new Set([
-  'SAFETY',
-  'RECITATION',
-  'BLOCKLIST',
-  'PROHIBITED_CONTENT',
-  'SPII',
-  'IMAGE_SAFETY',
-]);
-
-function unparseable(reason: string): ProviderError {
+export function unparseable(reason: string): ProviderError {
   return new ProviderError(`${UNPARSEABLE_REPLY_PREFIX}: ${reason}`);
 }
 
-function asRecord(value: unknown): Record<string, unknown> | null {
+export function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;
-}
-
-function firstCandidate(body: unknown): Record<string, unknown> | null {
-  const candidates = asRecord(body)?.candidates;
-  return Array.isArray(candidates) ? asRecord(candidates[0]) : null;
-}
-
-/**
- * The text of `candidates[0].content.parts[*].text`, concatenated. Gemini may split one answer
- * over several parts (and adds thought parts for thinking models, which carry `thought: true`).
- */
-export function extractReplyText(body: unknown): string {
-  const root = asRecord(body);
-  if (root === null) throw unparseable('the response body is not a JSON object');
-  const blockReason = asRecord(root.promptFeedback)?.blockReason;
-  if (typeof blockReason === 'string' && blockReason !== '') {
-    throw new ProviderError(`Gemini blocked the request (block reason: ${blockReason})`);
-  }
-  const candidate = firstCandidate(root);
-  if (candidate === null) throw unparseable('the response has no candidates');
-  const finishReason = typeof candidate.finishReason === 'string' ? candidate.finishReason : null;
-  if (finishReason !== null && BLOCKING_FINISH_REASONS.has(finishReason)) {
-    throw new ProviderError(`Gemini blocked its reply (finish reason: ${finishReason})`);
-  }
-  const parts = asRecord(candidate.content)?.parts;
-  const text = (Array.isArray(parts) ? parts : [])
-    .map(asRecord)
-    .map((part) => (part !== null && part.thought !== true ? part.text : undefined))
-    .filter((partText): partText is string => typeof partText === 'string')
-    .join('');
-  if (text.trim() === '') {
-    const detail = finishReason === null ? '' : ` (finish reason: ${finishReason})`;
-    throw unparseable(`the reply has no text${detail}`);
-  }
-  return text;
 }
 
 /**
@@ -117,7 +71,7 @@ export function findFirstJsonObject(text: string): Record<string, unknown> | nul
   return null;
 }
 
-function hostnameOf(uri: string): string {
+export function hostnameOf(uri: string): string {
   try {
     return new URL(uri).hostname || uri;
   } catch {
@@ -125,34 +79,29 @@ function hostnameOf(uri: string): string {
   }
 }
 
-/** Sources from `candidates[0].groundingMetadata.groundingChunks[*].web`, one per uri. */
-export function extractGroundingSources(body: unknown): GroundingSource[] {
-  const chunks = asRecord(firstCandidate(body)?.groundingMetadata)?.groundingChunks;
-  if (!Array.isArray(chunks)) return [];
+/** Sources as the API shows them: one per uri, trimmed, a title (the host when none is given). */
+export function uniqueSources(
+  candidates: Array<{ uri: unknown; title?: unknown }>,
+): GroundingSource[] {
   const sources = new Map<string, GroundingSource>();
-  for (const chunk of chunks) {
-    const web = asRecord(asRecord(chunk)?.web);
-    const uri = typeof web?.uri === 'string' ? web.uri.trim() : '';
+  for (const candidate of candidates) {
+    const uri = typeof candidate.uri === 'string' ? candidate.uri.trim() : '';
     if (uri === '' || sources.has(uri)) continue;
-    const title = typeof web?.title === 'string' && web.title.trim() !== '' ? web.title.trim() : '';
+    const title = typeof candidate.title === 'string' ? candidate.title.trim() : '';
     sources.set(uri, { uri, title: title || hostnameOf(uri) });
   }
   return [...sources.values()];
 }
 
-function replyObject(body: unknown): { text: string; object: Record<string, unknown> } {
-  const text = extractReplyText(body);
+/**
+ * The JSON object of a reply's text; `hint` explains a missing object when the wire says why
+ * (a reply cut off by the token limit is the usual cause).
+ */
+function replyObject(text: string, hint: string): Record<string, unknown> {
+  if (text.trim() === '') throw unparseable(`the reply has no text${hint}`);
   const object = findFirstJsonObject(text);
-  if (object === null) {
-    const finishReason = firstCandidate(body)?.finishReason;
-    // A reply cut off by MAX_TOKENS is the usual cause; say so instead of leaving a riddle.
-    const detail =
-      typeof finishReason === 'string' && finishReason !== 'STOP'
-        ? ` (finish reason: ${finishReason})`
-        : '';
-    throw unparseable(`no JSON object found${detail}`);
-  }
-  return { text, object };
+  if (object === null) throw unparseable(`no JSON object found${hint}`);
+  return object;
 }
 
 function coerceBoolean(value: unknown): boolean | null {
@@ -173,9 +122,19 @@ export function parseNextCheckAt(value: unknown, now: Date): Date | null {
   return parsed;
 }
 
+/** The check verdict of a model's reply text, before the adapter adds sources and usage. */
+export interface CheckVerdict {
+  conditionMet: boolean;
+  answer: string;
+  reasoning: string;
+  currentState: Record<string, unknown>;
+  nextCheckAt: Date | null;
+  rawText: string;
+}
+
 /** Reads a check reply (contract section 3); throws `ProviderError` when it cannot be used. */
-export function parseCheckReply(body: unknown, now: Date): CheckResult {
-  const { text, object } = replyObject(body);
+export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict {
+  const object = replyObject(text, hint);
   const conditionMet = coerceBoolean(object.condition_met);
   if (conditionMet === null) throw unparseable('"condition_met" must be true or false');
   if (typeof object.answer !== 'string') throw unparseable('"answer" must be a string');
@@ -188,9 +147,14 @@ export function parseCheckReply(body: unknown, now: Date): CheckResult {
     reasoning: typeof object.reasoning === 'string' ? object.reasoning : '',
     currentState: asRecord(object.current_state) ?? {},
     nextCheckAt: parseNextCheckAt(object.next_check_at, now),
-    groundingSources: extractGroundingSources(body),
     rawText: text,
   };
+}
+
+/** `source_ids` of a model judging numbered results (SearXNG): the numbers it cited, if any. */
+export function citedResultIds(text: string): number[] {
+  const ids = findFirstJsonObject(text)?.source_ids;
+  return Array.isArray(ids) ? ids.map(Number).filter((id) => Number.isInteger(id)) : [];
 }
 
 interface CronFieldRange {
@@ -267,8 +231,8 @@ function clampText(candidates: string[], padding: string): string {
 }
 
 /** Reads a suggestion reply and repairs what can be repaired (contract section 3, "Suggest"). */
-export function parseSuggestReply(body: unknown, request: SuggestRequest): SuggestResult {
-  const { object } = replyObject(body);
+export function parseSuggestText(text: string, request: SuggestRequest, hint = ''): SuggestResult {
+  const object = replyObject(text, hint);
   const suggestedQuery = trimmedString(object.search_query);
   if (suggestedQuery === '') throw unparseable('"search_query" must be a non-empty string');
 

@@ -1,0 +1,172 @@
+import { StaleExecutionSweeper } from '../../src/executions/stale-execution.sweeper';
+import { expectDetail, expectValidationError } from '../support/errors';
+import { Factory, type TestUser } from '../support/factory';
+import { GeminiStandIn } from '../support/gemini-stand-in';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { ProviderScript, ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from '../tasks/task-api';
+
+jest.setTimeout(30_000);
+
+/** Each check the stand-in answers costs 0.03611 USD: two of them pass this budget. */
+const BUDGET = '0.05';
+const REACHED = 'Monthly budget of 0.05 USD reached';
+
+function startOfNextMonth(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+}
+
+describe('Usage and the monthly budget (USER_MONTHLY_BUDGET_USD)', () => {
+  let gemini: GeminiStandIn;
+  let testApp: TestApp;
+  let api: TaskApi;
+  let factory: Factory;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    gemini = await new GeminiStandIn().start();
+    new ProviderScript(gemini);
+    testApp = await startTestApp({
+      search: gemini,
+      env: { ...ROOMY_RATE_LIMITS, USER_MONTHLY_BUDGET_USD: BUDGET },
+    });
+    api = new TaskApi(testApp);
+    factory = new Factory(testApp);
+    admin = await factory.user({ admin: true });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await gemini.stop();
+  });
+
+  async function spendTwoChecks(user: TestUser): Promise<string> {
+    const task = await api.create(user, { search_query: uniqueQuery('spend'), state: 'paused' });
+    for (let run = 0; run < 2; run++) {
+      const execution = await api.execute(user, task.id);
+      expect((await api.waitForExecution(user, task.id, execution.id)).status).toBe('success');
+    }
+    return task.id;
+  }
+
+  it('should answer 429 on execute, suggest and preview once the month reached the budget', async () => {
+    const user = await factory.user();
+    const taskId = await spendTwoChecks(user);
+
+    const usage = await testApp.http
+      .get('/api/v1/usage')
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(usage.body).toMatchObject({
+      executions: 2,
+      llm_calls: 2,
+      cost_usd: 0.07222,
+      budget_usd: 0.05,
+    });
+
+    const calls = gemini.requestCount;
+    expectDetail(
+      await testApp.http.post(`/api/v1/tasks/${taskId}/execute`).set('Authorization', user.auth),
+      429,
+      REACHED,
+    );
+    expectDetail(
+      await testApp.http
+        .post('/api/v1/tasks/suggest')
+        .set('Authorization', user.auth)
+        .send({ prompt: 'watch prices' }),
+      429,
+      REACHED,
+    );
+    expectDetail(
+      await testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', user.auth)
+        .send({ search_query: uniqueQuery() }),
+      429,
+      REACHED,
+    );
+    expect(gemini.requestCount).toBe(calls);
+
+    // Another user's budget is their own.
+    const other = await factory.user();
+    const otherTask = await api.create(other, {
+      search_query: uniqueQuery('other'),
+      state: 'paused',
+    });
+    await api.execute(other, otherTask.id);
+  });
+
+  it('should fail a due scheduled check without calling the provider and wait for next month when the budget is reached', async () => {
+    const user = await factory.user();
+    await spendTwoChecks(user);
+    const query = uniqueQuery('scheduled past budget');
+
+    const task = await api.create(user, { search_query: query });
+    await api.waitForIdle(task.id);
+
+    const [execution] = await api.executions(user, task.id);
+    expect(execution).toMatchObject({ status: 'failed', error_message: REACHED, usage: null });
+    expect(gemini.requests.filter((request) => request.promptText.includes(query))).toHaveLength(0);
+    const after = await api.get(user, task.id);
+    expect(after).toMatchObject({ state: 'active', next_run: startOfNextMonth() });
+    const jobs = await api.liveJobs(task.id);
+    expect(jobs.map((job) => job.start_after.toISOString())).toEqual([startOfNextMonth()]);
+
+    // The sweeper sees a scheduled task, not a stuck one.
+    await testApp.app.get(StaleExecutionSweeper).sweep();
+    expect(await api.executions(user, task.id)).toHaveLength(1);
+    expect((await api.get(user, task.id)).next_run).toBe(startOfNextMonth());
+  });
+
+  it('should list users by cost for the month and page them when an admin asks', async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const response = await testApp.http
+      .get(`/admin/usage?month=${month}&limit=1`)
+      .set('Authorization', admin.auth)
+      .expect(200);
+    const body = response.body as { users: Array<Record<string, unknown>>; total: number };
+    expect(body.total).toBeGreaterThanOrEqual(3);
+    expect(body.users).toHaveLength(1);
+    expect(body.users[0]).toEqual({
+      user_id: expect.any(String),
+      email: expect.any(String),
+      executions: 2,
+      llm_calls: 2,
+      input_tokens: 2400,
+      output_tokens: 600,
+      search_calls: 2,
+      cost_usd: 0.07222,
+    });
+    const past = await testApp.http
+      .get('/admin/usage?month=2001-01')
+      .set('Authorization', admin.auth)
+      .expect(200);
+    expect(past.body).toEqual({ users: [], total: 0 });
+  });
+
+  it('should answer 422 in the array form when the month is not YYYY-MM', async () => {
+    const user = await factory.user();
+    expectValidationError(
+      await testApp.http.get('/api/v1/usage?month=2030-13').set('Authorization', user.auth),
+      [{ type: 'string_pattern_mismatch', loc: ['query', 'month'] }],
+    );
+    expectValidationError(
+      await testApp.http.get('/admin/usage?month=May').set('Authorization', admin.auth),
+      [{ type: 'string_pattern_mismatch', loc: ['query', 'month'] }],
+    );
+    expectValidationError(
+      await testApp.http.get('/admin/usage?limit=201').set('Authorization', admin.auth),
+      [{ type: 'less_than_equal', loc: ['query', 'limit'] }],
+    );
+  });
+
+  it('should answer 403 when a non-admin lists usage', async () => {
+    const user = await factory.user();
+    expectDetail(
+      await testApp.http.get('/admin/usage').set('Authorization', user.auth),
+      403,
+      'Admin access required',
+    );
+  });
+});
