@@ -48,9 +48,8 @@ const AGENT_OPTIONS = {
 type HttpResult = { status: number } | { error: Error; reusedSocket: boolean };
 
 /**
- * Sends one signed webhook attempt (Standard Webhooks) with Node's own HTTP client. The project
- * uses axios for the Gemini API; here it cost as much CPU per request as everything else in a
- * delivery together (measured: about 0.85 ms against 0.4 ms per request, and 0.8 to 0.9 ms
+ * Sends one signed webhook attempt (Standard Webhooks) with Node's own HTTP client. axios, tried
+ * here first, cost as much CPU per request as everything else in a delivery together (measured: about 0.85 ms against 0.4 ms per request, and 0.8 to 0.9 ms
  * against 0.45 ms of service CPU per delivery in bench/notifications-bench.ts), which kept one
  * instance under 1,000 deliveries a second on two cores. Node's client also never follows
  * redirects and never picks up a proxy from the environment, which is what a webhook needs.
