@@ -13,7 +13,7 @@ import {
   AdminUserPage,
 } from './admin.mapper';
 import { AdminUsageQueryDto } from '../usage/dto/usage-query.dto';
-import type { UserUsageTotals } from '../usage/usage.repository';
+import { AdminUsagePage } from '../usage/dto/usage-responses';
 import { UsageService } from '../usage/usage.service';
 import { AdminListingsService } from './admin-listings.service';
 import { PlatformStats, PlatformStatsService } from './platform-stats.service';
@@ -81,9 +81,8 @@ export class AdminController {
   }
 
   @Get('usage')
-  listUsage(
-    @Query() query: AdminUsageQueryDto,
-  ): Promise<{ users: UserUsageTotals[]; total: number }> {
+  @ApiRoute({ summary: 'Provider usage per user in a month, highest cost first', response: AdminUsagePage, errors: [422] })
+  listUsage(@Query() query: AdminUsageQueryDto): Promise<AdminUsagePage> {
     return this.usage.listUsers(query);
   }
 

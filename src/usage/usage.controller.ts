@@ -1,21 +1,28 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
+import { MonthlyUsageResponse } from './dto/usage-responses';
 import { UsageQueryDto } from './dto/usage-query.dto';
-import { UsageService, type MonthlyUsage } from './usage.service';
+import { UsageService } from './usage.service';
 
 @ApiTags('usage')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/usage')
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
+  @ApiRoute({
+    summary: "The caller's provider usage and cost in a month",
+    response: MonthlyUsageResponse,
+    errors: [422],
+  })
   get(
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: UsageQueryDto,
-  ): Promise<MonthlyUsage> {
+  ): Promise<MonthlyUsageResponse> {
     return this.usage.monthlyUsage(caller, query.month);
   }
 }
