@@ -1,12 +1,12 @@
 # syntax=docker/dockerfile:1
 #
 # Production image. Build: `docker build -t task-monitor .`; run with at least DATABASE_URL
-# (contract section 1: NODE_ENV=production refuses the embedded database and AUTH_DISABLED).
+# (NODE_ENV=production refuses the embedded database and AUTH_DISABLED).
 # docker-compose.yml runs it next to PostgreSQL.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- build: every dependency, then compile src/ to dist/ ----------------------------------
+# ---- build: every dependency, then compile src/ and migrations/ to dist/ -----------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -15,8 +15,9 @@ COPY package.json package-lock.json ./
 # is complete, a plain `RUN npm ci` does the same.
 COPY .ci/run .ci/run
 RUN bash .ci/run install-deps
-COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY nest-cli.json tsconfig.json tsconfig.build.json tsconfig.migrations.json ./
 COPY src ./src
+COPY migrations ./migrations
 RUN npm run build
 
 # ---- production dependencies only -------------------------------------------------------

@@ -20,7 +20,7 @@ export default tseslint.config(
     extends: [eslint.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Finds tsconfig.json (which includes src/, test/ and bench/) for each linted file.
+        // Finds tsconfig.json (which includes src/, test/, bench/ and migrations/) for each linted file.
         projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },

@@ -3,13 +3,21 @@ import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
+/**
+ * The top-level `migrations/` folder: beside `src/` when running from TypeScript (tests, the
+ * migration CLI), compiled to `dist/migrations/` beside this file's `dist/database/` otherwise.
+ */
+const MIGRATIONS_DIR = __filename.endsWith('.ts')
+  ? join(__dirname, '..', '..', 'migrations')
+  : join(__dirname, '..', 'migrations');
+
 /** Options shared by the application, the migration CLI and the tests. */
 export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     entities: ENTITIES,
-    migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
+    migrations: [join(MIGRATIONS_DIR, '*.{ts,js}')],
     migrationsTableName: 'schema_migrations',
     namingStrategy: new SnakeNamingStrategy(),
     // gen_random_uuid() is built into PostgreSQL 13+, no extension to install.
