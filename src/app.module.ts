@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { ClockModule } from './common/clock/clock';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
 import { AccessGuard } from './common/guards/auth.guard';
 import type { JsonLogger } from './common/logging/json-logger';
@@ -34,6 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
+        ClockModule,
         LoggingModule.forRoot(logger),
         DiscoveryModule,
         ScheduleModule.forRoot(),

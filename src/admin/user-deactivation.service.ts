@@ -15,6 +15,7 @@ import { NotificationDeliveryService } from '../notifications/notification-deliv
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
+import { Clock } from '../common/clock/clock';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
@@ -42,6 +43,7 @@ export class UserDeactivationService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: JobQueueService,
     private readonly deliveries: NotificationDeliveryService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -70,7 +72,7 @@ export class UserDeactivationService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!user) throw new NotFoundException(USER_NOT_FOUND);
-      const now = new Date();
+      const now = this.clock.now();
       const active = await manager.find(TaskEntity, {
         where: { userId, state: 'active' },
         lock: { mode: 'pessimistic_write' },

@@ -4,6 +4,7 @@ import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import type { UserEntity } from '../users/user.entity';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';
+import { Clock } from '../common/clock/clock';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY_LENGTH = 32;
@@ -32,6 +33,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly jobs: PeriodicJobs,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -75,7 +77,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   async findActiveByKey(key: string): Promise<{ keyId: string; user: UserEntity } | null> {
     if (!isWellFormedApiKey(key)) return null;
     const found = await this.keys.findActiveWithUser(hashApiKey(key));
-    if (found) this.pendingLastUsed.set(found.keyId, new Date());
+    if (found) this.pendingLastUsed.set(found.keyId, this.clock.now());
     return found;
   }
 

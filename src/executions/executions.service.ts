@@ -10,6 +10,7 @@ import { ExecutionEntity, IN_FLIGHT_STATUSES, IN_FLIGHT_UNIQUE_INDEX } from './e
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
 import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
+import { Clock } from '../common/clock/clock';
 
 export const ALREADY_RUNNING = 'Task is already running or pending. Use force=true to override.';
 export const CANCELLED_BY_FORCE = 'Cancelled by a forced run';
@@ -22,6 +23,7 @@ export class ExecutionsService {
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -52,7 +54,7 @@ export class ExecutionsService {
         { id: In(inFlight.map((execution) => execution.id)), status: In(IN_FLIGHT_STATUSES) },
         {
           status: 'cancelled',
-          completedAt: new Date(),
+          completedAt: this.clock.now(),
           errorMessage: CANCELLED_BY_FORCE,
           workerId: null,
         },

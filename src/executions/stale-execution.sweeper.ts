@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CHECK_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
+import { Clock } from '../common/clock/clock';
 
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
@@ -33,6 +34,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
     private readonly queue: JobQueueService,
     private readonly logger: JsonLogger,
     private readonly jobs: PeriodicJobs,
+    private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -200,7 +202,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
 
   /** Gives each task a check due now (its job id and next_run), in the caller's transaction. */
   private async checkNow(manager: EntityManager, taskIds: string[]): Promise<void> {
-    const now = new Date();
+    const now = this.clock.now();
     const jobIds = await this.queue.scheduleChecks(
       manager,
       taskIds.map((taskId) => ({ taskId, runAt: now })),

@@ -11,6 +11,7 @@ import {
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
+import { Clock } from '../common/clock/clock';
 
 export class PreviewResponse {
   @ApiProperty()
@@ -53,6 +54,7 @@ export class GroundedSearchService {
   constructor(
     private readonly provider: SearchProvider,
     private readonly usage: UsageService,
+    private readonly clock: Clock,
   ) {}
 
   async preview(
@@ -66,7 +68,7 @@ export class GroundedSearchService {
         conditionDescription,
         previousState: null,
         previousCheckAt: null,
-        now: new Date(),
+        now: this.clock.now(),
       });
       return { value: check, usage: check.usage };
     });

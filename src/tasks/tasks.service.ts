@@ -20,6 +20,7 @@ import { TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask } from './task.repository';
 import { planTransition } from './task-state-machine';
+import { Clock } from '../common/clock/clock';
 
 export const DEFAULT_TASK_NAME = 'New Monitor';
 export const TASK_NOT_FOUND = 'Task not found';
@@ -34,6 +35,7 @@ export class TasksService {
     private readonly queue: JobQueueService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly taskRows: TaskRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -47,7 +49,7 @@ export class TasksService {
   ): Promise<TaskEntity> {
     const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
     const state = dto.state ?? 'active';
-    const now = new Date();
+    const now = this.clock.now();
     const fields: NewTask = {
       userId: caller.id,
       name: dto.name ?? DEFAULT_TASK_NAME,
@@ -114,7 +116,7 @@ export class TasksService {
       if (dto.notify_behavior !== undefined) task.notifyBehavior = dto.notify_behavior;
       if (notifications !== undefined) task.notifications = notifications;
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
-      task.updatedAt = new Date();
+      task.updatedAt = this.clock.now();
       return manager.save(task);
     });
   }
@@ -135,7 +137,7 @@ export class TasksService {
   private async transition(manager: EntityManager, task: TaskEntity, to: TaskState): Promise<void> {
     const action = planTransition(task.state, to);
     if (action === 'none') return;
-    const now = new Date();
+    const now = this.clock.now();
     if (action === 'remove-job') {
       await this.queue.removeCheck(manager, task.checkJobId);
       task.checkJobId = null;

@@ -13,6 +13,7 @@ import {
   type UsageTotals,
   type UserUsageTotals,
 } from './usage.repository';
+import { Clock } from '../common/clock/clock';
 
 export interface MonthlyUsage extends UsageTotals {
   month: string;
@@ -30,18 +31,19 @@ export class UsageService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly usage: UsageRepository,
+    private readonly clock: Clock,
   ) {}
 
   /** `GET /api/v1/usage`: the caller's sums for a UTC month (default: this one). */
   async monthlyUsage(caller: AuthenticatedUser, month: string | undefined): Promise<MonthlyUsage> {
-    const range = monthRange(month, new Date());
+    const range = monthRange(month, this.clock.now());
     const totals = await this.usage.totalsFor(caller.id, range.from, range.to);
     return { month: range.month, ...totals, budget_usd: this.config.userMonthlyBudgetUsd };
   }
 
   /** `GET /admin/usage`: every user with usage that month, highest cost first. */
   listUsers(query: AdminUsageQueryDto): Promise<{ users: UserUsageTotals[]; total: number }> {
-    const range = monthRange(query.month, new Date());
+    const range = monthRange(query.month, this.clock.now());
     return this.usage.listUsers(
       range.from,
       range.to,
@@ -54,7 +56,7 @@ export class UsageService {
   async assertWithinBudget(userId: string): Promise<void> {
     const budget = this.config.userMonthlyBudgetUsd;
     if (budget === null) return;
-    const reached = await this.usersAtBudget([userId], new Date());
+    const reached = await this.usersAtBudget([userId], this.clock.now());
     if (reached.has(userId)) {
       throw new HttpException(budgetReachedMessage(budget), HttpStatus.TOO_MANY_REQUESTS);
     }

@@ -3,6 +3,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { PeriodicJobs } from '../../scheduler/periodic-jobs.service';
 import { RateLimitCounterRepository } from './rate-limit-counter.repository';
+import { Clock } from '../clock/clock';
 
 export interface RateWindow {
   /** The counter's name, e.g. `key:<id>:m`. */
@@ -33,6 +34,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
   constructor(
     private readonly counters: RateLimitCounterRepository,
     private readonly jobs: PeriodicJobs,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -41,7 +43,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const decision = await this.hitAll([{ bucket: key, lengthMs: ttl, limit }]);
-    const seconds = Math.max(0, decision.resetEpochSeconds - Math.ceil(Date.now() / 1000));
+    const seconds = Math.max(0, decision.resetEpochSeconds - Math.ceil(this.clock.now().getTime() / 1000));
     return {
       totalHits: limit - decision.remaining + (decision.allowed ? 0 : 1),
       timeToExpire: seconds,
@@ -50,7 +52,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
     };
   }
 
-  async hitAll(windows: RateWindow[], now = Date.now()): Promise<RateDecision> {
+  async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
     const counters = windows.map((window) => {
       const start = Math.floor(now / window.lengthMs) * window.lengthMs;
       return { bucket: window.bucket, start: new Date(start), end: new Date(start + window.lengthMs) };
