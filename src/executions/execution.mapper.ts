@@ -58,7 +58,7 @@ export class ExecutionResponse {
 
   @JsonObjectProperty({
     nullable: true,
-    description: 'Null until the run ends; non-owners never see `error` or `raw_text`',
+    description: 'Null until the run ends; non-owners never see `error`',
   })
   result: Record<string, unknown> | null;
 
@@ -122,6 +122,6 @@ export function toExecutionResponse(
 
 function scrubResult(result: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!result) return null;
-  const { error: _error, raw_text: _raw, ...visible } = result;
+  const { error: _error, ...visible } = result;
   return visible;
 }

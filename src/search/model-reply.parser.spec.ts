@@ -170,7 +170,6 @@ describe('parseCheckReply', () => {
       currentState: { latest_version: '2.0' },
       nextCheckAt: new Date('2030-05-02T09:00:00Z'),
       groundingSources: [{ uri: 'https://example.com/release', title: 'example.com' }],
-      rawText: checkJson(),
     });
   });
 

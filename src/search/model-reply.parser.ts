@@ -129,7 +129,6 @@ export interface CheckVerdict {
   reasoning: string;
   currentState: Record<string, unknown>;
   nextCheckAt: Date | null;
-  rawText: string;
 }
 
 /** Reads a check reply (contract section 3); throws `ProviderError` when it cannot be used. */
@@ -147,7 +146,6 @@ export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict
     reasoning: typeof object.reasoning === 'string' ? object.reasoning : '',
     currentState: asRecord(object.current_state) ?? {},
     nextCheckAt: parseNextCheckAt(object.next_check_at, now),
-    rawText: text,
   };
 }
 

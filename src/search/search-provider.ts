@@ -31,8 +31,6 @@ export interface CheckReply {
   /** The agent's choice for the next check; null when it gave none or an unusable value. */
   nextCheckAt: Date | null;
   groundingSources: GroundingSource[];
-  /** The raw model text, kept in the execution's `result` for debugging. */
-  rawText: string;
   tokens: TokenUsage;
 }
 
