@@ -15,6 +15,13 @@ module.exports = {
       transform,
     },
     {
+      displayName: 'service',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.service-spec.ts'],
+      transform,
+    },
+    {
       displayName: 'e2e',
       testEnvironment: 'node',
       rootDir: __dirname,

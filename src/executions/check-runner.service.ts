@@ -23,6 +23,7 @@ import {
 import type { NotificationConfig, NotifyBehavior, TaskState } from '../tasks/task.entity';
 import { startOfNextMonth } from '../usage/usage-month';
 import { budgetReachedMessage, UsageService } from '../usage/usage.service';
+import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from './batch-committer';
 import { comparableState, decideNotification, type NotifyDecision } from './notify-decision';
 
@@ -99,6 +100,7 @@ export class CheckRunnerService {
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
     private readonly usage: UsageService,
+    private readonly clock: Clock,
   ) {
     this.finisher = new BatchCommitter(
       dataSource,
@@ -134,7 +136,7 @@ export class CheckRunnerService {
         conditionDescription: check.conditionDescription,
         previousState: check.previousState,
         previousCheckAt: check.previousCheckAt,
-        now: new Date(),
+        now: this.clock.now(),
       });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
@@ -226,7 +228,7 @@ export class CheckRunnerService {
     );
     const atBudget = await this.usage.usersAtBudget(
       [...new Set(details.map((row) => row.user_id))],
-      new Date(),
+      this.clock.now(),
       manager,
     );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
@@ -305,7 +307,7 @@ export class CheckRunnerService {
     const recorded = await this.recordOutcomes(manager, final, decisions);
     jobsToComplete.push(...final.map((item) => item.check.job.id));
 
-    const now = new Date();
+    const now = this.clock.now();
     const checksToRemove: string[] = [];
     const checksToSchedule: Array<{ taskId: string; runAt: Date }> = [];
     const taskUpdates: Array<{
