@@ -3,6 +3,7 @@ import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.
 import { ExecutionEntity } from '../executions/execution.entity';
 import { WorkerInstanceEntity } from '../scheduler/worker-instance.entity';
 import { NotificationDeliveryEntity } from '../notifications/notification-delivery.entity';
+import { EmailVerificationEntity } from '../notifications/email-verification/email-verification.entity';
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
@@ -19,4 +20,5 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   WaitlistEntryEntity,
   WorkerInstanceEntity,
+  EmailVerificationEntity,
 ];

@@ -12,6 +12,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { UserEntity } from '../users/user.entity';
+import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
@@ -43,7 +44,10 @@ export class TasksService {
     dto: CreateTaskDto,
     firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
   ): Promise<TaskEntity> {
-    const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
+    const notifications = await this.notificationConfigs.validate(
+      dto.notifications ?? [],
+      channelOwner(caller.user),
+    );
     const state = dto.state ?? 'active';
     return this.inTransaction(dto.state, async (manager) => {
       if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
@@ -100,7 +104,11 @@ export class TasksService {
     const notifications =
       dto.notifications === undefined
         ? undefined
-        : await this.notificationConfigs.validate(dto.notifications, current.notifications);
+        : await this.notificationConfigs.validate(
+            dto.notifications,
+            channelOwner(caller.user),
+            current.notifications,
+          );
     return this.inTransaction(dto.state, async (manager) => {
       const task = await manager.findOne(TaskEntity, {
         where: { id, userId: caller.id },

@@ -6,10 +6,21 @@ import { clientIp, HOUR_MS, MINUTE_MS } from './rate-limit.throttlers';
  * applies only where a route sets it; `name` gives the endpoint a counter of its own.
  */
 export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & ClassDecorator =>
-  Throttle({ ip: { limit: perMinute, ttl: MINUTE_MS, getTracker: (request) => `ip:${name}:${clientIp(request)}:m` } });
+  Throttle({
+    ip: {
+      limit: perMinute,
+      ttl: MINUTE_MS,
+      getTracker: (request) => `ip:${name}:${clientIp(request)}:m`,
+    },
+  });
 
 /**
  * The route calls the model: besides the caller's limits it counts in the user's
  * `RATE_LIMIT_LLM_PER_HOUR` (the `model` throttler), shared by all the user's credentials.
  */
-export const LlmRateLimit = (): MethodDecorator & ClassDecorator => Throttle({ model: { ttl: HOUR_MS } });
+export const LlmRateLimit = (): MethodDecorator & ClassDecorator =>
+  Throttle({ model: { ttl: HOUR_MS } });
+
+/** Contract section 5: a user may ask for at most 5 verification codes an hour. */
+export const EmailVerificationRateLimit = (): MethodDecorator & ClassDecorator =>
+  Throttle({ 'email-verification': { ttl: HOUR_MS } });

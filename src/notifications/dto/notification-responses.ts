@@ -1,14 +1,17 @@
 import type { GroundingSource } from '../../search/search.types';
-import type { NotificationType, SendStatus } from '../notification-send.entity';
+import type { SendStatus } from '../notification-send.entity';
+import type { NotificationType, SendEvent } from '../notification-types';
 
 /** A Notification send record (interface document): exactly these fields. */
 export interface SendRecordResponse {
   id: string;
   user_id: string;
   task_id: string;
-  execution_id: string;
+  /** Null for a test send. */
+  execution_id: string | null;
   recipient: string;
   notification_type: NotificationType;
+  event: SendEvent;
   status: SendStatus;
   error_message: string | null;
   created_at: string;
