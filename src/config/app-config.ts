@@ -45,6 +45,12 @@ export interface AppConfig {
   webhookRetryScheduleMs: number[];
   /** Name servers for notification hosts (`ip[:port]`); empty: the system's. */
   dnsServers: string[];
+  /** Base URL of the Telegram Bot API, without a trailing slash. */
+  telegramApiBaseUrl: string;
+  /** Consecutive failed executions that raise `task.check_failing`. */
+  alertAfterFailures: number;
+  /** `verified`: email configs may only use the owner's own or verified addresses. */
+  emailRecipientPolicy: 'verified' | 'any';
   rateLimit: { perMinute: number; perHour: number; perDay: number; llmPerHour: number };
   /** Active tasks one user may have; 0: no cap. */
   maxActiveTasksPerUser: number;
@@ -123,6 +129,14 @@ class EnvReader {
       return parseDurationList(fallback) ?? [];
     }
     return parsed;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name}: expected ${allowed.join(' or ')}, got "${value}"`);
+    return fallback;
   }
 
   /** Comma-separated `ip[:port]` (an IPv6 address with a port in brackets), as c-ares takes them. */
@@ -283,8 +297,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: read.url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: read.string('MAIL_FROM', 'Monitor <monitor@localhost>'),
     webhookAllowPrivateNetworks: read.boolean('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-    webhookRetryScheduleMs: read.durationList('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookRetryScheduleMs: read.durationList(
+      'WEBHOOK_RETRY_SCHEDULE',
+      DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+    ),
     dnsServers: read.dnsServers('DNS_SERVERS'),
+    telegramApiBaseUrl: (
+      read.url('TELEGRAM_API_BASE_URL', ['http:', 'https:']) ?? 'https://api.telegram.org'
+    ).replace(/\/+$/, ''),
+    alertAfterFailures: read.integer('ALERT_AFTER_FAILURES', 3, 1, 1000),
+    emailRecipientPolicy: read.oneOf(
+      'EMAIL_RECIPIENT_POLICY',
+      ['verified', 'any'] as const,
+      'verified',
+    ),
     rateLimit: {
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 100, 1, 10_000_000),
       perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),
@@ -311,8 +337,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (isProduction && authDisabled) {
     read.problems.push('AUTH_DISABLED: not allowed when NODE_ENV=production');
   }
-  if (isProduction && (config.jwt.jwksUrl !== null || config.jwt.publicKey !== null) && config.jwt.issuer === null) {
-    read.problems.push('JWT_ISSUER: required when NODE_ENV=production and JWT verification is configured');
+  if (
+    isProduction &&
+    (config.jwt.jwksUrl !== null || config.jwt.publicKey !== null) &&
+    config.jwt.issuer === null
+  ) {
+    read.problems.push(
+      'JWT_ISSUER: required when NODE_ENV=production and JWT verification is configured',
+    );
   }
   if (isProduction && read.raw('DATABASE_URL') === undefined) {
     read.problems.push(

@@ -3,6 +3,7 @@ import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.
 import { ExecutionEntity } from '../executions/execution.entity';
 import { WorkerInstanceEntity } from '../scheduler/worker-instance.entity';
 import { NotificationDeliveryEntity } from '../notifications/notification-delivery.entity';
+import { EmailVerificationEntity } from '../notifications/email-verification/email-verification.entity';
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
@@ -21,4 +22,5 @@ export const ENTITIES = [
   WaitlistEntryEntity,
   WorkerInstanceEntity,
   UsageEventEntity,
+  EmailVerificationEntity,
 ];

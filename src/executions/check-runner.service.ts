@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { queryRows } from '../database/sql-rows';
-import type { NotificationType } from '../notifications/notification-send.entity';
+import type { NotificationEvent, NotificationType } from '../notifications/notification-types';
 import {
   CHECK_QUEUE,
   CHECK_RETRY_LIMIT,
@@ -25,7 +25,14 @@ import { startOfNextMonth } from '../usage/usage-month';
 import { budgetReachedMessage, UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from './batch-committer';
-import { comparableState, decideNotification, type NotifyDecision } from './notify-decision';
+import {
+  channelsFor,
+  comparableState,
+  decideFailureStreak,
+  decideNotification,
+  type NotifyDecision,
+  type StreakDecision,
+} from './notify-decision';
 
 /** When the agent gives no usable time, check again after this long (then clamped to the bounds). */
 export const DEFAULT_CHECK_INTERVAL_MS = 60 * 60_000;
@@ -34,11 +41,21 @@ export interface DeliveryJobData {
   executionId: string;
   taskId: string;
   channel: NotificationType;
+  /** Absent in jobs queued before events existed: `condition_met`. */
+  event?: NotificationEvent;
 }
 
-/** A delivery's job id is derived from (execution, channel): enqueueing it twice is a no-op. */
-export function deliveryJobId(executionId: string, channel: NotificationType): string {
-  const hex = createHash('sha256').update(`delivery:${executionId}:${channel}`).digest('hex');
+/**
+ * A delivery's job id is derived from (execution, channel, event): enqueueing it twice is a
+ * no-op. A condition-met delivery keeps the id it had before there were other events.
+ */
+export function deliveryJobId(
+  executionId: string,
+  channel: NotificationType,
+  event: NotificationEvent = 'condition_met',
+): string {
+  const key = event === 'condition_met' ? '' : `:${event}`;
+  const hex = createHash('sha256').update(`delivery:${executionId}:${channel}${key}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -76,6 +93,8 @@ interface LockedTask {
   notifications: NotificationConfig[];
   last_known_state: Record<string, unknown> | null;
   check_job_id: string | null;
+  consecutive_failures: number;
+  failure_alerted: boolean;
 }
 
 const MAX_FINISH_BATCH = 100;
@@ -258,7 +277,8 @@ export class CheckRunnerService {
     const workerId = this.worker.id;
     const tasks = await queryRows<LockedTask>(
       manager,
-      `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id FROM tasks
+      `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
+         consecutive_failures, failure_alerted FROM tasks
        WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
       [[...new Set(items.map((item) => item.check.taskId))]],
     );
@@ -300,9 +320,23 @@ export class CheckRunnerService {
 
     const final = items.filter((item) => !retrying.includes(item));
     const decisions = new Map<FinishedCheck, NotifyDecision>();
+    const streaks = new Map<FinishedCheck, StreakDecision>();
     for (const item of final) {
       const task = taskById.get(item.check.taskId);
-      decisions.set(item, task ? this.decide(task, item.outcome) : silentDecision('task_deleted'));
+      if (!task) {
+        decisions.set(item, silentDecision('task_deleted'));
+        continue;
+      }
+      const streak = decideFailureStreak({
+        failed: item.outcome instanceof Error,
+        consecutiveFailures: task.consecutive_failures,
+        alerted: task.failure_alerted,
+        alertAfter: this.config.alertAfterFailures,
+        configs: task.notifications,
+      });
+      streaks.set(item, streak);
+      const decision = this.decide(task, item.outcome);
+      decisions.set(item, streak.alert ? { ...decision, alert: streak.alert } : decision);
     }
     const recorded = await this.recordOutcomes(manager, final, decisions);
     jobsToComplete.push(...final.map((item) => item.check.job.id));
@@ -319,6 +353,7 @@ export class CheckRunnerService {
       nextRun: Date | null;
       checkJobIndex: number | null;
       keepCheckJob: boolean;
+      streak: StreakDecision;
     }> = [];
     const deliveries: Array<{ id: string; data: DeliveryJobData }> = [];
     for (const item of final) {
@@ -340,6 +375,7 @@ export class CheckRunnerService {
         nextRun: null as Date | null,
         checkJobIndex: null as number | null,
         keepCheckJob: false,
+        streak: streaks.get(item) as StreakDecision,
       };
       if (decision.completes_task) {
         if (staleCheck) checksToRemove.push(staleCheck);
@@ -362,11 +398,17 @@ export class CheckRunnerService {
         update.keepCheckJob = true;
       }
       taskUpdates.push(update);
-      for (const channel of decision.notify ? decision.channels : []) {
-        deliveries.push({
-          id: deliveryJobId(item.check.executionId, channel),
-          data: { executionId: item.check.executionId, taskId: task.id, channel },
-        });
+      const events: Array<[NotificationEvent, NotificationType[]]> = [
+        ['condition_met', decision.notify ? decision.channels : []],
+        ...(decision.alert ? [[decision.alert.event, decision.alert.channels] as [NotificationEvent, NotificationType[]]] : []),
+      ];
+      for (const [event, channels] of events) {
+        for (const channel of channels) {
+          deliveries.push({
+            id: deliveryJobId(item.check.executionId, channel, event),
+            data: { executionId: item.check.executionId, taskId: task.id, channel, event },
+          });
+        }
       }
     }
     await this.queue.removeChecks(manager, checksToRemove);
@@ -379,9 +421,12 @@ export class CheckRunnerService {
            state = u.state,
            state_changed_at = CASE WHEN u.state_changed THEN now() ELSE t.state_changed_at END,
            next_run = CASE WHEN u.keep_check_job THEN t.next_run ELSE u.next_run END,
-           check_job_id = CASE WHEN u.keep_check_job THEN t.check_job_id ELSE u.check_job_id END
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[])
-           AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job)
+           check_job_id = CASE WHEN u.keep_check_job THEN t.check_job_id ELSE u.check_job_id END,
+           consecutive_failures = u.consecutive_failures,
+           failure_alerted = u.failure_alerted
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[])
+           AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job,
+             consecutive_failures, failure_alerted)
          WHERE t.id = u.id`,
         [
           taskUpdates.map((update) => update.id),
@@ -396,6 +441,8 @@ export class CheckRunnerService {
             update.checkJobIndex === null ? null : newJobIds[update.checkJobIndex],
           ),
           taskUpdates.map((update) => update.keepCheckJob),
+          taskUpdates.map((update) => update.streak.consecutiveFailures),
+          taskUpdates.map((update) => update.streak.alerted),
         ],
       );
     }
@@ -422,7 +469,7 @@ export class CheckRunnerService {
       taskState: task.state,
       notifyBehavior: task.notify_behavior,
       lastNotifiedState: task.last_known_state,
-      channels: task.notifications.map((config) => config.type),
+      channels: channelsFor(task.notifications, 'condition_met'),
     });
   }
 

@@ -1,4 +1,11 @@
-import { decideNotification, stateKey, type NotifyInput } from './notify-decision';
+import {
+  channelsFor,
+  decideFailureStreak,
+  decideNotification,
+  stateKey,
+  type NotifyInput,
+  type StreakInput,
+} from './notify-decision';
 
 const base: NotifyInput = {
   conditionMet: true,
@@ -73,5 +80,79 @@ describe('decideNotification', () => {
 describe('stateKey', () => {
   it('should ignore key order when it compares states', () => {
     expect(stateKey({ a: 1, b: { c: 2, d: 3 } })).toBe(stateKey({ b: { d: 3, c: 2 }, a: 1 }));
+  });
+});
+
+describe('decideFailureStreak', () => {
+  const streak: StreakInput = {
+    failed: true,
+    consecutiveFailures: 0,
+    alerted: false,
+    alertAfter: 3,
+    configs: [{ type: 'email' }, { type: 'slack', events: ['condition_met', 'check_failing'] }],
+  };
+
+  it('should count the failure without alerting when the streak is shorter than the threshold', () => {
+    expect(decideFailureStreak({ ...streak, consecutiveFailures: 1 })).toEqual({
+      consecutiveFailures: 2,
+      alerted: false,
+      alert: null,
+    });
+  });
+
+  it('should raise check_failing to subscribed channels when the streak reaches the threshold', () => {
+    expect(decideFailureStreak({ ...streak, consecutiveFailures: 2 })).toEqual({
+      consecutiveFailures: 3,
+      alerted: true,
+      alert: { event: 'check_failing', consecutive_failures: 3, channels: ['email', 'slack'] },
+    });
+  });
+
+  it('should stay silent when the streak already alerted', () => {
+    expect(decideFailureStreak({ ...streak, consecutiveFailures: 5, alerted: true })).toEqual({
+      consecutiveFailures: 6,
+      alerted: true,
+      alert: null,
+    });
+  });
+
+  it('should raise check_recovered to subscribed channels when a success ends a streak that alerted', () => {
+    expect(
+      decideFailureStreak({ ...streak, failed: false, consecutiveFailures: 4, alerted: true }),
+    ).toEqual({
+      consecutiveFailures: 0,
+      alerted: false,
+      alert: { event: 'check_recovered', consecutive_failures: 4, channels: ['email'] },
+    });
+  });
+
+  it('should reset silently when a success ends a streak that did not alert', () => {
+    expect(decideFailureStreak({ ...streak, failed: false, consecutiveFailures: 2 })).toEqual({
+      consecutiveFailures: 0,
+      alerted: false,
+      alert: null,
+    });
+  });
+
+  it('should alert at once when the threshold is one', () => {
+    expect(decideFailureStreak({ ...streak, alertAfter: 1 }).alert?.event).toBe('check_failing');
+  });
+});
+
+describe('channelsFor', () => {
+  it('should pick every config when none lists events', () => {
+    expect(channelsFor([{ type: 'email' }, { type: 'webhook' }], 'check_recovered')).toEqual([
+      'email',
+      'webhook',
+    ]);
+  });
+
+  it('should leave out a config when its events do not include the event', () => {
+    expect(
+      channelsFor(
+        [{ type: 'email', events: ['check_failing'] }, { type: 'webhook' }],
+        'condition_met',
+      ),
+    ).toEqual(['webhook']);
   });
 });

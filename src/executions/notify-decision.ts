@@ -1,4 +1,8 @@
-import type { NotificationType } from '../notifications/notification-send.entity';
+import {
+  subscribesTo,
+  type NotificationConfigBase,
+  type NotificationType,
+} from '../notifications/notification-types';
 import type { NotifyBehavior, TaskState } from '../tasks/task.entity';
 
 export interface NotifyDecision {
@@ -8,6 +12,67 @@ export interface NotifyDecision {
   channels: NotificationType[];
   /** true when the task completes with this execution (`once` and a met condition) */
   completes_task: boolean;
+  /** A failing-streak event this execution raises, when it raises one. */
+  alert?: StreakAlert;
+}
+
+export interface StreakAlert {
+  event: 'check_failing' | 'check_recovered';
+  /** The streak: its length at the alert, or the length that the recovery ended. */
+  consecutive_failures: number;
+  channels: NotificationType[];
+}
+
+export interface StreakInput {
+  failed: boolean;
+  /** The task's streak before this execution. */
+  consecutiveFailures: number;
+  /** Whether the streak has alerted already. */
+  alerted: boolean;
+  /** ALERT_AFTER_FAILURES */
+  alertAfter: number;
+  configs: NotificationConfigBase[];
+}
+
+export interface StreakDecision {
+  consecutiveFailures: number;
+  alerted: boolean;
+  alert: StreakAlert | null;
+}
+
+/**
+ * Contract section 5, "Events": `check_failing` once per streak, when it reaches `alertAfter`
+ * failed executions; `check_recovered` on the first success after a streak that alerted. The
+ * channels are the configs subscribed to the event.
+ */
+export function decideFailureStreak(input: StreakInput): StreakDecision {
+  const alert = (event: StreakAlert['event'], length: number): StreakAlert => ({
+    event,
+    consecutive_failures: length,
+    channels: channelsFor(input.configs, event),
+  });
+  if (input.failed) {
+    const length = input.consecutiveFailures + 1;
+    const raises = !input.alerted && length >= input.alertAfter;
+    return {
+      consecutiveFailures: length,
+      alerted: input.alerted || raises,
+      alert: raises ? alert('check_failing', length) : null,
+    };
+  }
+  return {
+    consecutiveFailures: 0,
+    alerted: false,
+    alert: input.alerted ? alert('check_recovered', input.consecutiveFailures) : null,
+  };
+}
+
+/** The channel types of the configs that want `event`. */
+export function channelsFor(
+  configs: NotificationConfigBase[],
+  event: Parameters<typeof subscribesTo>[1],
+): NotificationType[] {
+  return configs.filter((config) => subscribesTo(config, event)).map((config) => config.type);
 }
 
 export interface NotifyInput {

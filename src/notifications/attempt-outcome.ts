@@ -7,6 +7,8 @@ export interface AttemptOutcome {
   errorMessage: string | null;
   /** A later attempt may succeed (the schedule decides whether there is one). */
   retryable: boolean;
+  /** The receiver asked to wait this long before the next attempt (`Retry-After` on a 429). */
+  retryAfterMs?: number;
 }
 
 export const SUCCEEDED: AttemptOutcome = {

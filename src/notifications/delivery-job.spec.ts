@@ -30,7 +30,7 @@ describe('delivery jobs', () => {
     );
   });
 
-  it('should treat a job without attempt data as the first attempt of the delivery it names', () => {
+  it('should treat a job without attempt data as the first condition-met attempt of the delivery it names', () => {
     const job = {
       id: '6f1c1a52-6a0b-4f2e-9d51-3c1f5f0f2a10',
       data: { executionId: 'e', taskId: 't', channel: 'webhook' as const },
@@ -41,6 +41,7 @@ describe('delivery jobs', () => {
       executionId: 'e',
       taskId: 't',
       channel: 'webhook',
+      event: 'condition_met',
       attempt: 1,
       webhookId: webhookIdFor(job.id),
     });

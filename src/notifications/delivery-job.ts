@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryJobData } from '../executions/check-runner.service';
+import type { NotificationEvent } from './notification-types';
 
 /** Deliveries under way at once in one process (they mostly wait on the network). */
 export const MAX_DELIVERIES_IN_FLIGHT = 1024;
@@ -17,6 +18,7 @@ export interface DeliveryAttemptJobData extends DeliveryJobData {
 
 /** What one job asks for, with the defaults of a first attempt filled in. */
 export interface DeliveryAttempt extends DeliveryJobData {
+  event: NotificationEvent;
   jobId: string;
   deliveryId: string;
   attempt: number;
@@ -33,6 +35,7 @@ export function toDeliveryAttempt(job: {
     executionId: job.data.executionId,
     taskId: job.data.taskId,
     channel: job.data.channel,
+    event: job.data.event ?? 'condition_met',
     deliveryId,
     attempt: job.data.attempt ?? 1,
     webhookId: job.data.webhookId ?? webhookIdFor(deliveryId),

@@ -8,7 +8,7 @@ import { DELIVERY_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
-import type { NotificationType } from './notification-send.entity';
+import type { NotificationEvent, NotificationType } from './notification-types';
 
 const SWEEP_INTERVAL_MS = 10_000;
 const REQUEUE_EVERY_N_SWEEPS = 3;
@@ -24,6 +24,7 @@ interface OrphanRow {
   execution_id: string;
   task_id: string;
   channel: NotificationType;
+  event: NotificationEvent;
   state: 'sending' | 'retry_scheduled';
   attempt: number;
   recoveries: number;
@@ -107,7 +108,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
       // Served by ix_notification_deliveries_open_updated_at.
       const rows = await queryRows<OrphanRow>(
         manager,
-        `SELECT d.id, d.execution_id, d.task_id, d.channel, d.state, d.attempt, d.recoveries
+        `SELECT d.id, d.execution_id, d.task_id, d.channel, d.event, d.state, d.attempt, d.recoveries
          FROM notification_deliveries d
          WHERE d.state IN ('sending', 'retry_scheduled')
            AND d.updated_at < now() - make_interval(secs => $1)
@@ -131,6 +132,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
             executionId: row.execution_id,
             taskId: row.task_id,
             channel: row.channel,
+            event: row.event,
             deliveryId: row.id,
             attempt,
             webhookId: webhookIdFor(row.id),

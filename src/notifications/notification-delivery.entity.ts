@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { ExecutionEntity } from '../executions/execution.entity';
-import type { NotificationType } from './notification-send.entity';
+import type { NotificationEvent, NotificationType } from './notification-types';
 
 /**
  * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
@@ -33,7 +33,7 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = [
 
 /**
  * One notification of one execution through one channel, keyed by the delivery id (the first
- * job's id, derived from execution and channel): where it stands, which attempt it is at, and
+ * job's id, derived from execution, channel and event): where it stands, which attempt it is at, and
  * the job of that attempt. An email attempt is written here as `sending` and committed before
  * the SMTP exchange, so two runs of one job at once send it once, and a job that runs again
  * after a crash knows the attempt was cut short and sends it again (same Message-ID). A webhook
@@ -64,6 +64,9 @@ export class NotificationDeliveryEntity {
 
   @Column({ type: 'varchar', length: 16 })
   channel: NotificationType;
+
+  @Column({ type: 'varchar', length: 24, default: 'condition_met' })
+  event: NotificationEvent;
 
   @Column({ type: 'varchar', length: 16 })
   state: DeliveryState;

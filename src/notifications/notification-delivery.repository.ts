@@ -6,7 +6,8 @@ import type { NotificationConfig } from '../tasks/task.entity';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
-import type { NotificationType, SendStatus } from './notification-send.entity';
+import type { SendStatus } from './notification-send.entity';
+import type { NotificationEvent, NotificationType, SendEvent } from './notification-types';
 
 /** What one attempt needs: its execution and task, and where its delivery stands. */
 export interface AttemptContextRow {
@@ -14,10 +15,16 @@ export interface AttemptContextRow {
   execution_id: string;
   task_id: string;
   user_id: string;
+  user_email: string | null;
+  user_email_verified: boolean;
   task_name: string;
   search_query: string;
   condition_description: string;
   notifications: NotificationConfig[];
+  status: string;
+  error_message: string | null;
+  /** The failing streak an alert or a recovery is about (from the execution's decision). */
+  consecutive_failures: number | null;
   condition_met: boolean | null;
   answer: string | null;
   reasoning: string | null;
@@ -40,6 +47,7 @@ export interface DeliveryWrite {
   executionId: string;
   taskId: string;
   channel: NotificationType;
+  event: NotificationEvent;
   attempt: number;
   state: DeliveryState;
   /** The job of the next attempt when one is queued, else the job of this one. */
@@ -51,9 +59,10 @@ export interface SendRecordWrite {
   deliveryId: string;
   userId: string;
   taskId: string;
-  executionId: string;
+  executionId: string | null;
   recipient: string;
   notificationType: NotificationType;
+  event: SendEvent;
   status: SendStatus;
   errorMessage: string | null;
   attempt: number;
@@ -71,7 +80,10 @@ export interface RecordedAttempts {
 const FINAL_STATES_SQL = FINAL_DELIVERY_STATES.map((state) => `'${state}'`).join(', ');
 
 const DELIVERY_COLUMNS = `$1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::int[],
-  $6::varchar[], $7::uuid[], $8::text[]`;
+  $6::varchar[], $7::uuid[], $8::text[], $9::varchar[]`;
+/** The columns DELIVERY_COLUMNS fill, in order. */
+const DELIVERY_FIELDS =
+  'id, execution_id, task_id, channel, attempt, state, job_id, last_error, event';
 
 function deliveryParameters(rows: DeliveryWrite[]): unknown[] {
   return [
@@ -83,6 +95,40 @@ function deliveryParameters(rows: DeliveryWrite[]): unknown[] {
     rows.map((row) => row.state),
     rows.map((row) => row.jobId),
     rows.map((row) => row.lastError),
+    rows.map((row) => row.event),
+  ];
+}
+
+/**
+ * Inserts send records from the arrays of `sendParameters`, which start after `offset`
+ * parameters of the statement it is part of.
+ */
+function sendsInsert(offset: number): string {
+  const at = (index: number) => `$${offset + index}`;
+  return `INSERT INTO notification_sends (user_id, task_id, execution_id, recipient,
+           notification_type, status, error_message, attempt, created_at, event)
+         SELECT s.user_id, s.task_id, s.execution_id, s.recipient, s.notification_type, s.status,
+           s.error_message, s.attempt, s.created_at, s.event
+         FROM unnest(${at(1)}::uuid[], ${at(2)}::uuid[], ${at(3)}::uuid[], ${at(4)}::uuid[],
+           ${at(5)}::text[], ${at(6)}::varchar[], ${at(7)}::varchar[], ${at(8)}::text[],
+           ${at(9)}::int[], ${at(10)}::timestamptz[], ${at(11)}::varchar[])
+           AS s(delivery_id, user_id, task_id, execution_id, recipient, notification_type, status,
+             error_message, attempt, created_at, event)`;
+}
+
+function sendParameters(sends: SendRecordWrite[]): unknown[] {
+  return [
+    sends.map((send) => send.deliveryId),
+    sends.map((send) => send.userId),
+    sends.map((send) => send.taskId),
+    sends.map((send) => send.executionId),
+    sends.map((send) => send.recipient),
+    sends.map((send) => send.notificationType),
+    sends.map((send) => send.status),
+    sends.map((send) => send.errorMessage),
+    sends.map((send) => send.attempt),
+    sends.map((send) => send.attemptedAt),
+    sends.map((send) => send.event),
   ];
 }
 
@@ -100,12 +146,16 @@ export class NotificationDeliveryRepository {
     return queryRows<AttemptContextRow>(
       runner,
       `SELECT v.delivery_id, e.id AS execution_id, t.id AS task_id, t.user_id,
+         u.email AS user_email, u.email_verified AS user_email_verified,
          t.name AS task_name, t.search_query, t.condition_description, t.notifications,
+         e.status, e.error_message,
+         (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,
          e.condition_met, e.answer, e.reasoning, e.grounding_sources, e.completed_at, e.created_at,
          d.state AS delivery_state, d.attempt AS delivery_attempt
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
        JOIN executions e ON e.id = v.execution_id
        JOIN tasks t ON t.id = e.task_id
+       JOIN users u ON u.id = t.user_id
        LEFT JOIN notification_deliveries d ON d.id = v.delivery_id`,
       [keys.map((key) => key.deliveryId), keys.map((key) => key.executionId)],
     );
@@ -126,10 +176,8 @@ export class NotificationDeliveryRepository {
     if (rows.length === 0) return new Set();
     const claimed = await queryRows<{ id: string }>(
       manager,
-      `INSERT INTO notification_deliveries AS d
-         (id, execution_id, task_id, channel, attempt, state, job_id, last_error, worker_id)
-       SELECT v.*, $9::uuid FROM unnest(${DELIVERY_COLUMNS})
-         AS v(id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+      `INSERT INTO notification_deliveries AS d (${DELIVERY_FIELDS}, worker_id)
+       SELECT v.*, $10::uuid FROM unnest(${DELIVERY_COLUMNS}) AS v(${DELIVERY_FIELDS})
        ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
          job_id = excluded.job_id, last_error = NULL, worker_id = excluded.worker_id,
          updated_at = now()
@@ -139,7 +187,7 @@ export class NotificationDeliveryRepository {
              AND (d.worker_id = excluded.worker_id OR NOT EXISTS (
                SELECT 1 FROM worker_instances w
                WHERE w.id = d.worker_id
-                 AND w.heartbeat_at > now() - make_interval(secs => $10)))))
+                 AND w.heartbeat_at > now() - make_interval(secs => $11)))))
        RETURNING d.id`,
       [...deliveryParameters(rows), workerId, WORKER_STALE_AFTER_MS / 1000],
     );
@@ -172,53 +220,37 @@ export class NotificationDeliveryRepository {
     const rows = await queryRows<{ id: string; outcome: 'recorded' | 'gone' }>(
       manager,
       `WITH v AS (
-         SELECT * FROM unnest(${DELIVERY_COLUMNS})
-           AS v(id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+         SELECT * FROM unnest(${DELIVERY_COLUMNS}) AS v(${DELIVERY_FIELDS})
        ), gone AS (
          SELECT v.id FROM v WHERE NOT EXISTS (SELECT 1 FROM executions e WHERE e.id = v.execution_id)
        ), recorded AS (
-         INSERT INTO notification_deliveries AS d
-           (id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+         INSERT INTO notification_deliveries AS d (${DELIVERY_FIELDS})
          SELECT v.* FROM v WHERE v.id NOT IN (SELECT id FROM gone)
          ON CONFLICT (id) DO UPDATE SET attempt = excluded.attempt, state = excluded.state,
            job_id = excluded.job_id, last_error = excluded.last_error, worker_id = NULL,
            updated_at = now()
          WHERE d.state NOT IN (${FINAL_STATES_SQL})
            AND (d.attempt < excluded.attempt
-             OR (d.attempt = excluded.attempt AND d.state = 'sending' AND d.worker_id = $9))
+             OR (d.attempt = excluded.attempt AND d.state = 'sending' AND d.worker_id = $10))
          RETURNING d.id
        ), sends AS (
-         INSERT INTO notification_sends (user_id, task_id, execution_id, recipient,
-           notification_type, status, error_message, attempt, created_at)
-         SELECT s.user_id, s.task_id, s.execution_id, s.recipient, s.notification_type, s.status,
-           s.error_message, s.attempt, s.created_at
-         FROM unnest($10::uuid[], $11::uuid[], $12::uuid[], $13::uuid[], $14::text[],
-           $15::varchar[], $16::varchar[], $17::text[], $18::int[], $19::timestamptz[])
-           AS s(delivery_id, user_id, task_id, execution_id, recipient, notification_type, status,
-             error_message, attempt, created_at)
+         ${sendsInsert(10)}
          WHERE s.delivery_id IN (SELECT id FROM recorded)
        )
        SELECT id, 'recorded' AS outcome FROM recorded
        UNION ALL SELECT id, 'gone' AS outcome FROM gone`,
-      [
-        ...deliveryParameters(deliveries),
-        workerId,
-        sends.map((send) => send.deliveryId),
-        sends.map((send) => send.userId),
-        sends.map((send) => send.taskId),
-        sends.map((send) => send.executionId),
-        sends.map((send) => send.recipient),
-        sends.map((send) => send.notificationType),
-        sends.map((send) => send.status),
-        sends.map((send) => send.errorMessage),
-        sends.map((send) => send.attempt),
-        sends.map((send) => send.attemptedAt),
-      ],
+      [...deliveryParameters(deliveries), workerId, ...sendParameters(sends)],
     );
     return {
       recorded: new Set(rows.filter((row) => row.outcome === 'recorded').map((row) => row.id)),
       gone: new Set(rows.filter((row) => row.outcome === 'gone').map((row) => row.id)),
     };
+  }
+
+  /** Send records of attempts made outside the queue (test sends). */
+  async insertSends(runner: DataSource | EntityManager, sends: SendRecordWrite[]): Promise<void> {
+    if (sends.length === 0) return;
+    await runner.query(sendsInsert(0), sendParameters(sends));
   }
 
   /**
@@ -238,15 +270,15 @@ export class NotificationDeliveryRepository {
       `WITH jobs AS (
          SELECT j.id, coalesce((j.data ->> 'deliveryId')::uuid, j.id) AS delivery_id,
            (j.data ->> 'executionId')::uuid AS execution_id, (j.data ->> 'taskId')::uuid AS task_id,
-           j.data ->> 'channel' AS channel, coalesce((j.data ->> 'attempt')::int, 1) AS attempt
+           j.data ->> 'channel' AS channel, coalesce((j.data ->> 'attempt')::int, 1) AS attempt,
+           coalesce(j.data ->> 'event', 'condition_met') AS event
          FROM ${QUEUE_SCHEMA}.job j
          WHERE j.name = $1 AND j.state IN ('created', 'retry', 'active')
            AND j.data ->> 'taskId' IN (SELECT id::text FROM tasks WHERE user_id = $2)
        ), cancelled AS (
-         INSERT INTO notification_deliveries AS d
-           (id, execution_id, task_id, channel, attempt, state, job_id, last_error)
+         INSERT INTO notification_deliveries AS d (${DELIVERY_FIELDS})
          SELECT DISTINCT ON (delivery_id) delivery_id, execution_id, task_id, channel, attempt,
-           'cancelled', id, $3
+           'cancelled', id, $3, event
          FROM jobs WHERE EXISTS (SELECT 1 FROM executions e WHERE e.id = jobs.execution_id)
          ORDER BY delivery_id, attempt DESC
          ON CONFLICT (id) DO UPDATE SET state = 'cancelled', last_error = excluded.last_error,

@@ -5,8 +5,9 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
-import type { NotificationConfig } from '../tasks/task.entity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
+import { NotificationChannelRegistry } from './channels/channel-registry';
+import { channelOwner, type ChannelOwner } from './channels/notification-channel';
 import {
   attemptJobId,
   retryDelayMs,
@@ -14,12 +15,8 @@ import {
   type DeliveryAttempt,
   type DeliveryAttemptJobData,
 } from './delivery-job';
-import { EmailChannelService } from './email-channel.service';
-import {
-  renderConditionMetEmail,
-  webhookBody,
-  type NotificationContent,
-} from './notification-content';
+import type { NotificationConfig } from './notification-config';
+import type { NotificationContent } from './notification-content';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import {
   NotificationDeliveryRepository,
@@ -27,7 +24,6 @@ import {
   type DeliveryWrite,
   type SendRecordWrite,
 } from './notification-delivery.repository';
-import { WebhookChannelService } from './webhook-channel.service';
 
 export const CHANNEL_REMOVED = 'The notification channel was removed from the task';
 
@@ -39,6 +35,7 @@ const RECORD_TRIES = 4;
 
 interface ClaimedAttempt extends DeliveryAttempt {
   userId: string;
+  owner: ChannelOwner;
   recipient: string;
   /** Null when the channel is no longer configured on the task. */
   config: NotificationConfig | null;
@@ -85,8 +82,7 @@ export class NotificationDeliveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
-    private readonly email: EmailChannelService,
-    private readonly webhook: WebhookChannelService,
+    private readonly channels: NotificationChannelRegistry,
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
   ) {}
@@ -168,20 +164,24 @@ export class NotificationDeliveryService {
     for (const attempt of attempts) {
       const context = contexts.get(attempt.deliveryId);
       // No context: the task (and with it the execution) was deleted; nothing to send.
-      if (!context || seen.has(attempt.deliveryId) || isStale(context, attempt)) {
+      if (
+        !context ||
+        seen.has(attempt.deliveryId) ||
+        isStale(context, attempt, this.channels.get(attempt.channel).claimedSlots !== undefined)
+      ) {
         finished.push(attempt.jobId);
         continue;
       }
       seen.add(attempt.deliveryId);
       const config = context.notifications.find((entry) => entry.type === attempt.channel);
       if (config) {
-        toSend.push(prepareAttempt(attempt, context, config));
+        toSend.push(this.prepareAttempt(attempt, context, config));
         continue;
       }
       // An email claim left by a dead worker: this worker takes it over to record the skip.
       if (context.delivery_state === 'sending') interrupted.push(attempt.deliveryId);
       decided.push({
-        claim: prepareAttempt(attempt, context, null),
+        claim: this.prepareAttempt(attempt, context, null),
         outcome: failedAttempt(CHANNEL_REMOVED, false),
         state: 'skipped',
         attemptedAt: now,
@@ -208,13 +208,14 @@ export class NotificationDeliveryService {
   }
 
   private async sendAndRecord(claim: ClaimedAttempt): Promise<void> {
-    if (claim.channel === 'email') {
+    const slots = this.channels.get(claim.channel).claimedSlots;
+    if (slots) {
       try {
-        await this.email.slots.run(() => this.sendEmail(claim));
+        await slots.run(() => this.sendClaimed(claim));
       } catch (error) {
         // The claim could not be written: nothing was sent; the queue runs the job again.
         this.logger.warn({
-          msg: 'Claiming an email delivery failed',
+          msg: 'Claiming a delivery failed',
           deliveryId: claim.deliveryId,
           error: String(error),
         });
@@ -228,12 +229,13 @@ export class NotificationDeliveryService {
   }
 
   /**
-   * Claims the email attempt (committed) and only then talks to the SMTP server. The claim is
-   * taken inside the SMTP slot, so time spent waiting for a slot is not part of the attempt: if
-   * the job expires meanwhile and runs elsewhere, one of the two claims wins and the other run
-   * sends nothing. A claim still `sending` from an earlier run of this attempt is taken over.
+   * Claims the attempt (committed) and only then sends it (email: talks to the SMTP server).
+   * The claim is taken inside the channel's slot, so time spent waiting for a slot is not part
+   * of the attempt: if the job expires meanwhile and runs elsewhere, one of the two claims wins
+   * and the other run sends nothing. A claim still `sending` from an earlier run of this
+   * attempt is taken over.
    */
-  private async sendEmail(claim: ClaimedAttempt): Promise<void> {
+  private async sendClaimed(claim: ClaimedAttempt): Promise<void> {
     const claimed = await this.dataSource.transaction((manager) =>
       this.repository.claimAttempts(manager, this.worker.id, [
         deliveryWrite(claim, 'sending', claim.jobId, null),
@@ -265,26 +267,38 @@ export class NotificationDeliveryService {
   /** Never throws: whatever goes wrong is the outcome of the attempt. */
   private async sendAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
     const config = claim.config;
+    if (!config) return failedAttempt(CHANNEL_REMOVED, false);
     try {
-      if (config?.type === 'email') {
-        return await this.email.deliverEmail(
-          config.address,
-          renderConditionMetEmail(claim.content),
-          this.email.messageIdFor(claim.deliveryId),
-        );
-      }
-      if (config?.type === 'webhook') {
-        return await this.webhook.deliverWebhook(
-          config,
-          webhookBody(claim.content),
-          claim.webhookId,
-          attemptedAt,
-        );
-      }
-      return failedAttempt(CHANNEL_REMOVED, false);
+      return await this.channels.get(config.type).deliver(config, {
+        owner: claim.owner,
+        content: claim.content,
+        deliveryId: claim.deliveryId,
+        webhookId: claim.webhookId,
+        attemptedAt,
+      });
     } catch (error) {
       return failedAttempt(`Unexpected error: ${String(error)}`, true);
     }
+  }
+
+  private prepareAttempt(
+    attempt: DeliveryAttempt,
+    context: AttemptContextRow,
+    config: NotificationConfig | null,
+  ): ClaimedAttempt {
+    return {
+      ...attempt,
+      taskId: context.task_id,
+      userId: context.user_id,
+      owner: channelOwner({
+        id: context.user_id,
+        email: context.user_email,
+        emailVerified: context.user_email_verified,
+      }),
+      recipient: config ? this.channels.get(config.type).maskedRecipient(config) : '',
+      config,
+      content: contentOf(attempt, context),
+    };
   }
 
   /**
@@ -355,7 +369,9 @@ export class NotificationDeliveryService {
       const { claim, outcome } = record;
       let next: NextAttempt | null = null;
       if (outcome.status === 'failed' && outcome.retryable) {
-        const delay = retryDelayMs(this.config.webhookRetryScheduleMs, claim.attempt);
+        const scheduled = retryDelayMs(this.config.webhookRetryScheduleMs, claim.attempt);
+        // A receiver's `Retry-After` replaces the scheduled delay, not the number of attempts.
+        const delay = scheduled === null ? null : (outcome.retryAfterMs ?? scheduled);
         if (delay !== null) {
           next = {
             id: attemptJobId(claim.deliveryId, claim.attempt + 1),
@@ -364,6 +380,7 @@ export class NotificationDeliveryService {
               executionId: claim.executionId,
               taskId: claim.taskId,
               channel: claim.channel,
+              event: claim.event,
               deliveryId: claim.deliveryId,
               attempt: claim.attempt + 1,
               webhookId: claim.webhookId,
@@ -420,14 +437,17 @@ export class NotificationDeliveryService {
   }
 }
 
-/** A delivery already final, or past this attempt, has nothing left for this job to do. */
-function isStale(context: AttemptContextRow, attempt: DeliveryAttempt): boolean {
+/**
+ * A delivery already final, or past this attempt, has nothing left for this job to do. The same
+ * attempt again is only left to settle when it is a claim cut short by a crash (`claimed`
+ * channels: email).
+ */
+function isStale(context: AttemptContextRow, attempt: DeliveryAttempt, claimed: boolean): boolean {
   const state = context.delivery_state;
   const recorded = context.delivery_attempt;
   if (state === null || recorded === null) return false;
   if (FINAL_DELIVERY_STATES.includes(state) || recorded > attempt.attempt) return true;
-  // The same attempt again: only an email claim cut short by a crash is left to settle.
-  return recorded === attempt.attempt && !(state === 'sending' && attempt.channel === 'email');
+  return recorded === attempt.attempt && !(state === 'sending' && claimed);
 }
 
 function deliveryWrite(
@@ -441,6 +461,7 @@ function deliveryWrite(
     executionId: claim.executionId,
     taskId: claim.taskId,
     channel: claim.channel,
+    event: claim.event,
     attempt: claim.attempt,
     state,
     jobId,
@@ -448,33 +469,29 @@ function deliveryWrite(
   };
 }
 
-function prepareAttempt(
-  attempt: DeliveryAttempt,
-  context: AttemptContextRow,
-  config: NotificationConfig | null,
-): ClaimedAttempt {
+/** What a notification says, from the attempt's execution and task. */
+function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): NotificationContent {
+  const completedAt = new Date(context.completed_at ?? context.created_at);
   return {
-    ...attempt,
-    taskId: context.task_id,
-    userId: context.user_id,
-    recipient: !config ? '' : config.type === 'email' ? config.address : config.url,
-    config,
-    content: {
-      task: {
-        id: context.task_id,
-        name: context.task_name,
-        searchQuery: context.search_query,
-        conditionDescription: context.condition_description,
-      },
-      execution: {
-        id: context.execution_id,
-        conditionMet: context.condition_met ?? true,
-        answer: context.answer ?? '',
-        reasoning: context.reasoning ?? '',
-        groundingSources: context.grounding_sources ?? [],
-        completedAt: new Date(context.completed_at ?? context.created_at),
-      },
+    event: attempt.event,
+    task: {
+      id: context.task_id,
+      name: context.task_name,
+      searchQuery: context.search_query,
+      conditionDescription: context.condition_description,
     },
+    execution: {
+      id: context.execution_id,
+      status: context.status === 'failed' ? 'failed' : 'success',
+      conditionMet: context.condition_met ?? (attempt.event === 'condition_met' ? true : null),
+      answer: context.answer ?? '',
+      reasoning: context.reasoning ?? '',
+      errorMessage: context.error_message,
+      groundingSources: context.grounding_sources ?? [],
+      completedAt,
+    },
+    consecutiveFailures: context.consecutive_failures ?? 0,
+    occurredAt: completedAt,
   };
 }
 
@@ -490,6 +507,7 @@ function sendRecord(
     executionId: claim.executionId,
     recipient: claim.recipient,
     notificationType: claim.channel,
+    event: claim.event,
     status: outcome.status,
     errorMessage: outcome.errorMessage,
     attempt: claim.attempt,

@@ -10,8 +10,8 @@ import {
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 
-export const NOTIFICATION_TYPES = ['email', 'webhook'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+import type { NotificationType, SendEvent } from './notification-types';
+
 export type SendStatus = 'success' | 'failed';
 
 /** One row per delivery attempt (contract section 2, "Send record status"). */
@@ -34,8 +34,9 @@ export class NotificationSendEntity {
   @JoinColumn({ name: 'task_id', foreignKeyConstraintName: 'fk_notification_sends_task' })
   task?: TaskEntity;
 
-  @Column({ type: 'uuid' })
-  executionId: string;
+  /** Null for a test send. */
+  @Column({ type: 'uuid', nullable: true })
+  executionId: string | null;
 
   @ManyToOne(() => ExecutionEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'execution_id', foreignKeyConstraintName: 'fk_notification_sends_execution' })
@@ -46,6 +47,9 @@ export class NotificationSendEntity {
 
   @Column({ type: 'varchar', length: 16 })
   notificationType: NotificationType;
+
+  @Column({ type: 'varchar', length: 24, default: 'condition_met' })
+  event: SendEvent;
 
   @Column({ type: 'varchar', length: 16 })
   status: SendStatus;

@@ -11,6 +11,7 @@ export function toSendRecordResponse(send: NotificationSendEntity): SendRecordRe
     execution_id: send.executionId,
     recipient: send.recipient,
     notification_type: send.notificationType,
+    event: send.event,
     status: send.status,
     error_message: send.errorMessage,
     created_at: send.createdAt.toISOString(),

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
@@ -7,7 +7,9 @@ import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { PageQueryDto } from '../common/dto/page-query.dto';
 import { ListSendsQueryDto } from './dto/list-sends-query.dto';
 import { SendHistoryResponse, TaskNotificationResponse } from './dto/notification-responses';
+import { TestNotificationDto, TestNotificationResponse } from './dto/test-notification.dto';
 import { NotificationsService } from './notifications.service';
+import { TestNotificationService } from './test-notification.service';
 
 /**
  * Notification history. `GET /api/v1/notifications` itself does not exist (interface document).
@@ -17,7 +19,10 @@ import { NotificationsService } from './notifications.service';
 @ApiCredentials()
 @Controller('api/v1')
 export class NotificationsController {
-  constructor(private readonly notifications: NotificationsService) {}
+  constructor(
+    private readonly notifications: NotificationsService,
+    private readonly tests: TestNotificationService,
+  ) {}
 
   @Get('notifications/sends')
   @ApiRoute({
@@ -45,5 +50,20 @@ export class NotificationsController {
     @Query() query: PageQueryDto,
   ): Promise<TaskNotificationResponse[]> {
     return this.notifications.listTaskNotifications(caller, taskId, query);
+  }
+
+  @Post('tasks/:task_id/notifications/test')
+  @HttpCode(200)
+  @ApiRoute({
+    summary: "Send a test event through the task's notification configs now, one attempt each",
+    response: TestNotificationResponse,
+    errors: [400, 404, 413, 422],
+  })
+  sendTest(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('task_id', UuidParamPipe) taskId: string,
+    @Body() body: TestNotificationDto,
+  ): Promise<TestNotificationResponse> {
+    return this.tests.sendTestNotifications(caller, taskId, body.type);
   }
 }

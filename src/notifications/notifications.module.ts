@@ -4,9 +4,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
+import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
 import { DeliveryWorkerService } from './delivery-worker.service';
-import { EmailChannelService } from './email-channel.service';
+import { EmailVerificationController } from './email-verification/email-verification.controller';
+import { EmailVerificationEntity } from './email-verification/email-verification.entity';
+import { EmailVerificationService } from './email-verification/email-verification.service';
 import { HostResolver } from './host-resolver';
+import { HttpDeliveryClient } from './http/http-delivery.client';
 import { NotificationConfigValidator } from './notification-config.validator';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
@@ -14,13 +19,12 @@ import { NotificationDeliveryService } from './notification-delivery.service';
 import { NotificationSendEntity } from './notification-send.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
-import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
-import { WebhookChannelService } from './webhook-channel.service';
+import { TestNotificationService } from './test-notification.service';
 
 /** SMTP_URL plus timeouts that keep one attempt well inside the delivery job's expiry. */
 function mailerOptions(config: AppConfig): MailerOptions {
   return {
-    // Without SMTP_URL nothing is ever handed to the transport (EmailChannelService records the
+    // Without SMTP_URL nothing is ever handed to the transport (the email channel records the
     // attempt as failed), but the mailer module insists on one.
     transport: config.smtpUrl
       ? {
@@ -40,21 +44,25 @@ function mailerOptions(config: AppConfig): MailerOptions {
       NotificationDeliveryEntity,
       ExecutionEntity,
       TaskEntity,
+      EmailVerificationEntity,
     ]),
     MailerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: mailerOptions }),
   ],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, EmailVerificationController],
   providers: [
     HostResolver,
+    HttpDeliveryClient,
+    EmailVerificationService,
+    ...CHANNEL_PROVIDERS,
+    NotificationChannelRegistry,
     NotificationConfigValidator,
     NotificationsService,
     NotificationDeliveryRepository,
     NotificationDeliveryService,
-    EmailChannelService,
-    WebhookChannelService,
+    TestNotificationService,
     DeliveryWorkerService,
     DeliveryRecoverySweeper,
   ],
-  exports: [NotificationConfigValidator, NotificationDeliveryService],
+  exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],
 })
 export class NotificationsModule {}

@@ -9,7 +9,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { queryRows } from '../database/sql-rows';
-import { generateWebhookSecret } from '../notifications/notification-config.validator';
+import { NotificationChannelRegistry } from '../notifications/channels/channel-registry';
 import { NAME_MAX } from './dto/create-task.dto';
 import { TaskEntity, type NotificationConfig } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
@@ -31,6 +31,7 @@ export class TaskSharingService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly channels: NotificationChannelRegistry,
   ) {}
 
   /**
@@ -59,9 +60,9 @@ export class TaskSharingService {
 
   /**
    * Copies a public task (or one of the caller's own) as a new paused, private task of the caller.
-   * Another user's notification config never travels; the caller's own does, with a new webhook
-   * signing secret so the two tasks' deliveries can be told apart and rotated separately. A paused
-   * task has no check job, so none is created.
+   * Another user's notification config never travels (its addresses, hook URLs and tokens are
+   * theirs); the caller's own does, as each channel copies it for a fork (a webhook gets a new
+   * signing secret). A paused task has no check job, so none is created.
    */
   async fork(
     caller: AuthenticatedUser,
@@ -81,7 +82,7 @@ export class TaskSharingService {
           searchQuery: source.searchQuery,
           conditionDescription: source.conditionDescription,
           notifyBehavior: source.notifyBehavior,
-          notifications: ownTask ? copyNotifications(source.notifications) : [],
+          notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
           state: 'paused',
           isPublic: false,
           nextRun: null,
@@ -99,6 +100,12 @@ export class TaskSharingService {
       return created;
     });
     return toTaskResponse(fork, 'owner');
+  }
+
+  private copyForOwnFork(configs: NotificationConfig[]): NotificationConfig[] {
+    return configs.map(
+      (config) => this.channels.get(config.type).copyForOwnFork(config) as NotificationConfig,
+    );
   }
 
   /**
@@ -139,12 +146,4 @@ function withSuffix(base: string, suffix: string): string {
   const room = NAME_MAX - suffix.length;
   const characters = Array.from(base);
   return `${characters.length > room ? characters.slice(0, room).join('').trimEnd() : base}${suffix}`;
-}
-
-function copyNotifications(configs: NotificationConfig[]): NotificationConfig[] {
-  return configs.map((config) =>
-    config.type === 'webhook'
-      ? { ...config, headers: { ...config.headers }, secret: generateWebhookSecret() }
-      : { ...config },
-  );
 }

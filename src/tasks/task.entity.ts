@@ -7,26 +7,13 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { NotificationConfig } from '../notifications/notification-config';
 import { UserEntity } from '../users/user.entity';
 
 export type TaskState = 'active' | 'paused' | 'completed';
 export type NotifyBehavior = 'once' | 'always';
 
-export interface EmailNotificationConfig {
-  type: 'email';
-  address: string;
-}
-
-export interface WebhookNotificationConfig {
-  type: 'webhook';
-  url: string;
-  method: 'POST' | 'PUT' | 'PATCH';
-  headers: Record<string, string>;
-  /** Standard Webhooks signing secret (`whsec_...`), shown to the owner only. */
-  secret: string;
-}
-
-export type NotificationConfig = EmailNotificationConfig | WebhookNotificationConfig;
+export type { NotificationConfig } from '../notifications/notification-config';
 
 @Entity('tasks')
 @Index('ix_tasks_user_id_created_at', ['userId', 'createdAt'])
@@ -87,6 +74,14 @@ export class TaskEntity {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];
+
+  /** Failed executions in a row (contract section 5, `task.check_failing`). */
+  @Column({ type: 'integer', default: 0 })
+  consecutiveFailures: number;
+
+  /** Whether the current failing streak has alerted (once per streak). */
+  @Column({ type: 'boolean', default: false })
+  failureAlerted: boolean;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   stateChangedAt: Date;

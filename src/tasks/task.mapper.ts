@@ -6,43 +6,26 @@ import {
 } from '../common/openapi/schema-properties';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
-import type {
-  EmailNotificationConfig,
-  NotificationConfig,
-  NotifyBehavior,
-  TaskEntity,
-  TaskState,
-  WebhookNotificationConfig,
-} from './task.entity';
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_TYPES,
+  type NotificationEvent,
+  type NotificationType,
+} from '../notifications/notification-types';
+import type { NotificationConfig, NotifyBehavior, TaskEntity, TaskState } from './task.entity';
 
 export type TaskViewer = 'owner' | 'public';
 
-export class EmailNotificationConfigResponse implements EmailNotificationConfig {
-  @ApiProperty({ enum: ['email'] })
-  type: 'email';
+/** One element of `notifications`: its `type` decides the other fields (see docs/api.md). */
+export class NotificationConfigResponse {
+  @ApiProperty({ enum: NOTIFICATION_TYPES })
+  type: NotificationType;
 
-  @ApiProperty()
-  address: string;
+  @ApiPropertyOptional({ enum: NOTIFICATION_EVENTS, isArray: true, description: 'Absent: every event' })
+  events?: NotificationEvent[];
 }
 
-export class WebhookNotificationConfigResponse implements WebhookNotificationConfig {
-  @ApiProperty({ enum: ['webhook'] })
-  type: 'webhook';
-
-  @ApiProperty()
-  url: string;
-
-  @ApiProperty({ enum: ['POST', 'PUT', 'PATCH'] })
-  method: 'POST' | 'PUT' | 'PATCH';
-
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
-  headers: Record<string, string>;
-
-  @ApiProperty({ description: 'Standard Webhooks signing secret (`whsec_...`)' })
-  secret: string;
-}
-
-@ApiExtraModels(EmailNotificationConfigResponse, WebhookNotificationConfigResponse)
+@ApiExtraModels(NotificationConfigResponse)
 export class TaskResponse {
   @UuidProperty()
   id: string;
@@ -92,13 +75,12 @@ export class TaskResponse {
   @ApiProperty({
     type: 'array',
     items: {
-      oneOf: [
-        { $ref: getSchemaPath(EmailNotificationConfigResponse) },
-        { $ref: getSchemaPath(WebhookNotificationConfigResponse) },
-      ],
-      discriminator: { propertyName: 'type' },
+      allOf: [{ $ref: getSchemaPath(NotificationConfigResponse) }],
+      additionalProperties: true,
+      description:
+        'email: address; webhook: url, method, headers, secret; slack and discord: url; ntfy: url, token?; telegram: chat_id, bot_token',
     },
-    description: 'Owner only: empty for others',
+    description: 'Owner only (secrets included): empty for others',
   })
   notifications: NotificationConfig[];
 

@@ -30,7 +30,8 @@ const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "se
   t.next_run AS "nextRun", t.is_public AS "isPublic", t.view_count AS "viewCount",
   t.subscriber_count AS "subscriberCount", t.forked_from_task_id AS "forkedFromTaskId",
   t.last_known_state AS "lastKnownState", t.last_execution_id AS "lastExecutionId",
-  t.check_job_id AS "checkJobId", t.notifications, t.state_changed_at AS "stateChangedAt",
+  t.check_job_id AS "checkJobId", t.notifications, t.consecutive_failures AS "consecutiveFailures",
+  t.failure_alerted AS "failureAlerted", t.state_changed_at AS "stateChangedAt",
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
 /** The columns of the last execution that the API shows, prefixed `e_`. */
@@ -39,7 +40,7 @@ const LAST_EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status A
   e.completed_at AS e_completed_at, e.result AS e_result, e.error_message AS e_error_message,
   e.notification AS e_notification, e.grounding_sources AS e_grounding_sources,
   e.condition_met AS e_condition_met, e.answer AS e_answer, e.reasoning AS e_reasoning,
-  e.created_at AS e_created_at`;
+  e.usage AS e_usage, e.created_at AS e_created_at`;
 
 const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
   FROM tasks t LEFT JOIN executions e ON e.id = t.last_execution_id`;
@@ -110,6 +111,8 @@ function withLastExecution(row: Row): TaskWithLastExecution {
     lastExecutionId: row.lastExecutionId,
     checkJobId: row.checkJobId,
     notifications: row.notifications,
+    consecutiveFailures: row.consecutiveFailures,
+    failureAlerted: row.failureAlerted,
     stateChangedAt: row.stateChangedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -132,6 +135,7 @@ function withLastExecution(row: Row): TaskWithLastExecution {
     conditionMet: row.e_condition_met,
     answer: row.e_answer,
     reasoning: row.e_reasoning,
+    usage: row.e_usage,
     createdAt: row.e_created_at,
   } as ExecutionEntity;
   return { task, lastExecution };

@@ -12,6 +12,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { UserEntity } from '../users/user.entity';
+import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
@@ -47,7 +48,10 @@ export class TasksService {
     dto: CreateTaskDto,
     firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
   ): Promise<TaskEntity> {
-    const notifications = await this.notificationConfigs.validate(dto.notifications ?? []);
+    const notifications = await this.notificationConfigs.validate(
+      dto.notifications ?? [],
+      channelOwner(caller.user),
+    );
     const state = dto.state ?? 'active';
     const now = this.clock.now();
     const fields: NewTask = {
@@ -102,7 +106,11 @@ export class TasksService {
     const notifications =
       dto.notifications === undefined
         ? undefined
-        : await this.notificationConfigs.validate(dto.notifications, current.notifications);
+        : await this.notificationConfigs.validate(
+            dto.notifications,
+            channelOwner(caller.user),
+            current.notifications,
+          );
     return this.inTransaction(dto.state, async (manager) => {
       const task = await manager.findOne(TaskEntity, {
         where: { id, userId: caller.id },

@@ -133,6 +133,7 @@ describe('Notification history', () => {
         [
           'created_at',
           'error_message',
+          'event',
           'execution_id',
           'id',
           'notification_type',

@@ -109,7 +109,7 @@ describe('Webhook SSRF guard', () => {
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({
       status: 'failed',
-      recipient: `http://localhost:${receiver.port}${path}`,
+      recipient: `http://localhost:${receiver.port}/****`,
     });
     expect(sends[0].error_message).toBe(
       'Refused: localhost resolves to a private or reserved address',

@@ -84,6 +84,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     JWT_ISSUER: jwks.issuer,
     JWT_AUDIENCE: jwks.audience,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // Tests mail arbitrary addresses; the verified policy has tests of its own that set it.
+    EMAIL_RECIPIENT_POLICY: 'any',
     ...(options.gemini
       ? { GEMINI_API_KEY: options.gemini.apiKey, GEMINI_BASE_URL: options.gemini.baseUrl }
       : {}),

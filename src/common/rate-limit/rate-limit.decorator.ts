@@ -17,4 +17,9 @@ export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & 
  * The route calls the model: besides the caller's limits it counts in the user's
  * `RATE_LIMIT_LLM_PER_HOUR` (the `model` throttler), shared by all the user's credentials.
  */
-export const LlmRateLimit = (): MethodDecorator & ClassDecorator => Throttle({ model: { ttl: HOUR_MS } });
+export const LlmRateLimit = (): MethodDecorator & ClassDecorator =>
+  Throttle({ model: { ttl: HOUR_MS } });
+
+/** Contract section 5: a user may ask for at most 5 verification codes an hour. */
+export const EmailVerificationRateLimit = (): MethodDecorator & ClassDecorator =>
+  Throttle({ 'email-verification': { ttl: HOUR_MS } });

@@ -10,6 +10,8 @@ import { routeAuthLevel } from '../guards/auth.guard';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
+/** Contract section 5, "Verified email recipients". */
+const EMAIL_VERIFICATIONS_PER_HOUR = 5;
 
 /**
  * The named throttlers of the service. A tracker is the name of the counter a request counts in
@@ -17,7 +19,8 @@ const DAY_MS = 24 * HOUR_MS;
  *  - `minute`, `hour`, `day`: per API key (per user for JWT callers); anonymous reads of routes
  *    that also serve signed-in callers count per IP in the minute window, so they are not free;
  *  - `model`: per user, on routes that call the model (`@LlmRateLimit()`);
- *  - `ip`: per client IP and endpoint, on routes that set it (`@IpRateLimit(name, n)`).
+ *  - `ip`: per client IP and endpoint, on routes that set it (`@IpRateLimit(name, n)`);
+ *  - `email-verification`: 5 codes an hour per user (`@EmailVerificationRateLimit()`).
  */
 export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): ThrottlerOptions[] {
   const { perMinute, perHour, perDay, llmPerHour } = config.rateLimit;
@@ -34,8 +37,18 @@ export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): Th
         callerCounter(request, 'm') ||
         (anonymousRead(context) ? `ip:anonymous:${clientIp(request)}:m` : ''),
     },
-    { name: 'hour', ttl: HOUR_MS, limit: perHour, getTracker: (request) => callerCounter(request, 'h') },
-    { name: 'day', ttl: DAY_MS, limit: perDay, getTracker: (request) => callerCounter(request, 'd') },
+    {
+      name: 'hour',
+      ttl: HOUR_MS,
+      limit: perHour,
+      getTracker: (request) => callerCounter(request, 'h'),
+    },
+    {
+      name: 'day',
+      ttl: DAY_MS,
+      limit: perDay,
+      getTracker: (request) => callerCounter(request, 'd'),
+    },
     {
       name: 'model',
       ttl: HOUR_MS,
@@ -46,8 +59,23 @@ export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): Th
         return user ? `llm:${user.id}:h` : '';
       },
     },
+    {
+      name: 'email-verification',
+      ttl: HOUR_MS,
+      limit: EMAIL_VERIFICATIONS_PER_HOUR,
+      skipIf: (context) => !setOnRoute('email-verification')(context),
+      getTracker: (request) => {
+        const user = (request as AuthenticatedRequest).user;
+        return user ? `verify-email:${user.id}:h` : '';
+      },
+    },
     // Limit and tracker come from the route (`@IpRateLimit`).
-    { name: 'ip', ttl: MINUTE_MS, limit: perMinute, skipIf: (context) => !setOnRoute('ip')(context) },
+    {
+      name: 'ip',
+      ttl: MINUTE_MS,
+      limit: perMinute,
+      skipIf: (context) => !setOnRoute('ip')(context),
+    },
   ];
 }
 

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty, UuidProperty } from '../../common/openapi/schema-properties';
 import { GroundingSourceResponse } from '../../executions/execution.mapper';
-import { NOTIFICATION_TYPES, type NotificationType, type SendStatus } from '../notification-send.entity';
+import type { SendStatus } from '../notification-send.entity';
+import { NOTIFICATION_TYPES, SEND_EVENTS, type NotificationType, type SendEvent } from '../notification-types';
 
 /** A Notification send record (interface document): exactly these fields. */
 export class SendRecordResponse {
@@ -14,14 +15,20 @@ export class SendRecordResponse {
   @UuidProperty()
   task_id: string;
 
-  @UuidProperty({ description: 'The execution that triggered the send' })
-  execution_id: string;
+  @UuidProperty({ nullable: true, description: 'The execution that triggered the send; null for a test send' })
+  execution_id: string | null;
 
-  @ApiProperty({ description: 'The email address, or the webhook URL' })
+  @ApiProperty({
+    description:
+      'Free of secrets: the email address; for URL channels the origin, then `/****` when the URL has a path or query; the Telegram chat_id',
+  })
   recipient: string;
 
   @ApiProperty({ enum: NOTIFICATION_TYPES })
   notification_type: NotificationType;
+
+  @ApiProperty({ enum: SEND_EVENTS })
+  event: SendEvent;
 
   @ApiProperty({ enum: ['success', 'failed'], description: 'One record per attempt' })
   status: SendStatus;

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { generateWebhookSecret } from './notification-config.validator';
+import { generateWebhookSecret } from './webhook.channel';
 import { signWebhook } from './webhook-signature';
 
 describe('signWebhook', () => {

@@ -1,4 +1,4 @@
-import { isRetryableSmtpError } from './email-channel.service';
+import { isRetryableSmtpError } from './email.channel';
 
 function smtpError(fields: Record<string, unknown>): Error {
   return Object.assign(new Error('smtp'), fields);

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
+import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
+
+export interface DiscordNotificationConfig extends UrlHookConfig {
+  type: 'discord';
+}
+
+/** Discord's limits (API reference, "Embed Limits"): content 2,000; embed title 256, field 1,024. */
+const CONTENT_MAX = 2000;
+const TITLE_MAX = 256;
+const DESCRIPTION_MAX = 1500;
+const FIELD_MAX = 1024;
+const FOOTER_MAX = 2048;
+const COLORS = {
+  condition_met: 0x2e7d32,
+  check_failing: 0xc62828,
+  check_recovered: 0x1565c0,
+  test: 0x757575,
+};
+
+/** Discord markdown: a backslash before any character that could start formatting. */
+function escapeDiscord(character: string): string {
+  return /[\\*_~`|>#[\]()-]/.test(character) ? `\\${character}` : character;
+}
+
+/** Discord's JSON message: a short `content` line and one embed with the details. */
+export function discordMessage(content: NotificationContent): Record<string, unknown> {
+  const parts = messageParts(content);
+  const sourceLines: string[] = [];
+  for (const source of parts.sources) {
+    const title = escapeWithin(source.title || source.uri, 100, escapeDiscord);
+    const line = `[${title}](${new URL(source.uri).href.replace(/[()]/g, encodeURIComponent)})`;
+    if ([...sourceLines, line].join('\n').length > FIELD_MAX) break;
+    sourceLines.push(line);
+  }
+  return {
+    content: `**${escapeWithin(parts.title, CONTENT_MAX - 4, escapeDiscord)}**`,
+    embeds: [
+      {
+        title: escapeWithin(parts.title, TITLE_MAX, (c) => c),
+        description: escapeWithin(parts.summary, DESCRIPTION_MAX, escapeDiscord),
+        ...(parts.sources[0] ? { url: new URL(parts.sources[0].uri).href } : {}),
+        color: COLORS[content.event],
+        fields: [
+          ...parts.sections.map((section) => ({
+            name: section.label,
+            value: escapeWithin(section.text || '-', FIELD_MAX, escapeDiscord),
+          })),
+          ...(sourceLines.length > 0 ? [{ name: 'Sources', value: sourceLines.join('\n') }] : []),
+        ],
+        footer: { text: escapeWithin(parts.footer, FOOTER_MAX, (c) => c) },
+        timestamp: content.occurredAt.toISOString(),
+      },
+    ],
+    // Text from the model or the task must never ping anyone (@everyone, roles, users).
+    allowed_mentions: { parse: [] },
+  };
+}
+
+/** Discord webhooks (contract section 5): POST `{"content","embeds"}`. */
+@Injectable()
+export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
+  readonly type = 'discord';
+
+  constructor(http: HttpDeliveryClient) {
+    super(http);
+  }
+
+  protected render(content: NotificationContent): unknown {
+    return discordMessage(content);
+  }
+}

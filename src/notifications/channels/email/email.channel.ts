@@ -1,0 +1,144 @@
+import { MailerService } from '@nestjs-modules/mailer';
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../attempt-outcome';
+import { ConcurrencyLimit } from '../../concurrency-limit';
+import { EmailVerificationService } from '../../email-verification/email-verification.service';
+import { renderEmail, type RenderedEmail } from '../../notification-content';
+import type { NotificationConfigBase } from '../../notification-types';
+import type {
+  ChannelOwner,
+  NotificationChannel,
+  OutgoingNotification,
+} from '../notification-channel';
+
+export interface EmailNotificationConfig extends NotificationConfigBase {
+  type: 'email';
+  address: string;
+}
+
+export const SMTP_NOT_CONFIGURED = 'SMTP is not configured (set SMTP_URL)';
+
+/** Bounds one SMTP attempt, so a stalled server cannot hold a delivery job past its expiry. */
+export const SMTP_SEND_TIMEOUT_MS = 45_000;
+/** SMTP connections at once from one process (each message opens its own). */
+export const MAX_SMTP_CONNECTIONS = 16;
+
+const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
+
+/** nodemailer error fields (see nodemailer's errors.d.ts): what failed, and the server's reply. */
+interface SmtpError extends Error {
+  code?: string;
+  command?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/** Notification emails over SMTP (SMTP_URL, MAIL_FROM), to verified recipients. */
+@Injectable()
+export class EmailChannel implements NotificationChannel<EmailNotificationConfig> {
+  readonly type = 'email';
+  /** An email attempt is claimed and sent inside one of these slots (see NotificationDeliveryService). */
+  readonly claimedSlots = new ConcurrencyLimit(MAX_SMTP_CONNECTIONS);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly mailer: MailerService,
+    private readonly verifications: EmailVerificationService,
+  ) {}
+
+  async validate(
+    entry: Record<string, unknown>,
+    _previous: EmailNotificationConfig | undefined,
+    owner: ChannelOwner,
+  ): Promise<EmailNotificationConfig> {
+    const address = typeof entry.address === 'string' ? entry.address.trim() : '';
+    if (!address || address.length > 320 || !EMAIL_PATTERN.test(address)) {
+      throw new BadRequestException('Invalid notification: address must be a valid email address');
+    }
+    const refusal = await this.verifications.recipientRefusal(owner, address);
+    if (refusal) throw new BadRequestException(`Invalid notification: ${refusal}`);
+    return { type: 'email', address };
+  }
+
+  copyForOwnFork(config: EmailNotificationConfig): EmailNotificationConfig {
+    return { ...config };
+  }
+
+  maskedRecipient(config: EmailNotificationConfig): string {
+    return config.address;
+  }
+
+  /**
+   * The Message-ID is derived from the delivery (`messageIdFor`), the same for every attempt, so
+   * a message that goes out again (an attempt cut short by a crash or a lost connection) carries
+   * the same Message-ID and mail clients show it once. An address whose verification was
+   * removed since the task was saved is refused here (contract section 5).
+   */
+  async deliver(
+    config: EmailNotificationConfig,
+    notification: OutgoingNotification,
+  ): Promise<AttemptOutcome> {
+    if (!this.config.smtpUrl) return failedAttempt(SMTP_NOT_CONFIGURED, false);
+    const refusal = await this.verifications.recipientRefusal(notification.owner, config.address);
+    if (refusal) return failedAttempt(refusal, false);
+    return this.sendEmail(
+      config.address,
+      renderEmail(notification.content),
+      this.messageIdFor(notification.deliveryId),
+    );
+  }
+
+  /** `<delivery-id@domain of MAIL_FROM>`. */
+  messageIdFor(deliveryId: string): string {
+    const domain = /@([^>\s]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? 'localhost';
+    return `<${deliveryId}@${domain}>`;
+  }
+
+  private async sendEmail(
+    address: string,
+    email: RenderedEmail,
+    messageId: string,
+  ): Promise<AttemptOutcome> {
+    try {
+      await this.mailer.sendMail({
+        to: address,
+        from: this.config.mailFrom,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        messageId,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        timeout: SMTP_SEND_TIMEOUT_MS,
+      });
+      return SUCCEEDED;
+    } catch (error) {
+      return failedAttempt(`SMTP error: ${describe(error)}`, isRetryableSmtpError(error));
+    }
+  }
+}
+
+/** nodemailer's codes for a message it could not build or address: sending again cannot help. */
+const UNSENDABLE_MESSAGE_CODES = ['EENVELOPE', 'EMESSAGE'];
+
+/**
+ * Retry unless the server refused the message for good (a 5xx reply) or the message itself
+ * cannot be sent. A connection lost after the message was handed over (while waiting for the
+ * final reply) is retried too: the message may have arrived, and the repeat carries the same
+ * Message-ID, so mail clients show it once (email is at least once).
+ */
+export function isRetryableSmtpError(error: unknown): boolean {
+  const smtp = error as SmtpError;
+  if (typeof smtp?.responseCode === 'number') {
+    return smtp.responseCode >= 400 && smtp.responseCode < 500;
+  }
+  return !UNSENDABLE_MESSAGE_CODES.includes(smtp?.code ?? '');
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const smtp = error as SmtpError;
+  return smtp.code && !smtp.message.includes(smtp.code)
+    ? `${smtp.message} (${smtp.code})`
+    : smtp.message;
+}

@@ -1,0 +1,78 @@
+import type { AttemptOutcome } from '../attempt-outcome';
+import type { ConcurrencyLimit } from '../concurrency-limit';
+import type { NotificationContent } from '../notification-content';
+import type { NotificationConfigBase, NotificationType } from '../notification-types';
+
+/** The task owner a config is validated or delivered for. */
+export interface ChannelOwner {
+  id: string;
+  /** The account email when the identity provider vouched for it, else null. */
+  verifiedEmail: string | null;
+}
+
+/** The owner as channels see them: the account email counts only when it is verified. */
+export function channelOwner(user: {
+  id: string;
+  email: string | null;
+  emailVerified: boolean;
+}): ChannelOwner {
+  return { id: user.id, verifiedEmail: user.emailVerified ? user.email : null };
+}
+
+/** One attempt of one notification through one channel. */
+export interface OutgoingNotification {
+  owner: ChannelOwner;
+  content: NotificationContent;
+  /** The same for every attempt of one delivery (Message-ID, `webhook-id`). */
+  deliveryId: string;
+  webhookId: string;
+  attemptedAt: Date;
+}
+
+/**
+ * One kind of notification channel (design notes: "Providers and channels are adapters behind
+ * one registration each"). What every channel shares (the durable queue, retries, the SSRF
+ * guard, send records) lives outside; a channel knows its config and its app's wire format.
+ * Channels are registered in one place: `NOTIFICATION_CHANNELS` (channels/channel-registry.ts).
+ */
+export interface NotificationChannel<C extends NotificationConfigBase = NotificationConfigBase> {
+  readonly type: NotificationType;
+
+  /**
+   * Checks one element of a request's `notifications` (already known to be an object of this
+   * type, `events` handled by the caller) and returns it as stored; `previous` is the stored
+   * config of this type, if any. Throws `BadRequestException('Invalid notification: ...')`.
+   */
+  validate(
+    entry: Record<string, unknown>,
+    previous: C | undefined,
+    owner: ChannelOwner,
+  ): Promise<C>;
+
+  /** The config as the owner's own fork stores it (a fork of another user's task keeps none). */
+  copyForOwnFork(config: C): C;
+
+  /** The `recipient` of send records: no secrets (contract section 5). */
+  maskedRecipient(config: C): string;
+
+  /** Renders and sends one attempt; never throws (whatever goes wrong is the outcome). */
+  deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome>;
+
+  /**
+   * Set by channels whose attempt is claimed (committed as `sending`) before it is sent and
+   * sent inside one of these slots: so two runs of one job at once send one message (email).
+   * Other channels are not claimed, which saves a write per attempt.
+   */
+  readonly claimedSlots?: ConcurrencyLimit;
+}
+
+/** `https://hooks.slack.com/****`: a URL's origin, and `/****` when it has a path or query. */
+export function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden = (parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search !== '';
+    return hidden ? `${parsed.origin}/****` : parsed.origin;
+  } catch {
+    return '****';
+  }
+}

@@ -1,0 +1,135 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { validateHeaderValue } from 'node:http';
+import type { AttemptOutcome } from '../../attempt-outcome';
+import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { messageParts, oneLine, type NotificationContent } from '../../notification-content';
+import type { NotificationConfigBase } from '../../notification-types';
+import {
+  maskUrl,
+  type NotificationChannel,
+  type OutgoingNotification,
+} from '../notification-channel';
+
+export interface NtfyNotificationConfig extends NotificationConfigBase {
+  type: 'ntfy';
+  /** The topic URL (ntfy.sh or self-hosted). */
+  url: string;
+  /** Access token of a protected topic (a secret). */
+  token?: string;
+}
+
+/** ntfy turns a longer message into an attachment (server `message-size-limit`, 4 KB). */
+const BODY_MAX_BYTES = 4000;
+const TITLE_MAX = 250;
+const TOKEN_MAX = 512;
+const TAGS = {
+  condition_met: 'white_check_mark',
+  check_failing: 'warning',
+  check_recovered: 'ok',
+  test: 'bell',
+};
+
+/**
+ * A header value that HTTP can carry: ASCII as is, anything else as an RFC 2047 encoded word,
+ * which ntfy decodes (its docs, "Publishing": UTF-8 in headers).
+ */
+export function headerText(text: string): string {
+  return /^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text).toString('base64')}?=`;
+}
+
+/** Cuts to at most `max` bytes of UTF-8 without splitting a character. */
+function cutBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  let result = '';
+  let bytes = 0;
+  for (const character of text) {
+    bytes += Buffer.byteLength(character);
+    if (bytes > max - 3) break;
+    result += character;
+  }
+  return `${result.trimEnd()}…`;
+}
+
+/** The ntfy message: plain text body, title, tag and the first source as the click action. */
+export function ntfyMessage(content: NotificationContent): {
+  body: string;
+  headers: Record<string, string>;
+} {
+  const parts = messageParts(content);
+  const body = [
+    parts.summary,
+    ...parts.sections.map((section) => `${section.label}: ${section.text}`),
+    ...(parts.sources.length > 0
+      ? [parts.sources.map((source) => `${source.title || source.uri}: ${source.uri}`).join('\n')]
+      : []),
+    parts.footer,
+  ].join('\n\n');
+  const title = Array.from(oneLine(parts.title)).slice(0, TITLE_MAX).join('');
+  return {
+    body: cutBytes(body, BODY_MAX_BYTES),
+    headers: {
+      Title: headerText(title),
+      Tags: TAGS[content.event],
+      ...(parts.sources[0] ? { Click: new URL(parts.sources[0].uri).href } : {}),
+    },
+  };
+}
+
+/** ntfy (contract section 5): POST the text to the topic URL with `Title`, `Click` and `Tags`. */
+@Injectable()
+export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> {
+  readonly type = 'ntfy';
+
+  constructor(private readonly http: HttpDeliveryClient) {}
+
+  async validate(entry: Record<string, unknown>): Promise<NtfyNotificationConfig> {
+    const url = await this.http.checkConfigUrl(entry.url, 'an ntfy notification');
+    if (entry.token === undefined || entry.token === null) return { type: 'ntfy', url };
+    if (
+      typeof entry.token !== 'string' ||
+      entry.token.trim() === '' ||
+      !isHeaderSafe(entry.token)
+    ) {
+      throw new BadRequestException(
+        `Invalid notification: token must be a non-empty string of at most ${TOKEN_MAX} printable ASCII characters`,
+      );
+    }
+    return { type: 'ntfy', url, token: entry.token.trim() };
+  }
+
+  copyForOwnFork(config: NtfyNotificationConfig): NtfyNotificationConfig {
+    return { ...config };
+  }
+
+  maskedRecipient(config: NtfyNotificationConfig): string {
+    return maskUrl(config.url);
+  }
+
+  deliver(
+    config: NtfyNotificationConfig,
+    notification: OutgoingNotification,
+  ): Promise<AttemptOutcome> {
+    const message = ntfyMessage(notification.content);
+    return this.http.send({
+      url: config.url,
+      method: 'POST',
+      headers: {
+        ...message.headers,
+        ...(config.token ? { Authorization: `Bearer ${config.token}` } : {}),
+      },
+      contentType: 'text/plain; charset=utf-8',
+      body: message.body,
+      guarded: true,
+    });
+  }
+}
+
+function isHeaderSafe(token: string): boolean {
+  if (token.length > TOKEN_MAX || !/^[\x21-\x7e]+$/.test(token.trim())) return false;
+  try {
+    validateHeaderValue('authorization', `Bearer ${token.trim()}`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,120 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import type { AttemptOutcome } from '../../attempt-outcome';
+import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import {
+  escapeHtml,
+  messageParts,
+  truncate,
+  type NotificationContent,
+} from '../../notification-content';
+import type { NotificationConfigBase } from '../../notification-types';
+import type { NotificationChannel, OutgoingNotification } from '../notification-channel';
+
+export interface TelegramNotificationConfig extends NotificationConfigBase {
+  type: 'telegram';
+  /** A chat id (`-1001234567890`) or a public channel's `@username`. */
+  chat_id: string;
+  /** The bot's token (a secret). */
+  bot_token: string;
+}
+
+const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+/** BotFather's format: `<bot id>:<secret>`. */
+const BOT_TOKEN_PATTERN = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
+/**
+ * Telegram counts its 4,096 characters on the text after HTML parsing, so the visible parts
+ * are cut before escaping; these budgets keep their sum under the limit.
+ */
+const TITLE_MAX = 256;
+const SUMMARY_MAX = 500;
+const SECTION_MAX = 1200;
+const SOURCE_TITLE_MAX = 100;
+
+function invalid(reason: string): BadRequestException {
+  return new BadRequestException(`Invalid notification: ${reason}`);
+}
+
+/** The `sendMessage` text in Telegram's HTML parse mode. */
+export function telegramText(content: NotificationContent): string {
+  const parts = messageParts(content);
+  const lines = [
+    `<b>${escapeHtml(truncate(parts.title, TITLE_MAX))}</b>`,
+    escapeHtml(truncate(parts.summary, SUMMARY_MAX)),
+  ];
+  for (const section of parts.sections) {
+    lines.push(
+      '',
+      `<b>${escapeHtml(section.label)}</b>`,
+      escapeHtml(truncate(section.text, SECTION_MAX)),
+    );
+  }
+  if (parts.sources.length > 0) {
+    lines.push('', '<b>Sources</b>');
+    for (const source of parts.sources) {
+      const title = truncate(source.title || source.uri, SOURCE_TITLE_MAX);
+      lines.push(`• <a href="${escapeHtml(new URL(source.uri).href)}">${escapeHtml(title)}</a>`);
+    }
+  }
+  lines.push('', `<i>${escapeHtml(parts.footer)}</i>`);
+  return lines.join('\n');
+}
+
+/**
+ * Telegram bots (contract section 5): POST `{TELEGRAM_API_BASE_URL}/bot<token>/sendMessage`.
+ * The base URL is the operator's, so the SSRF guard does not apply to it; the token is part
+ * of the path and never appears in an error or a send record.
+ */
+@Injectable()
+export class TelegramChannel implements NotificationChannel<TelegramNotificationConfig> {
+  readonly type = 'telegram';
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly http: HttpDeliveryClient,
+  ) {}
+
+  validate(entry: Record<string, unknown>): Promise<TelegramNotificationConfig> {
+    const chatId =
+      typeof entry.chat_id === 'number' && Number.isSafeInteger(entry.chat_id)
+        ? String(entry.chat_id)
+        : typeof entry.chat_id === 'string'
+          ? entry.chat_id.trim()
+          : '';
+    if (!CHAT_ID_PATTERN.test(chatId)) {
+      return Promise.reject(invalid('chat_id must be a chat id (a number) or a @channel username'));
+    }
+    const token = typeof entry.bot_token === 'string' ? entry.bot_token.trim() : '';
+    if (!BOT_TOKEN_PATTERN.test(token)) {
+      return Promise.reject(invalid('bot_token must be a Telegram bot token (<bot id>:<secret>)'));
+    }
+    return Promise.resolve({ type: 'telegram', chat_id: chatId, bot_token: token });
+  }
+
+  copyForOwnFork(config: TelegramNotificationConfig): TelegramNotificationConfig {
+    return { ...config };
+  }
+
+  maskedRecipient(config: TelegramNotificationConfig): string {
+    return config.chat_id;
+  }
+
+  deliver(
+    config: TelegramNotificationConfig,
+    notification: OutgoingNotification,
+  ): Promise<AttemptOutcome> {
+    return this.http.send({
+      url: `${this.config.telegramApiBaseUrl}/bot${config.bot_token}/sendMessage`,
+      method: 'POST',
+      headers: {},
+      contentType: 'application/json',
+      body: JSON.stringify({
+        chat_id: config.chat_id,
+        text: telegramText(notification.content),
+        parse_mode: 'HTML',
+        disable_web_page_preview: true,
+      }),
+      guarded: false,
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import type { AttemptOutcome } from '../attempt-outcome';
+import type { HttpDeliveryClient } from '../http/http-delivery.client';
+import type { NotificationContent } from '../notification-content';
+import type { NotificationConfigBase, NotificationType } from '../notification-types';
+import {
+  maskUrl,
+  type NotificationChannel,
+  type OutgoingNotification,
+} from './notification-channel';
+
+/** A config that is one secret hook URL (Slack and Discord incoming webhooks). */
+export interface UrlHookConfig extends NotificationConfigBase {
+  url: string;
+}
+
+/**
+ * What Slack and Discord share: the config is a hook URL (a secret: whoever has it can post),
+ * checked by the SSRF guard, and each attempt POSTs the app's JSON message to it.
+ */
+export abstract class UrlHookChannel<C extends UrlHookConfig> implements NotificationChannel<C> {
+  abstract readonly type: NotificationType;
+
+  protected constructor(private readonly http: HttpDeliveryClient) {}
+
+  /** The app's JSON message for this notification. */
+  protected abstract render(content: NotificationContent): unknown;
+
+  async validate(entry: Record<string, unknown>): Promise<C> {
+    const url = await this.http.checkConfigUrl(entry.url, `a ${this.type} notification`);
+    return { type: this.type, url } as C;
+  }
+
+  copyForOwnFork(config: C): C {
+    return { ...config };
+  }
+
+  maskedRecipient(config: C): string {
+    return maskUrl(config.url);
+  }
+
+  deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome> {
+    return this.http.send({
+      url: config.url,
+      method: 'POST',
+      headers: {},
+      contentType: 'application/json',
+      body: JSON.stringify(this.render(notification.content)),
+      guarded: true,
+    });
+  }
+}

@@ -1,0 +1,181 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { failedAttempt, type AttemptOutcome } from '../../attempt-outcome';
+import { HttpDeliveryClient, parseConfigUrl } from '../../http/http-delivery.client';
+import { webhookBody } from '../../notification-content';
+import type { NotificationConfigBase } from '../../notification-types';
+import {
+  maskUrl,
+  type NotificationChannel,
+  type OutgoingNotification,
+} from '../notification-channel';
+import { signWebhook } from './webhook-signature';
+
+export interface WebhookNotificationConfig extends NotificationConfigBase {
+  type: 'webhook';
+  url: string;
+  method: 'POST' | 'PUT' | 'PATCH';
+  headers: Record<string, string>;
+  /** Standard Webhooks signing secret (`whsec_...`), shown to the owner only. */
+  secret: string;
+}
+
+const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+/** Set by the service on every delivery; a configured header cannot replace them. */
+export const RESERVED_WEBHOOK_HEADERS = [
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'content-type',
+  'content-length',
+  'host',
+];
+/** Set by the service or by Node itself: configured headers never replace them. */
+const CONTROLLED_HEADERS = new Set([
+  ...RESERVED_WEBHOOK_HEADERS,
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'te',
+  'upgrade',
+  'expect',
+]);
+const MAX_HEADERS = 20;
+const MAX_HEADER_VALUE_LENGTH = 4096;
+
+function invalid(reason: string): BadRequestException {
+  return new BadRequestException(`Invalid notification: ${reason}`);
+}
+
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Signed webhooks (contract section 2, "Webhook delivery"; Standard Webhooks). The signing
+ * secret is kept when the URL is unchanged and replaced otherwise; a fork gets its own.
+ */
+@Injectable()
+export class WebhookChannel implements NotificationChannel<WebhookNotificationConfig> {
+  readonly type = 'webhook';
+
+  constructor(private readonly http: HttpDeliveryClient) {}
+
+  async validate(
+    entry: Record<string, unknown>,
+    previous: WebhookNotificationConfig | undefined,
+  ): Promise<WebhookNotificationConfig> {
+    const url = parseConfigUrl(entry.url, 'a webhook');
+    const method =
+      entry.method === undefined || entry.method === null
+        ? 'POST'
+        : typeof entry.method === 'string'
+          ? entry.method.toUpperCase()
+          : '';
+    if (!(WEBHOOK_METHODS as readonly string[]).includes(method))
+      throw invalid('method must be POST, PUT or PATCH');
+    const headers = validHeaders(entry.headers);
+    await this.http.checkConfigHost(url);
+    const href = url.href;
+    return {
+      type: 'webhook',
+      url: href,
+      method: method as WebhookNotificationConfig['method'],
+      headers,
+      secret: previous && previous.url === href ? previous.secret : generateWebhookSecret(),
+    };
+  }
+
+  copyForOwnFork(config: WebhookNotificationConfig): WebhookNotificationConfig {
+    // A new secret, so the two tasks' deliveries can be told apart and rotated separately.
+    return { ...config, headers: { ...config.headers }, secret: generateWebhookSecret() };
+  }
+
+  maskedRecipient(config: WebhookNotificationConfig): string {
+    return maskUrl(config.url);
+  }
+
+  deliver(
+    config: WebhookNotificationConfig,
+    notification: OutgoingNotification,
+  ): Promise<AttemptOutcome> {
+    const headers = configuredHeaders(config.headers);
+    // A config stored before headers were validated: HTTP would refuse it on every attempt.
+    if (typeof headers === 'string') {
+      return Promise.resolve(failedAttempt(`Invalid webhook config: ${headers}`, false));
+    }
+    const body = webhookBody(notification.content);
+    const timestamp = Math.floor(notification.attemptedAt.getTime() / 1000);
+    return this.http.send({
+      url: config.url,
+      method: config.method,
+      headers: {
+        ...headers,
+        'webhook-id': notification.webhookId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(config.secret, notification.webhookId, timestamp, body),
+      },
+      contentType: 'application/json',
+      body,
+      guarded: true,
+    });
+  }
+}
+
+function validHeaders(value: unknown): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalid('headers must map header names to string values');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_HEADERS) throw invalid(`at most ${MAX_HEADERS} headers are allowed`);
+  const headers: Record<string, string> = {};
+  for (const [name, headerValue] of entries) {
+    const problem = headerProblem(name, headerValue);
+    if (problem) throw invalid(problem);
+    if (RESERVED_WEBHOOK_HEADERS.includes(name.toLowerCase()))
+      throw invalid(`header '${name}' is reserved`);
+    // headerProblem has checked that the value is a string.
+    headers[name] = String(headerValue);
+  }
+  return headers;
+}
+
+/**
+ * Configured headers minus the ones the service controls (compared without case), or why one
+ * of them cannot be sent.
+ */
+function configuredHeaders(
+  headers: Record<string, string> | undefined,
+): Record<string, string> | string {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const problem = headerProblem(name, value);
+    if (problem) return problem;
+    if (CONTROLLED_HEADERS.has(name.toLowerCase())) continue;
+    result[name] = value;
+  }
+  return result;
+}
+
+/**
+ * Why HTTP would refuse this configured header, or null. Node's own checks (the ones its HTTP
+ * client applies when it sends the request): a name must be an HTTP token; a value may hold
+ * tabs and characters 0x20-0x7E and 0x80-0xFF only.
+ */
+export function headerProblem(name: string, value: unknown): string | null {
+  try {
+    validateHeaderName(name);
+  } catch {
+    return `header name '${name}' is not valid`;
+  }
+  if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE_LENGTH) {
+    return `header '${name}' must have a string value of at most ${MAX_HEADER_VALUE_LENGTH} characters`;
+  }
+  try {
+    validateHeaderValue(name, value);
+  } catch {
+    return `header '${name}' has a value HTTP does not allow (control characters, line breaks or characters beyond Latin-1)`;
+  }
+  return null;
+}

@@ -1,0 +1,173 @@
+import { MailerService } from '@nestjs-modules/mailer';
+import {
+  BadRequestException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { DataSource, Repository } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { ChannelOwner } from '../channels/notification-channel';
+import type {
+  EmailVerificationListItem,
+  EmailVerificationResponse,
+} from './dto/email-verification.dto';
+import { EmailVerificationEntity } from './email-verification.entity';
+
+/** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
+export const CODE_VALIDITY_MS = 30 * 60_000;
+export const MAX_WRONG_CODES = 5;
+export const WRONG_CODE = 'Wrong verification code';
+export const CODE_EXPIRED = 'The verification code has expired: request a new one';
+export const CODE_VOID =
+  'The verification code is void after too many wrong tries: request a new one';
+
+/**
+ * Addresses a user may send notifications to under `EMAIL_RECIPIENT_POLICY=verified`: their own
+ * account email (when the identity provider verified it) and the addresses they proved to read
+ * by a mailed 6-digit code. Without it, anyone could make the service mail anyone.
+ */
+@Injectable()
+export class EmailVerificationService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(EmailVerificationEntity)
+    private readonly verifications: Repository<EmailVerificationEntity>,
+    private readonly mailer: MailerService,
+  ) {}
+
+  /** Why the owner may not send to `address` (`email address <a> is not verified`), or null. */
+  async recipientRefusal(owner: ChannelOwner, address: string): Promise<string | null> {
+    if (this.config.emailRecipientPolicy === 'any' || this.isOwnEmail(owner, address)) return null;
+    const verified = await this.verifications.existsBy({
+      userId: owner.id,
+      email: address.toLowerCase(),
+      status: 'verified',
+    });
+    return verified ? null : `email address ${address} is not verified`;
+  }
+
+  /**
+   * Mails a new code to the address (any earlier code stops working). An address already
+   * verified, or the owner's own, needs none: the answer says `verified` and nothing is mailed.
+   */
+  async requestCode(owner: ChannelOwner, email: string): Promise<EmailVerificationResponse> {
+    const address = email.toLowerCase();
+    const existing = await this.verifications.findOneBy({ userId: owner.id, email: address });
+    if (existing?.status === 'verified' || this.isOwnEmail(owner, address)) {
+      return { email: address, status: 'verified' };
+    }
+    if (!this.config.smtpUrl) {
+      throw new ServiceUnavailableException(
+        'Email is not configured (SMTP_URL): no code can be sent',
+      );
+    }
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    await this.verifications.upsert(
+      {
+        userId: owner.id,
+        email: address,
+        status: 'pending',
+        codeHash: hashCode(code),
+        codeExpiresAt: new Date(Date.now() + CODE_VALIDITY_MS),
+        failedAttempts: 0,
+        verifiedAt: null,
+      },
+      ['userId', 'email'],
+    );
+    try {
+      await this.mailer.sendMail({
+        to: address,
+        from: this.config.mailFrom,
+        subject: `[Monitor] Your verification code: ${code}`,
+        text: [
+          `Your code to receive notifications at ${address} is ${code}.`,
+          '',
+          'It is valid for 30 minutes. If you did not ask for it, ignore this email.',
+          '',
+        ].join('\n'),
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+    } catch (error) {
+      throw new ServiceUnavailableException(
+        `The verification email could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return { email: address, status: 'pending' };
+  }
+
+  /** Checks a code in constant time; 5 wrong codes void it (row locked, so guesses count once). */
+  async confirm(
+    owner: ChannelOwner,
+    email: string,
+    code: string,
+  ): Promise<EmailVerificationResponse> {
+    const address = email.toLowerCase();
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const row = await manager.findOne(EmailVerificationEntity, {
+        where: { userId: owner.id, email: address },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (row?.status === 'verified') return null;
+      if (!row) return `No verification code was requested for ${address}`;
+      if (!row.codeHash || row.failedAttempts >= MAX_WRONG_CODES) return CODE_VOID;
+      if (!row.codeExpiresAt || row.codeExpiresAt.getTime() <= Date.now()) return CODE_EXPIRED;
+      if (!codeMatches(row.codeHash, code)) {
+        row.failedAttempts += 1;
+        if (row.failedAttempts >= MAX_WRONG_CODES) row.codeHash = null;
+        await manager.save(row);
+        return WRONG_CODE;
+      }
+      Object.assign(row, {
+        status: 'verified',
+        codeHash: null,
+        codeExpiresAt: null,
+        verifiedAt: new Date(),
+      });
+      await manager.save(row);
+      return null;
+    });
+    if (outcome !== null) throw new BadRequestException(outcome);
+    return { email: address, status: 'verified' };
+  }
+
+  async list(owner: ChannelOwner): Promise<EmailVerificationListItem[]> {
+    const rows = await this.verifications.find({
+      where: { userId: owner.id },
+      order: { createdAt: 'ASC', email: 'ASC' },
+    });
+    return rows.map((row) => ({
+      email: row.email,
+      status: row.status,
+      verified_at: row.verifiedAt?.toISOString() ?? null,
+    }));
+  }
+
+  /** Later sends to the address fail until it is verified again. */
+  async remove(owner: ChannelOwner, email: string): Promise<void> {
+    const result = await this.verifications.delete({
+      userId: owner.id,
+      email: email.toLowerCase(),
+    });
+    if (!result.affected) throw new NotFoundException('Email verification not found');
+  }
+
+  private isOwnEmail(owner: ChannelOwner, address: string): boolean {
+    return (
+      owner.verifiedEmail !== null && owner.verifiedEmail.toLowerCase() === address.toLowerCase()
+    );
+  }
+}
+
+function hashCode(code: string, salt: string = randomBytes(16).toString('hex')): string {
+  return `${salt}:${createHash('sha256').update(`${salt}:${code}`).digest('hex')}`;
+}
+
+function codeMatches(stored: string, code: string): boolean {
+  const [salt] = stored.split(':');
+  return timingSafeEqual(Buffer.from(hashCode(code, salt)), Buffer.from(stored));
+}
