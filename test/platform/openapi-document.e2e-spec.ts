@@ -42,7 +42,8 @@ export function summary(task: Task, executions: Executions, sends: Sends): strin
   const lastAnswer: string | null | undefined = task.last_execution?.answer;
   const sources = executions[0].grounding_sources?.map((source) => source.uri) ?? [];
   const total: number = sends.total;
-  const channel: 'email' | 'webhook' = sends.sends[0].notification_type;
+  const channel: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram' =
+    sends.sends[0].notification_type;
   return [query, next, status, lastAnswer, sources.join(), total, channel].join(' ');
 }
 

@@ -1,20 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../../auth/authenticated-user';
 import { CurrentUser } from '../../common/decorators/auth.decorators';
+import { ApiCredentials, ApiRoute } from '../../common/openapi/api-route.decorator';
 import { EmailVerificationRateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { channelOwner } from '../channels/notification-channel';
 import {
   ConfirmEmailVerificationDto,
+  EmailVerificationListItem,
+  EmailVerificationResponse,
   RequestEmailVerificationDto,
-  type EmailVerificationListItem,
-  type EmailVerificationResponse,
 } from './dto/email-verification.dto';
 import { EmailVerificationService } from './email-verification.service';
 
 /** Verified email recipients (contract section 5). */
 @ApiTags('email-verifications')
-@ApiBearerAuth()
+@ApiCredentials()
 @Controller('api/v1/email-verifications')
 export class EmailVerificationController {
   constructor(private readonly verifications: EmailVerificationService) {}
@@ -22,6 +23,11 @@ export class EmailVerificationController {
   @Post()
   @HttpCode(200)
   @EmailVerificationRateLimit()
+  @ApiRoute({
+    summary: 'Mail a 6-digit code to an address the caller wants to notify (5 requests an hour)',
+    response: EmailVerificationResponse,
+    errors: [413, 422],
+  })
   request(
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: RequestEmailVerificationDto,
@@ -31,6 +37,11 @@ export class EmailVerificationController {
 
   @Post('confirm')
   @HttpCode(200)
+  @ApiRoute({
+    summary: 'Confirm an address with the code mailed to it',
+    response: EmailVerificationResponse,
+    errors: [400, 413, 422],
+  })
   confirm(
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: ConfirmEmailVerificationDto,
@@ -39,12 +50,14 @@ export class EmailVerificationController {
   }
 
   @Get()
+  @ApiRoute({ summary: "The caller's email addresses and their verification state", response: [EmailVerificationListItem] })
   list(@CurrentUser() caller: AuthenticatedUser): Promise<EmailVerificationListItem[]> {
     return this.verifications.list(channelOwner(caller.user));
   }
 
   @Delete(':email')
   @HttpCode(204)
+  @ApiRoute({ summary: 'Remove a verified or pending address', status: 204, errors: [404] })
   async remove(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('email') email: string,

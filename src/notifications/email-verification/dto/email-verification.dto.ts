@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, Matches } from 'class-validator';
+import { TimestampProperty } from '../../../common/openapi/schema-properties';
 import { RequiredText } from '../../../common/validation/fields';
 import type { EmailVerificationStatus } from '../email-verification.entity';
 
@@ -25,11 +26,15 @@ export class ConfirmEmailVerificationDto extends RequestEmailVerificationDto {
   code: string;
 }
 
-export interface EmailVerificationResponse {
+export class EmailVerificationResponse {
+  @ApiProperty()
   email: string;
+
+  @ApiProperty({ enum: ['pending', 'verified'] })
   status: EmailVerificationStatus;
 }
 
-export interface EmailVerificationListItem extends EmailVerificationResponse {
+export class EmailVerificationListItem extends EmailVerificationResponse {
+  @TimestampProperty({ nullable: true })
   verified_at: string | null;
 }
