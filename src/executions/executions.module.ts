@@ -4,8 +4,10 @@ import { SearchModule } from '../search/search.module';
 import { TaskEntity } from '../tasks/task.entity';
 import { UsageModule } from '../usage/usage.module';
 import { CheckRunnerService } from './check-runner.service';
+import { CheckScheduleRepository } from './check-schedule.repository';
 import { CheckWorkerService } from './check-worker.service';
 import { ExecutionEntity } from './execution.entity';
+import { ExecutionRepository } from './execution.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './stale-execution.sweeper';
@@ -13,7 +15,14 @@ import { StaleExecutionSweeper } from './stale-execution.sweeper';
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionEntity, TaskEntity]), SearchModule, UsageModule],
   controllers: [ExecutionsController],
-  providers: [ExecutionsService, CheckRunnerService, CheckWorkerService, StaleExecutionSweeper],
+  providers: [
+    ExecutionsService,
+    ExecutionRepository,
+    CheckScheduleRepository,
+    CheckRunnerService,
+    CheckWorkerService,
+    StaleExecutionSweeper,
+  ],
   exports: [ExecutionsService],
 })
 export class ExecutionsModule {}

@@ -2,12 +2,13 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { queryRows } from '../database/sql-rows';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { CHECK_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { Clock } from '../common/clock/clock';
+import { CheckScheduleRepository } from './check-schedule.repository';
+import { ExecutionRepository } from './execution.repository';
 
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
@@ -35,10 +36,13 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
     private readonly logger: JsonLogger,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
+    private readonly executions: ExecutionRepository,
+    private readonly schedule: CheckScheduleRepository,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.workerEnabled) this.jobs.every('stale-executions', SWEEP_INTERVAL_MS, () => this.sweep());
+    if (this.config.workerEnabled)
+      this.jobs.every('stale-executions', SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   async sweep(): Promise<void> {
@@ -60,14 +64,10 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    */
   async requeueUnclaimedChecks(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const jobs = await queryRows<{ id: string; task_id: string }>(
+      const jobs = await this.schedule.lockUnclaimedChecks(
         manager,
-        `SELECT j.id, (j.data ->> 'taskId')::uuid AS task_id FROM ${QUEUE_SCHEMA}.job j
-         WHERE j.name = $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
-           AND j.data ->> 'executionId' IS NULL
-           AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.job_id = j.id)
-         LIMIT $3 FOR UPDATE OF j SKIP LOCKED`,
-        [CHECK_QUEUE, WORKER_STALE_AFTER_MS / 1000, BATCH],
+        WORKER_STALE_AFTER_MS / 1000,
+        BATCH,
       );
       if (jobs.length === 0) return 0;
       await this.queue.complete(
@@ -75,17 +75,11 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         CHECK_QUEUE,
         jobs.map((job) => job.id),
       );
-      const tasks = await queryRows<{ id: string }>(
+      const taskIds = await this.schedule.lockActiveAwaiting(
         manager,
-        `SELECT t.id FROM tasks t JOIN unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id)
-           ON t.id = j.task_id AND t.check_job_id = j.job_id
-         WHERE t.state = 'active' ORDER BY t.id FOR UPDATE OF t`,
-        [jobs.map((job) => job.task_id), jobs.map((job) => job.id)],
+        jobs.map((job) => ({ taskId: job.task_id, jobId: job.id })),
       );
-      await this.checkNow(
-        manager,
-        tasks.map((task) => task.id),
-      );
+      await this.checkNow(manager, taskIds);
       this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.length });
       return jobs.length;
     });
@@ -98,32 +92,12 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    */
   async requeueAbandoned(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await queryRows<{
-        id: string;
-        task_id: string;
-        job_id: string | null;
-        status: string;
-      }>(
-        manager,
-        `UPDATE executions e SET
-           status = CASE WHEN e.attempts >= $3 THEN 'failed' ELSE 'retrying' END,
-           completed_at = CASE WHEN e.attempts >= $3 THEN now() END,
-           error_message = CASE WHEN e.attempts >= $3 THEN $4 ELSE 'The worker running this check stopped; the check is retried' END,
-           result = CASE WHEN e.attempts >= $3 THEN jsonb_build_object('condition_met', NULL, 'error', $4::text) END,
-           notification = CASE WHEN e.attempts >= $3
-             THEN '{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb END,
-           worker_id = NULL
-         WHERE e.id IN (
-           SELECT x.id FROM executions x
-           LEFT JOIN ${QUEUE_SCHEMA}.job j ON j.name = $5 AND j.id = x.job_id
-           WHERE (x.status = 'running' AND NOT EXISTS (
-                   SELECT 1 FROM worker_instances w
-                   WHERE w.id = x.worker_id AND w.heartbeat_at > now() - make_interval(secs => $1)))
-              OR (x.status = 'pending' AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $1))
-           LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
-         RETURNING e.id, e.task_id, e.job_id, e.status`,
-        [WORKER_STALE_AFTER_MS / 1000, BATCH, MAX_ATTEMPTS, INTERRUPTED_MESSAGE, CHECK_QUEUE],
-      );
+      const rows = await this.executions.releaseAbandoned(manager, {
+        staleAfterSeconds: WORKER_STALE_AFTER_MS / 1000,
+        limit: BATCH,
+        maxAttempts: MAX_ATTEMPTS,
+        message: INTERRUPTED_MESSAGE,
+      });
       if (rows.length === 0) return 0;
       await this.queue.complete(
         manager,
@@ -133,7 +107,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       const retried = rows.filter((row) => row.status === 'retrying');
       for (const row of retried) {
         const jobId = await this.queue.enqueueRun(manager, row.task_id, row.id);
-        await manager.query('UPDATE executions SET job_id = $2 WHERE id = $1', [row.id, jobId]);
+        await this.executions.setJobId(manager, row.id, jobId);
       }
       this.logger.warn({
         msg: 'Recovered checks of a stopped worker',
@@ -149,54 +123,22 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * one counts whatever its worker's health (a live worker whose result could not be stored).
    */
   async failOrphaned(): Promise<number> {
-    const rows = await queryRows(
-      this.dataSource,
-      `UPDATE executions SET status = 'failed', completed_at = now(), error_message = $1, worker_id = NULL,
-         result = jsonb_build_object('condition_met', NULL, 'error', $1::text),
-         notification = '{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb
-       WHERE id IN (
-         SELECT e.id FROM executions e
-         WHERE (e.status = 'running' OR (e.status IN ('pending', 'retrying') AND e.created_at < now() - interval '1 minute'))
-           AND NOT EXISTS (
-             SELECT 1 FROM ${QUEUE_SCHEMA}.job j
-             WHERE j.name = $2 AND j.id = e.job_id AND j.state IN ('created', 'retry', 'active'))
-         LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING id`,
-      [INTERRUPTED_MESSAGE, CHECK_QUEUE, BATCH],
-    );
-    if (rows.length > 0) this.logger.warn({ msg: 'Failed interrupted checks', count: rows.length });
-    return rows.length;
+    const failed = await this.executions.failOrphaned(INTERRUPTED_MESSAGE, BATCH);
+    if (failed > 0) this.logger.warn({ msg: 'Failed interrupted checks', count: failed });
+    return failed;
   }
 
   /**
-   * Step 3: an active task whose check is overdue (by minutes, or that has no `next_run`), with no
-   * live check job and no run in flight, gets its check back. Looking only at overdue tasks keeps
-   * this an index range scan (ix_tasks_active_next_run) however many tasks there are.
+   * Step 3: an active task whose check is overdue, with no live check job and no run in flight,
+   * gets its check back.
    */
   async rescheduleUnscheduled(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const tasks = await queryRows<{ id: string }>(
-        manager,
-        `SELECT t.id FROM tasks t
-         WHERE t.state = 'active'
-           AND (t.next_run IS NULL OR t.next_run < now() - interval '2 minutes')
-           AND NOT EXISTS (
-             SELECT 1 FROM ${QUEUE_SCHEMA}.job j
-             WHERE j.name = $1 AND j.id = t.check_job_id AND j.state IN ('created', 'retry', 'active'))
-           AND NOT EXISTS (
-             SELECT 1 FROM executions e
-             WHERE e.task_id = t.id AND e.status IN ('pending', 'running', 'retrying'))
-         ORDER BY t.id
-         LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
-        [CHECK_QUEUE, BATCH],
-      );
-      if (tasks.length === 0) return 0;
-      await this.checkNow(
-        manager,
-        tasks.map((task) => task.id),
-      );
-      this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: tasks.length });
-      return tasks.length;
+      const taskIds = await this.schedule.lockUnscheduled(manager, BATCH);
+      if (taskIds.length === 0) return 0;
+      await this.checkNow(manager, taskIds);
+      this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: taskIds.length });
+      return taskIds.length;
     });
   }
 
@@ -207,10 +149,6 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       manager,
       taskIds.map((taskId) => ({ taskId, runAt: now })),
     );
-    await manager.query(
-      `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
-       FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
-      [taskIds, jobIds, now],
-    );
+    await this.schedule.assignChecks(manager, taskIds, jobIds, now);
   }
 }

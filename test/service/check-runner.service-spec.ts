@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { CheckRunnerService, DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/check-runner.service';
-import { CHECK_QUEUE, DELIVERY_QUEUE, JobQueueService, type CheckJobData } from '../../src/scheduler/job-queue.service';
+import { DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/check-outcome';
+import { CheckRunnerService } from '../../src/executions/check-runner.service';
+import {
+  CHECK_QUEUE,
+  DELIVERY_QUEUE,
+  JobQueueService,
+  type CheckJobData,
+} from '../../src/scheduler/job-queue.service';
 import { ProviderError } from '../../src/search/search-provider';
 import { TasksService } from '../../src/tasks/tasks.service';
 import { UsersService } from '../../src/users/users.service';
-import { startServiceContext, type ScriptedReply, type ServiceContext } from '../support/service-context';
+import {
+  startServiceContext,
+  type ScriptedReply,
+  type ServiceContext,
+} from '../support/service-context';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -30,7 +40,10 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
   let caller: AuthenticatedUser;
 
   beforeAll(async () => {
-    context = await startServiceContext({ SCHEDULER_MIN_INTERVAL: '15m', SCHEDULER_MAX_INTERVAL: '7d' });
+    context = await startServiceContext({
+      SCHEDULER_MIN_INTERVAL: '15m',
+      SCHEDULER_MAX_INTERVAL: '7d',
+    });
     runner = context.get(CheckRunnerService);
     tasks = context.get(TasksService);
     queue = context.get(JobQueueService);
@@ -46,7 +59,9 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
   afterAll(() => context.close());
 
   /** An active task whose first check is due now, and the runner running that check. */
-  async function runFirstCheck(body: { notify_behavior?: 'once' | 'always'; notifications?: unknown[] } = {}) {
+  async function runFirstCheck(
+    body: { notify_behavior?: 'once' | 'always'; notifications?: unknown[] } = {},
+  ) {
     const searchQuery = `Has release ${randomUUID()} shipped?`;
     const task = await tasks.create(caller, { search_query: searchQuery, ...body });
     const jobs = await queue.fetch<CheckJobData>(CHECK_QUEUE, 100);
@@ -56,15 +71,21 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
   }
 
   async function taskRow(id: string) {
-    const { rows } = await context.db.query<{ state: string; next_run: Date | null; last_execution_id: string | null }>(
-      'SELECT state, next_run, last_execution_id FROM tasks WHERE id = $1',
-      [id],
-    );
+    const { rows } = await context.db.query<{
+      state: string;
+      next_run: Date | null;
+      last_execution_id: string | null;
+    }>('SELECT state, next_run, last_execution_id FROM tasks WHERE id = $1', [id]);
     return rows[0];
   }
 
   async function executionsOf(taskId: string) {
-    const { rows } = await context.db.query<{ status: string; answer: string | null; error_message: string | null; usage: unknown }>(
+    const { rows } = await context.db.query<{
+      status: string;
+      answer: string | null;
+      error_message: string | null;
+      usage: unknown;
+    }>(
       'SELECT status, answer, error_message, usage FROM executions WHERE task_id = $1 ORDER BY created_at',
       [taskId],
     );
@@ -75,7 +96,10 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
     const now = new Date();
     context.clock.set(now);
     const first = await runFirstCheck();
-    context.provider.script(first.searchQuery, reply({ nextCheckAt: new Date(now.getTime() + 2 * HOUR) }));
+    context.provider.script(
+      first.searchQuery,
+      reply({ nextCheckAt: new Date(now.getTime() + 2 * HOUR) }),
+    );
     await first.run();
 
     expect(await executionsOf(first.task.id)).toEqual([
@@ -90,7 +114,10 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
     const now = new Date();
     context.clock.set(now);
     const first = await runFirstCheck();
-    context.provider.script(first.searchQuery, reply({ nextCheckAt: new Date(now.getTime() + 30 * 24 * HOUR) }));
+    context.provider.script(
+      first.searchQuery,
+      reply({ nextCheckAt: new Date(now.getTime() + 30 * 24 * HOUR) }),
+    );
     await first.run();
     expect((await taskRow(first.task.id)).next_run?.getTime()).toBe(now.getTime() + 7 * 24 * HOUR);
   });
@@ -101,7 +128,9 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
     const quiet = await runFirstCheck();
     context.provider.script(quiet.searchQuery, reply());
     await quiet.run();
-    expect((await taskRow(quiet.task.id)).next_run?.getTime()).toBe(now.getTime() + DEFAULT_CHECK_INTERVAL_MS);
+    expect((await taskRow(quiet.task.id)).next_run?.getTime()).toBe(
+      now.getTime() + DEFAULT_CHECK_INTERVAL_MS,
+    );
 
     const broken = await runFirstCheck();
     context.provider.script(broken.searchQuery, new ProviderError('the reply could not be read'));
@@ -117,14 +146,22 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
       notify_behavior: 'once',
       notifications: [{ type: 'email', address: 'runner@example.com' }],
     });
-    context.provider.script(first.searchQuery, reply({ conditionMet: true, answer: 'Shipped on Monday.' }));
+    context.provider.script(
+      first.searchQuery,
+      reply({ conditionMet: true, answer: 'Shipped on Monday.' }),
+    );
     await first.run();
 
     const row = await taskRow(first.task.id);
     expect(row).toMatchObject({ state: 'completed', next_run: null });
     const [execution] = await executionsOf(first.task.id);
     expect(execution).toMatchObject({ status: 'success', answer: 'Shipped on Monday.' });
-    expect(execution.usage).toMatchObject({ provider: 'scripted', input_tokens: 1000, output_tokens: 100, search_calls: 1 });
+    expect(execution.usage).toMatchObject({
+      provider: 'scripted',
+      input_tokens: 1000,
+      output_tokens: 100,
+      search_calls: 1,
+    });
     const { rows } = await context.db.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM pgboss.job WHERE name = $1 AND data ->> 'executionId' = $2`,
       [DELIVERY_QUEUE, row.last_execution_id],
@@ -136,6 +173,8 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
     const first = await runFirstCheck();
     context.provider.script(first.searchQuery, new ProviderError('HTTP 503', true));
     await first.run();
-    expect(await executionsOf(first.task.id)).toEqual([expect.objectContaining({ status: 'retrying', error_message: 'HTTP 503' })]);
+    expect(await executionsOf(first.task.id)).toEqual([
+      expect.objectContaining({ status: 'retrying', error_message: 'HTTP 503' }),
+    ]);
   });
 });

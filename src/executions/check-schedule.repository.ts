@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
+import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import type { LockedTask, TaskOutcome } from './check-outcome';
+
+/** A task's outcome with the execution that produced it and the check job scheduled for it. */
+export interface TaskOutcomeWrite extends TaskOutcome {
+  id: string;
+  lastExecutionId: string;
+  checkJobId: string | null;
+}
+
+/**
+ * The tasks' side of checking: the rows a check's outcome moves on, and the checks (queue jobs)
+ * that each active task waits on. Every statement joins the caller's transaction.
+ */
+@Injectable()
+export class CheckScheduleRepository {
+  /** Locks the tasks in id order, so concurrent result batches cannot deadlock. */
+  lockForOutcomes(manager: EntityManager, taskIds: string[]): Promise<LockedTask[]> {
+    return queryRows<LockedTask>(
+      manager,
+      `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
+         consecutive_failures, failure_alerted FROM tasks
+       WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [taskIds],
+    );
+  }
+
+  /** Writes the outcomes of a batch of checks to their tasks in one statement. */
+  async applyOutcomes(manager: EntityManager, writes: TaskOutcomeWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await manager.query(
+      `UPDATE tasks t SET
+         last_execution_id = u.last_execution_id,
+         last_known_state = u.last_known_state::jsonb,
+         state = u.state,
+         state_changed_at = CASE WHEN u.state_changed THEN now() ELSE t.state_changed_at END,
+         next_run = CASE WHEN u.keep_check_job THEN t.next_run ELSE u.next_run END,
+         check_job_id = CASE WHEN u.keep_check_job THEN t.check_job_id ELSE u.check_job_id END,
+         consecutive_failures = u.consecutive_failures,
+         failure_alerted = u.failure_alerted
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[])
+         AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job,
+           consecutive_failures, failure_alerted)
+       WHERE t.id = u.id`,
+      [
+        writes.map((write) => write.id),
+        writes.map((write) => write.lastExecutionId),
+        writes.map((write) =>
+          write.lastKnownState === null ? null : JSON.stringify(write.lastKnownState),
+        ),
+        writes.map((write) => write.state),
+        writes.map((write) => write.stateChanged),
+        writes.map((write) => write.nextRun?.toISOString() ?? null),
+        writes.map((write) => write.checkJobId),
+        writes.map((write) => write.keepSchedule),
+        writes.map((write) => write.consecutiveFailures),
+        writes.map((write) => write.failureAlerted),
+      ],
+    );
+  }
+
+  /**
+   * Locks up to `limit` scheduled check jobs that a worker took more than `staleAfterSeconds` ago
+   * without ever creating their execution.
+   */
+  lockUnclaimedChecks(
+    manager: EntityManager,
+    staleAfterSeconds: number,
+    limit: number,
+  ): Promise<Array<{ id: string; task_id: string }>> {
+    return queryRows<{ id: string; task_id: string }>(
+      manager,
+      `SELECT j.id, (j.data ->> 'taskId')::uuid AS task_id FROM ${QUEUE_SCHEMA}.job j
+       WHERE j.name = $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
+         AND j.data ->> 'executionId' IS NULL
+         AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.job_id = j.id)
+       LIMIT $3 FOR UPDATE OF j SKIP LOCKED`,
+      [CHECK_QUEUE, staleAfterSeconds, limit],
+    );
+  }
+
+  /** Locks the active tasks whose current check is the given job; returns their ids. */
+  async lockActiveAwaiting(
+    manager: EntityManager,
+    checks: Array<{ taskId: string; jobId: string }>,
+  ): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT t.id FROM tasks t JOIN unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id)
+         ON t.id = j.task_id AND t.check_job_id = j.job_id
+       WHERE t.state = 'active' ORDER BY t.id FOR UPDATE OF t`,
+      [checks.map((check) => check.taskId), checks.map((check) => check.jobId)],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Locks up to `limit` active tasks whose check is overdue (by minutes, or that have no
+   * `next_run`), with no live check job and no run in flight; returns their ids. Looking only at
+   * overdue tasks keeps this an index range scan (ix_tasks_active_next_run) however many tasks
+   * there are.
+   */
+  async lockUnscheduled(manager: EntityManager, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT t.id FROM tasks t
+       WHERE t.state = 'active'
+         AND (t.next_run IS NULL OR t.next_run < now() - interval '2 minutes')
+         AND NOT EXISTS (
+           SELECT 1 FROM ${QUEUE_SCHEMA}.job j
+           WHERE j.name = $1 AND j.id = t.check_job_id AND j.state IN ('created', 'retry', 'active'))
+         AND NOT EXISTS (
+           SELECT 1 FROM executions e
+           WHERE e.task_id = t.id AND e.status IN ('pending', 'running', 'retrying'))
+       ORDER BY t.id
+       LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+      [CHECK_QUEUE, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Sets each task's check job (`jobIds` in the order of `taskIds`) and its next_run. */
+  async assignChecks(
+    manager: EntityManager,
+    taskIds: string[],
+    jobIds: string[],
+    nextRun: Date,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE tasks SET check_job_id = j.job_id, next_run = $3
+       FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id) WHERE tasks.id = j.task_id`,
+      [taskIds, jobIds, nextRun],
+    );
+  }
+}

@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
+import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+
+/** An execution now `running` on a worker, and the job that runs it. */
+export interface ClaimedRun {
+  id: string;
+  job_id: string;
+}
+
+/** What a claimed execution checks: its task's question and the state it last saw. */
+export interface RunDetails {
+  execution_id: string;
+  task_id: string;
+  user_id: string;
+  search_query: string;
+  condition_description: string;
+  last_known_state: Record<string, unknown> | null;
+  previous_state: Record<string, unknown> | null;
+  previous_at: Date | null;
+}
+
+/** The final columns of one execution, JSON already serialised. */
+export interface ExecutionOutcome {
+  id: string;
+  status: 'success' | 'failed';
+  error: string | null;
+  result: string;
+  notification: string;
+  conditionMet: boolean | null;
+  answer: string | null;
+  reasoning: string | null;
+  sources: string | null;
+  usage: string | null;
+}
+
+/** An execution the sweeper took back from a stopped worker. */
+export interface AbandonedRun {
+  id: string;
+  task_id: string;
+  job_id: string | null;
+  status: 'failed' | 'retrying';
+}
+
+/** The decision stored on an execution that ended without a result. */
+const FAILED_NOTIFICATION = `'{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb`;
+
+/**
+ * The statements on `executions` that move a check through its states. The check runner's are
+ * batched (one statement per batch with `unnest`) and join the caller's transaction.
+ */
+@Injectable()
+export class ExecutionRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Marks manual runs `running` on this worker (counting the attempt); returns those claimed. */
+  claimManualRuns(
+    manager: EntityManager,
+    runs: Array<{ executionId: string; jobId: string }>,
+    workerId: string,
+  ): Promise<ClaimedRun[]> {
+    return queryRows<ClaimedRun>(
+      manager,
+      `UPDATE executions e SET status = 'running', attempts = e.attempts + 1, worker_id = $3, job_id = j.job_id,
+         started_at = CASE WHEN e.attempts = 0 THEN now() ELSE e.started_at END
+       FROM unnest($1::uuid[], $2::uuid[]) AS j(execution_id, job_id)
+       WHERE e.id = j.execution_id AND e.status IN ('pending', 'retrying', 'running')
+       RETURNING e.id, e.job_id`,
+      [runs.map((run) => run.executionId), runs.map((run) => run.jobId), workerId],
+    );
+  }
+
+  /** Continues the execution rows of redelivered scheduled jobs; returns those claimed. */
+  resumeScheduledRuns(
+    manager: EntityManager,
+    jobIds: string[],
+    workerId: string,
+  ): Promise<ClaimedRun[]> {
+    return queryRows<ClaimedRun>(
+      manager,
+      `UPDATE executions SET status = 'running', attempts = attempts + 1, worker_id = $2
+       WHERE job_id = ANY($1::uuid[]) AND status IN ('retrying', 'running') RETURNING id, job_id`,
+      [jobIds, workerId],
+    );
+  }
+
+  /**
+   * Creates a running execution for each scheduled job that is still its active task's current
+   * check; a run already in flight for the task wins (the in-flight unique index).
+   */
+  startScheduledRuns(
+    manager: EntityManager,
+    runs: Array<{ taskId: string; jobId: string }>,
+    workerId: string,
+  ): Promise<ClaimedRun[]> {
+    return queryRows<ClaimedRun>(
+      manager,
+      `INSERT INTO executions (task_id, status, trigger, job_id, attempts, worker_id)
+       SELECT t.id, 'running', 'scheduled', j.job_id, 1, $3
+       FROM unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id)
+       JOIN tasks t ON t.id = j.task_id AND t.state = 'active' AND t.check_job_id = j.job_id
+       ORDER BY t.id
+       ON CONFLICT DO NOTHING
+       RETURNING id, job_id`,
+      [runs.map((run) => run.taskId), runs.map((run) => run.jobId), workerId],
+    );
+  }
+
+  /** Each execution's task and the state of the task's last successful check. */
+  findRunDetails(manager: EntityManager, executionIds: string[]): Promise<RunDetails[]> {
+    return queryRows<RunDetails>(
+      manager,
+      `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description, t.last_known_state,
+              p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at
+       FROM executions e
+       JOIN tasks t ON t.id = e.task_id
+       LEFT JOIN LATERAL (
+         SELECT result, completed_at FROM executions
+         WHERE task_id = t.id AND status = 'success' ORDER BY created_at DESC LIMIT 1
+       ) p ON true
+       WHERE e.id = ANY($1::uuid[])`,
+      [executionIds],
+    );
+  }
+
+  /**
+   * Puts the executions still running on this worker back to `retrying` with their error;
+   * returns the ids of those it moved.
+   */
+  async markRetrying(
+    manager: EntityManager,
+    runs: Array<{ executionId: string; message: string }>,
+    workerId: string,
+  ): Promise<Set<string>> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `UPDATE executions e SET status = 'retrying', error_message = r.message, worker_id = NULL
+       FROM unnest($1::uuid[], $2::text[]) AS r(id, message)
+       WHERE e.id = r.id AND e.status = 'running' AND e.worker_id = $3 RETURNING e.id`,
+      [runs.map((run) => run.executionId), runs.map((run) => run.message), workerId],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Writes the final columns of the executions still running on this worker; returns those written. */
+  async recordOutcomes(
+    manager: EntityManager,
+    outcomes: ExecutionOutcome[],
+    workerId: string,
+  ): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `UPDATE executions e SET status = v.status, completed_at = now(), error_message = v.error,
+         result = v.result::jsonb, notification = v.notification::jsonb, condition_met = v.condition_met,
+         answer = v.answer, reasoning = v.reasoning, grounding_sources = v.sources::jsonb,
+         usage = v.usage::jsonb, worker_id = NULL
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])
+         AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage)
+       WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11
+       RETURNING e.id`,
+      [
+        outcomes.map((outcome) => outcome.id),
+        outcomes.map((outcome) => outcome.status),
+        outcomes.map((outcome) => outcome.error),
+        outcomes.map((outcome) => outcome.result),
+        outcomes.map((outcome) => outcome.notification),
+        outcomes.map((outcome) => outcome.conditionMet),
+        outcomes.map((outcome) => outcome.answer),
+        outcomes.map((outcome) => outcome.reasoning),
+        outcomes.map((outcome) => outcome.sources),
+        outcomes.map((outcome) => outcome.usage),
+        workerId,
+      ],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * Takes back up to `limit` executions from workers silent for `staleAfterSeconds`: running ones,
+   * and pending ones whose job such a worker took. Those at `maxAttempts` are failed with
+   * `message`, the others go to `retrying`.
+   */
+  releaseAbandoned(
+    manager: EntityManager,
+    rules: { staleAfterSeconds: number; limit: number; maxAttempts: number; message: string },
+  ): Promise<AbandonedRun[]> {
+    return queryRows<AbandonedRun>(
+      manager,
+      `UPDATE executions e SET
+         status = CASE WHEN e.attempts >= $3 THEN 'failed' ELSE 'retrying' END,
+         completed_at = CASE WHEN e.attempts >= $3 THEN now() END,
+         error_message = CASE WHEN e.attempts >= $3 THEN $4 ELSE 'The worker running this check stopped; the check is retried' END,
+         result = CASE WHEN e.attempts >= $3 THEN jsonb_build_object('condition_met', NULL, 'error', $4::text) END,
+         notification = CASE WHEN e.attempts >= $3 THEN ${FAILED_NOTIFICATION} END,
+         worker_id = NULL
+       WHERE e.id IN (
+         SELECT x.id FROM executions x
+         LEFT JOIN ${QUEUE_SCHEMA}.job j ON j.name = $5 AND j.id = x.job_id
+         WHERE (x.status = 'running' AND NOT EXISTS (
+                 SELECT 1 FROM worker_instances w
+                 WHERE w.id = x.worker_id AND w.heartbeat_at > now() - make_interval(secs => $1)))
+            OR (x.status = 'pending' AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $1))
+         LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
+       RETURNING e.id, e.task_id, e.job_id, e.status`,
+      [rules.staleAfterSeconds, rules.limit, rules.maxAttempts, rules.message, CHECK_QUEUE],
+    );
+  }
+
+  async setJobId(manager: EntityManager, executionId: string, jobId: string): Promise<void> {
+    await manager.query('UPDATE executions SET job_id = $2 WHERE id = $1', [executionId, jobId]);
+  }
+
+  /**
+   * Fails up to `limit` in-flight executions whose check job no longer lives (running ones, and
+   * pending or retrying ones older than a minute) with `message`; returns how many.
+   */
+  async failOrphaned(message: string, limit: number): Promise<number> {
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE executions SET status = 'failed', completed_at = now(), error_message = $1, worker_id = NULL,
+         result = jsonb_build_object('condition_met', NULL, 'error', $1::text),
+         notification = ${FAILED_NOTIFICATION}
+       WHERE id IN (
+         SELECT e.id FROM executions e
+         WHERE (e.status = 'running' OR (e.status IN ('pending', 'retrying') AND e.created_at < now() - interval '1 minute'))
+           AND NOT EXISTS (
+             SELECT 1 FROM ${QUEUE_SCHEMA}.job j
+             WHERE j.name = $2 AND j.id = e.job_id AND j.state IN ('created', 'retry', 'active'))
+         LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [message, CHECK_QUEUE, limit],
+    );
+    return rows.length;
+  }
+}
