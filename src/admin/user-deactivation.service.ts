@@ -10,12 +10,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
-import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
 import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 import { Clock } from '../common/clock/clock';
+import { AdminRepository } from './admin.repository';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
@@ -42,6 +42,7 @@ export class UserDeactivationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: JobQueueService,
+    private readonly admin: AdminRepository,
     private readonly deliveries: NotificationDeliveryService,
     private readonly clock: Clock,
   ) {}
@@ -90,12 +91,7 @@ export class UserDeactivationService {
       }
       // Runs already queued would still call the provider and notify: cancel them. A worker
       // midway through one drops its result, as it does after a forced run.
-      await manager.query(
-        `UPDATE executions SET status = 'cancelled', completed_at = now(), error_message = $2,
-           worker_id = NULL
-         WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
-        [userId, CANCELLED_BY_DEACTIVATION, IN_FLIGHT_STATUSES],
-      );
+      await this.admin.cancelInFlightExecutionsOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       // Notifications already decided would still go out, and failed ones be retried for
       // days: the queued, retrying and under-way deliveries are cancelled too.
       await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
