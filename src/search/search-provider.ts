@@ -6,7 +6,8 @@ import {
   type ProviderUsage,
   type TokenUsage,
 } from './provider-usage';
-import type { GroundingSource, NotifyBehavior } from './search.types';
+import type { NotifyBehavior } from '../tasks/task.entity';
+import type { GroundingSource } from './search.types';
 
 export * from './search.types';
 export type { ProviderUsage, TokenUsage } from './provider-usage';

@@ -13,6 +13,9 @@ import { UserEntity } from '../users/user.entity';
 export type TaskState = 'active' | 'paused' | 'completed';
 export type NotifyBehavior = 'once' | 'always';
 
+/** The name of a task created or suggested without one. */
+export const DEFAULT_TASK_NAME = 'New Monitor';
+
 export type { NotificationConfig } from '../notifications/notification-config';
 
 @Entity('tasks')

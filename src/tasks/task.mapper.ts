@@ -21,7 +21,11 @@ export class NotificationConfigResponse {
   @ApiProperty({ enum: NOTIFICATION_TYPES })
   type: NotificationType;
 
-  @ApiPropertyOptional({ enum: NOTIFICATION_EVENTS, isArray: true, description: 'Absent: every event' })
+  @ApiPropertyOptional({
+    enum: NOTIFICATION_EVENTS,
+    isArray: true,
+    description: 'Absent: every event',
+  })
   events?: NotificationEvent[];
 }
 
