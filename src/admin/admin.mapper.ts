@@ -161,7 +161,7 @@ export function toAdminUserResponse(
   };
 }
 
-/** The admin lists answer `{<items>, total}` (contract section 2, "Admin shapes"). */
+/** The admin lists answer `{<items>, total}` (docs/api.md, "Admin"). */
 export class AdminQueryPage {
   @ApiProperty({ type: [AdminQueryResponse] })
   queries: AdminQueryResponse[];

@@ -33,7 +33,7 @@ export class UserDeactivated {
 }
 
 /**
- * `PATCH /admin/users/{id}/deactivate` (states table: "admin deactivates the user"). The user,
+ * `PATCH /admin/users/{id}/deactivate`: the user's active tasks are paused. The user,
  * their tasks, runs and notification deliveries, and the queue change in one transaction, so a
  * scheduler failure leaves everything as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
  */
@@ -58,7 +58,8 @@ export class UserDeactivationService {
       return await this.deactivateInTransaction(userId);
     } catch (error) {
       if (error instanceof HttpException) throw error;
-      // Like a failed state change (state rule 2): say what failed and that nothing changed.
+      // Like a failed task state change (a 500 after a rollback): say what failed and that
+      // nothing changed.
       const reason = error instanceof Error ? error.message : String(error);
       throw new InternalServerErrorException(
         `Failed to deactivate user: ${reason}. Nothing was changed.`,

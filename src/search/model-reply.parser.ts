@@ -130,7 +130,7 @@ export interface CheckVerdict {
   nextCheckAt: Date | null;
 }
 
-/** Reads a check reply (contract section 3); throws `ProviderError` when it cannot be used. */
+/** Reads a check reply; throws `ProviderError` when it cannot be used. */
 export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict {
   const object = replyObject(text, hint);
   const conditionMet = coerceBoolean(object.condition_met);
@@ -227,7 +227,7 @@ function clampText(candidates: string[], padding: string): string {
   return truncateText(`${longest}${padding}`.trim(), MAX_TEXT_LENGTH);
 }
 
-/** Reads a suggestion reply and repairs what can be repaired (contract section 3, "Suggest"). */
+/** Reads a suggestion reply and repairs what can be repaired. */
 export function parseSuggestText(text: string, request: SuggestRequest, hint = ''): SuggestResult {
   const object = replyObject(text, hint);
   const suggestedQuery = trimmedString(object.search_query);

@@ -78,7 +78,7 @@ export class TaskEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];
 
-  /** Failed executions in a row (contract section 5, `task.check_failing`). */
+  /** Failed executions in a row (README, "Notification channels", `task.check_failing`). */
   @Column({ type: 'integer', default: 0 })
   consecutiveFailures: number;
 

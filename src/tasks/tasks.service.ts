@@ -191,7 +191,7 @@ export class TasksService {
   /**
    * Runs a request's changes in one transaction. When the request changes the state and anything
    * fails (the scheduler, typically), everything is rolled back and the answer is the documented
-   * 500 (state rule 2).
+   * 500 (docs/api.md, "Errors").
    */
   private async inTransaction<T>(
     stateChange: TaskState | undefined,

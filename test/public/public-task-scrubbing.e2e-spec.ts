@@ -14,7 +14,7 @@ interface WebhookConfig {
 }
 
 /**
- * Contract section 2: public task payloads never carry the owner's user_id, email, webhook or
+ * Public task payloads never carry the owner's user_id, email, webhook or
  * notification config. Checked field by field on every surface that shows a task to non-owners.
  */
 describe('What non-owners see of a public task', () => {

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import type { RecordedRequest, StandInReply, WireStandIn } from '../support/wire-stand-in';
 
-/** Shapes of the interface document's Task and Execution resources, as the tests read them. */
+/** Shapes of the API's Task and Execution resources, as the tests read them. */
 export interface NotificationDecisionBody {
   notify: boolean;
   reason: string;
