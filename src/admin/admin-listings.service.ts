@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { PAGE_DEFAULT, type PageQueryDto } from '../common/dto/page-query.dto';
-import { JobQueueService } from '../scheduler/job-queue.service';
-import { TaskEntity } from '../tasks/task.entity';
+import { QueueRepository } from '../scheduler/queue.repository';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import {
@@ -18,9 +16,9 @@ import {
   type AdminExecutionPage,
   type AdminJobPage,
   type AdminQueryPage,
-  type AdminQueryRow,
   type AdminUserPage,
 } from './admin.mapper';
+import { AdminRepository } from './admin.repository';
 
 interface Page {
   limit: number;
@@ -31,32 +29,21 @@ function page(query: PageQueryDto): Page {
   return { limit: query.limit ?? PAGE_DEFAULT, offset: query.offset ?? 0 };
 }
 
-/** The admin lists (contract section 2, "Admin shapes"): `{<items>: [...], total}`, newest first. */
+/** The admin lists: `{<items>: [...], total}`, newest first (docs/api.md, "Admin"). */
 @Injectable()
 export class AdminListingsService {
   constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly admin: AdminRepository,
     @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly usersService: UsersService,
-    private readonly queue: JobQueueService,
+    private readonly queue: QueueRepository,
   ) {}
 
   /** Every task's search query with its owner. */
   async listQueries(query: PageQueryDto): Promise<AdminQueryPage> {
     const { limit, offset } = page(query);
-    const [rows, total] = await Promise.all([
-      queryRows<AdminQueryRow>(
-        this.tasks.manager,
-        `SELECT t.id AS task_id, t.user_id, u.email AS user_email, t.name, t.search_query,
-                t.condition_description, t.state, t.is_public, t.created_at
-         FROM tasks t JOIN users u ON u.id = t.user_id
-         ORDER BY t.created_at DESC, t.id DESC
-         LIMIT $1 OFFSET $2`,
-        [limit, offset],
-      ),
-      this.tasks.count(),
-    ]);
+    const { rows, total } = await this.admin.pageOfTaskQueries(limit, offset);
     return { queries: rows.map(toAdminQueryResponse), total };
   }
 
@@ -74,7 +61,7 @@ export class AdminListingsService {
   /** The check jobs waiting or running in the queue itself, not what the tasks table believes. */
   async listSchedulerJobs(query: PageQueryDto): Promise<AdminJobPage> {
     const { limit, offset } = page(query);
-    const { jobs, total } = await this.queue.listJobs(limit, offset);
+    const { jobs, total } = await this.queue.pageOfPendingChecks(limit, offset);
     return { jobs: jobs.map(toAdminJobResponse), total };
   }
 
@@ -98,14 +85,7 @@ export class AdminListingsService {
       take: limit,
       skip: offset,
     });
-    // One grouped count for the page (ix_tasks_user_id_created_at), not one per user.
-    const counts = await queryRows<{ user_id: string; task_count: number }>(
-      this.tasks.manager,
-      `SELECT user_id, count(*)::int AS task_count FROM tasks
-       WHERE user_id = ANY($1::uuid[]) GROUP BY user_id`,
-      [users.map((user) => user.id)],
-    );
-    const byUser = new Map(counts.map((row) => [row.user_id, row.task_count]));
+    const byUser = await this.admin.countTasksOfUsers(users.map((user) => user.id));
     return {
       users: users.map((user) =>
         toAdminUserResponse(user, this.usersService.isAdmin(user), byUser.get(user.id) ?? 0),

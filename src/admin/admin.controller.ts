@@ -81,7 +81,11 @@ export class AdminController {
   }
 
   @Get('usage')
-  @ApiRoute({ summary: 'Provider usage per user in a month, highest cost first', response: AdminUsagePage, errors: [422] })
+  @ApiRoute({
+    summary: 'Provider usage per user in a month, highest cost first',
+    response: AdminUsagePage,
+    errors: [422],
+  })
   listUsage(@Query() query: AdminUsageQueryDto): Promise<AdminUsagePage> {
     return this.usage.listUsers(query);
   }

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty, UuidProperty } from '../common/openapi/schema-properties';
 import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
 import type { ExecutionEntity } from '../executions/execution.entity';
-import type { QueueJobRow } from '../scheduler/job-queue.service';
+import type { QueueJobRow } from '../scheduler/queue.repository';
 import type { UserEntity, UserState } from '../users/user.entity';
 
 /** API shapes of the admin endpoints. Administrators see everything, error details included. */
@@ -161,7 +161,7 @@ export function toAdminUserResponse(
   };
 }
 
-/** The admin lists answer `{<items>, total}` (contract section 2, "Admin shapes"). */
+/** The admin lists answer `{<items>, total}` (docs/api.md, "Admin"). */
 export class AdminQueryPage {
   @ApiProperty({ type: [AdminQueryResponse] })
   queries: AdminQueryResponse[];

@@ -2,23 +2,23 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
 import { AdminController } from './admin.controller';
 import { AdminListingsService } from './admin-listings.service';
+import { AdminRepository } from './admin.repository';
 import { PlatformStatsService } from './platform-stats.service';
 import { UserDeactivationService } from './user-deactivation.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity, UserEntity]),
+    TypeOrmModule.forFeature([ExecutionEntity, UserEntity]),
     UsersModule,
     NotificationsModule,
     UsageModule,
   ],
   controllers: [AdminController],
-  providers: [PlatformStatsService, AdminListingsService, UserDeactivationService],
+  providers: [PlatformStatsService, AdminListingsService, UserDeactivationService, AdminRepository],
 })
 export class AdminModule {}

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
+import { AdminRepository } from './admin.repository';
 
 class UserCounts {
   @ApiProperty({ type: 'integer' })
@@ -59,52 +57,13 @@ export class PlatformStats {
   notifications_24h: NotificationCounts;
 }
 
-interface StatsRow {
-  users_total: number;
-  users_active: number;
-  tasks_total: number;
-  tasks_active: number;
-  tasks_paused: number;
-  tasks_completed: number;
-  executions_total: number;
-  executions_success: number;
-  executions_failed: number;
-  notifications_total: number;
-  notifications_failed: number;
-}
-
 /** `GET /admin/stats`: counts across the platform, the last 24 hours for activity. */
 @Injectable()
 export class PlatformStatsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly admin: AdminRepository) {}
 
-  /**
-   * One round trip. The 24-hour windows use ix_executions_created_at and
-   * ix_notification_sends_created_at; users and tasks are counted whole.
-   */
   async collectStats(): Promise<PlatformStats> {
-    const [row] = await queryRows<StatsRow>(
-      this.dataSource,
-      `SELECT u.total AS users_total, u.active AS users_active,
-              t.total AS tasks_total, t.active AS tasks_active, t.paused AS tasks_paused,
-              t.completed AS tasks_completed,
-              e.total AS executions_total, e.success AS executions_success, e.failed AS executions_failed,
-              n.total AS notifications_total, n.failed AS notifications_failed
-       FROM
-         (SELECT count(*)::int AS total, (count(*) FILTER (WHERE state = 'active'))::int AS active
-          FROM users) u,
-         (SELECT count(*)::int AS total,
-                 (count(*) FILTER (WHERE state = 'active'))::int AS active,
-                 (count(*) FILTER (WHERE state = 'paused'))::int AS paused,
-                 (count(*) FILTER (WHERE state = 'completed'))::int AS completed
-          FROM tasks) t,
-         (SELECT count(*)::int AS total,
-                 (count(*) FILTER (WHERE status = 'success'))::int AS success,
-                 (count(*) FILTER (WHERE status = 'failed'))::int AS failed
-          FROM executions WHERE created_at > now() - interval '24 hours') e,
-         (SELECT count(*)::int AS total, (count(*) FILTER (WHERE status = 'failed'))::int AS failed
-          FROM notification_sends WHERE created_at > now() - interval '24 hours') n`,
-    );
+    const row = await this.admin.countPlatform();
     return {
       users: { total: row.users_total, active: row.users_active },
       tasks: {

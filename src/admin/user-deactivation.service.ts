@@ -10,12 +10,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
-import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
 import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 import { Clock } from '../common/clock/clock';
+import { AdminRepository } from './admin.repository';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
@@ -33,7 +33,7 @@ export class UserDeactivated {
 }
 
 /**
- * `PATCH /admin/users/{id}/deactivate` (states table: "admin deactivates the user"). The user,
+ * `PATCH /admin/users/{id}/deactivate`: the user's active tasks are paused. The user,
  * their tasks, runs and notification deliveries, and the queue change in one transaction, so a
  * scheduler failure leaves everything as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
  */
@@ -42,6 +42,7 @@ export class UserDeactivationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: JobQueueService,
+    private readonly admin: AdminRepository,
     private readonly deliveries: NotificationDeliveryService,
     private readonly clock: Clock,
   ) {}
@@ -57,7 +58,8 @@ export class UserDeactivationService {
       return await this.deactivateInTransaction(userId);
     } catch (error) {
       if (error instanceof HttpException) throw error;
-      // Like a failed state change (state rule 2): say what failed and that nothing changed.
+      // Like a failed task state change (a 500 after a rollback): say what failed and that
+      // nothing changed.
       const reason = error instanceof Error ? error.message : String(error);
       throw new InternalServerErrorException(
         `Failed to deactivate user: ${reason}. Nothing was changed.`,
@@ -90,12 +92,7 @@ export class UserDeactivationService {
       }
       // Runs already queued would still call the provider and notify: cancel them. A worker
       // midway through one drops its result, as it does after a forced run.
-      await manager.query(
-        `UPDATE executions SET status = 'cancelled', completed_at = now(), error_message = $2,
-           worker_id = NULL
-         WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
-        [userId, CANCELLED_BY_DEACTIVATION, IN_FLIGHT_STATUSES],
-      );
+      await this.admin.cancelInFlightExecutionsOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       // Notifications already decided would still go out, and failed ones be retried for
       // days: the queued, retrying and under-way deliveries are cancelled too.
       await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);

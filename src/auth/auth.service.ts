@@ -1,11 +1,19 @@
-import { Inject, Injectable, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  UnauthorizedException,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService, type IdentityClaims } from '../users/users.service';
 import { ApiKeyService } from './api-key.service';
 import type { AuthenticatedUser } from './authenticated-user';
 
-/** Turns verified credentials into the caller, with the interface document's 401 messages. */
+/**
+ * Turns verified credentials into the caller, with the 401 messages of docs/api.md,
+ * "Authentication".
+ */
 @Injectable()
 export class AuthService implements OnApplicationBootstrap {
   private localUser: UserEntity | null = null;
@@ -23,7 +31,13 @@ export class AuthService implements OnApplicationBootstrap {
   /** With `AUTH_DISABLED=true`, every request acts as the local administrator. */
   localCaller(): AuthenticatedUser | null {
     if (!this.config.authDisabled || !this.localUser) return null;
-    return { user: this.localUser, id: this.localUser.id, isAdmin: true, credential: 'disabled', apiKeyId: null };
+    return {
+      user: this.localUser,
+      id: this.localUser.id,
+      isAdmin: true,
+      credential: 'disabled',
+      apiKeyId: null,
+    };
   }
 
   async authenticateApiKey(key: string): Promise<AuthenticatedUser> {
@@ -44,7 +58,11 @@ export class AuthService implements OnApplicationBootstrap {
   }
 
   /** The user row reflects the latest token, so API-key callers get what that token said. */
-  private caller(user: UserEntity, credential: 'api_key' | 'jwt', apiKeyId: string | null): AuthenticatedUser {
+  private caller(
+    user: UserEntity,
+    credential: 'api_key' | 'jwt',
+    apiKeyId: string | null,
+  ): AuthenticatedUser {
     if (user.state !== 'active') throw new UnauthorizedException('User account is deactivated');
     return { user, id: user.id, isAdmin: this.users.isAdmin(user), credential, apiKeyId };
   }

@@ -1,4 +1,9 @@
-import { HttpException, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import {
+  HttpException,
+  Injectable,
+  ServiceUnavailableException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { TokenExpiredError } from 'jsonwebtoken';
 import type { Strategy } from 'passport';
 import type { AuthenticatedUser } from './authenticated-user';
@@ -22,8 +27,8 @@ interface StrategyAttempt {
 }
 
 /**
- * Runs this application's passport strategies on a request, with the interface document's 401
- * messages. The strategies are called directly, as passport's middleware calls them, rather than
+ * Runs this application's passport strategies on a request, with the 401 messages of
+ * docs/api.md. Strategies are called directly, as passport's middleware calls them, rather than
  * through passport's registry: that registry is one per process, and a process may hold several
  * application instances (the tests run them side by side).
  */
@@ -45,7 +50,8 @@ export class CredentialAuthenticator {
     if (user) return user;
     if (info instanceof HttpException) throw info;
     if (info instanceof TokenExpiredError) throw new UnauthorizedException('Token has expired');
-    if (info instanceof KeysUnavailableError) throw new ServiceUnavailableException('Identity provider keys are unavailable');
+    if (info instanceof KeysUnavailableError)
+      throw new ServiceUnavailableException('Identity provider keys are unavailable');
     throw new UnauthorizedException('Invalid token');
   }
 }

@@ -1,7 +1,7 @@
 import { ConfigValidationError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
-  it('should apply the contract defaults when the environment is empty', () => {
+  it('should apply the documented defaults when the environment is empty', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
@@ -54,9 +54,15 @@ describe('loadConfig', () => {
 
   it('should refuse JWT verification without JWT_ISSUER when NODE_ENV=production', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' };
-    expect(() => loadConfig({ ...production, JWT_JWKS_URL: 'https://idp.example/jwks.json' })).toThrow(/JWT_ISSUER/);
     expect(() =>
-      loadConfig({ ...production, JWT_JWKS_URL: 'https://idp.example/jwks.json', JWT_ISSUER: 'https://idp.example' }),
+      loadConfig({ ...production, JWT_JWKS_URL: 'https://idp.example/jwks.json' }),
+    ).toThrow(/JWT_ISSUER/);
+    expect(() =>
+      loadConfig({
+        ...production,
+        JWT_JWKS_URL: 'https://idp.example/jwks.json',
+        JWT_ISSUER: 'https://idp.example',
+      }),
     ).not.toThrow();
     expect(() => loadConfig({ JWT_JWKS_URL: 'https://idp.example/jwks.json' })).not.toThrow();
   });

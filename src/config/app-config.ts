@@ -6,7 +6,7 @@ import { DEFAULT_PERPLEXITY_MODEL } from '../search/providers/perplexity-search.
 import { SEARCH_PROVIDERS } from '../search/search-provider.registry';
 import { parseDuration, parseDurationList } from './duration';
 
-/** The validated configuration of one service instance (contract section 1). */
+/** The validated configuration of one service instance (README, "Configuration"). */
 export interface AppConfig {
   port: number;
   host: string;
@@ -28,7 +28,7 @@ export interface AppConfig {
     trustEmail: boolean;
   };
   adminEmails: string[];
-  /** The provider that runs checks (contract section 4); null: none is configured. */
+  /** The provider that runs checks (README, "Search providers"); null: none is configured. */
   searchProvider: string | null;
   gemini: { apiKey: string | null; baseUrl: string; model: string };
   openai: { apiKey: string | null; baseUrl: string; model: string };
@@ -209,7 +209,7 @@ function parseTrustProxy(value: string | undefined): string | boolean | number {
 }
 
 /**
- * `SEARCH_PROVIDER` (contract section 4): the named provider, whose variables must all be set;
+ * `SEARCH_PROVIDER`: the named provider, whose variables must all be set;
  * unset, the first registered provider whose variables are set; none: null.
  */
 function selectSearchProvider(read: EnvReader): string | null {

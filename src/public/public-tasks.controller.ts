@@ -8,7 +8,7 @@ import { TaskResponse } from '../tasks/task.mapper';
 import { ListPublicTasksQueryDto } from './dto/list-public-tasks-query.dto';
 import { PublicTaskPage, PublicTasksService } from './public-tasks.service';
 
-/** Per-IP limits of the interface document's "Limits" table; each endpoint counts separately. */
+/** Per-IP limits (docs/api.md, "Rate limits"); each endpoint counts separately. */
 @ApiTags('public')
 @Controller('api/v1/public/tasks')
 export class PublicTasksController {

@@ -8,7 +8,7 @@ import { IpRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { RequestOrigin } from './request-origin.decorator';
 import { TaskFeedService } from './task-feed.service';
 
-/** `/tasks/{id}/rss`: outside `/api/v1` so feed URLs stay short (contract section 2). */
+/** `/tasks/{id}/rss`: outside `/api/v1` so feed URLs stay short. */
 @ApiTags('public')
 @Controller('tasks')
 export class TaskFeedController {

@@ -1,13 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
-import type { Pool, PoolClient } from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HealthCheckRegistry } from '../health/health-check.registry';
+import { QueueRepository } from './queue.repository';
 
 export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
@@ -26,22 +24,21 @@ export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
 
 /**
  * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
- * takes the caller's transaction (`manager`), so a task and its job commit or roll back together
- * (design notes, "Jobs and state commit together").
+ * takes the caller's transaction (`manager`), so a task and its job commit or roll back together:
+ * a job never runs for a task change that was rolled back, and no task waits for a job never queued.
  */
 @Injectable()
 export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   private readonly boss: PgBoss;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: QueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: JsonLogger,
     health: HealthCheckRegistry,
   ) {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     this.boss = new PgBoss({
-      db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) },
+      db: repository.poolConnection(),
       schema: QUEUE_SCHEMA,
       // API-only instances send and cancel jobs but leave maintenance to the workers.
       supervise: this.config.workerEnabled,
@@ -91,16 +88,6 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
   }
 
-  /** A pg-boss `db` that runs on the caller's transaction. */
-  private transactional(manager: EntityManager): PgBoss.Db {
-    const runner = manager.queryRunner;
-    if (!runner?.isTransactionActive)
-      throw new Error('JobQueueService needs an active transaction');
-    // The pg client the TypeORM transaction runs on: pg-boss then joins that transaction.
-    const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
-    return { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
-  }
-
   /** A queue change that failed names the operation; the caller's transaction then rolls back. */
   private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
@@ -131,7 +118,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
         singletonKey: check.taskId,
         startAfter: check.runAt.toISOString(),
       }));
-      await this.boss.insert(jobs, { db: this.transactional(manager) });
+      await this.boss.insert(jobs, { db: this.repository.transactionConnection(manager) });
       return jobs.map((job) => job.id);
     });
   }
@@ -142,7 +129,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       const id = await this.boss.send(CHECK_QUEUE, { taskId, executionId } satisfies CheckJobData, {
         singletonKey: taskId,
         priority: 10,
-        db: this.transactional(manager),
+        db: this.repository.transactionConnection(manager),
       });
       if (!id) throw new Error('the queue did not accept the job');
       return id;
@@ -157,7 +144,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   removeChecks(manager: EntityManager, jobIds: string[]): Promise<void> {
     if (jobIds.length === 0) return Promise.resolve();
     return this.guard('removing the scheduled check', async () => {
-      await this.boss.deleteJob(CHECK_QUEUE, jobIds, { db: this.transactional(manager) });
+      await this.boss.deleteJob(CHECK_QUEUE, jobIds, {
+        db: this.repository.transactionConnection(manager),
+      });
     });
   }
 
@@ -178,7 +167,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
           data: job.data,
           startAfter: job.startAfter?.toISOString(),
         })),
-        { db: this.transactional(manager) },
+        { db: this.repository.transactionConnection(manager) },
       );
     });
   }
@@ -187,7 +176,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   cancelDeliveries(manager: EntityManager, jobIds: string[]): Promise<void> {
     if (jobIds.length === 0) return Promise.resolve();
     return this.guard('cancelling notification deliveries', async () => {
-      await this.boss.cancel(DELIVERY_QUEUE, jobIds, { db: this.transactional(manager) });
+      await this.boss.cancel(DELIVERY_QUEUE, jobIds, {
+        db: this.repository.transactionConnection(manager),
+      });
     });
   }
 
@@ -198,7 +189,13 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   async complete(manager: EntityManager, queue: string, jobIds: string | string[]): Promise<void> {
     const ids = Array.isArray(jobIds) ? jobIds : [jobIds];
     if (ids.length === 0) return;
-    await this.settle('complete', queue, ids, {}, { db: this.transactional(manager) });
+    await this.settle(
+      'complete',
+      queue,
+      ids,
+      {},
+      { db: this.repository.transactionConnection(manager) },
+    );
   }
 
   /** Marks jobs failed: the queue retries them (with backoff) while retries remain. */
@@ -210,7 +207,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   ): Promise<void> {
     const ids = Array.isArray(jobIds) ? jobIds : [jobIds];
     if (ids.length === 0) return;
-    const options = manager ? { db: this.transactional(manager) } : undefined;
+    const options = manager ? { db: this.repository.transactionConnection(manager) } : undefined;
     await this.settle('fail', queue, ids, { message: reason }, options);
   }
 
@@ -236,35 +233,4 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     >;
     return boss[action](queue, ids, data, options);
   }
-
-  /** Counts and lists jobs for the admin endpoint and the reconciler (read-only SQL on the queue's tables). */
-  async listJobs(limit: number, offset: number): Promise<{ jobs: QueueJobRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.dataSource.query<QueueJobRow[]>(
-        `SELECT id, name, state, singleton_key, data, start_after, started_on, created_on, retry_count
-         FROM ${QUEUE_SCHEMA}.job
-         WHERE name = $1 AND state IN ('created', 'retry', 'active')
-         ORDER BY start_after, id
-         LIMIT $2 OFFSET $3`,
-        [CHECK_QUEUE, limit, offset],
-      ),
-      this.dataSource.query<Array<{ total: number }>>(
-        `SELECT count(*)::int AS total FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
-        [CHECK_QUEUE],
-      ),
-    ]);
-    return { jobs: rows, total: count[0]?.total ?? 0 };
-  }
-}
-
-export interface QueueJobRow {
-  id: string;
-  name: string;
-  state: string;
-  singleton_key: string | null;
-  data: CheckJobData;
-  start_after: Date;
-  started_on: Date | null;
-  created_on: Date;
-  retry_count: number;
 }

@@ -23,7 +23,9 @@ export class PeriodicJobs implements BeforeApplicationShutdown {
       if (this.running.has(name)) return;
       const run = job()
         .then(() => undefined)
-        .catch((error: unknown) => this.logger.warn({ msg: 'Periodic job failed', job: name, error: String(error) }))
+        .catch((error: unknown) =>
+          this.logger.warn({ msg: 'Periodic job failed', job: name, error: String(error) }),
+        )
         .finally(() => this.running.delete(name));
       this.running.set(name, run);
     }, intervalMs);

@@ -8,11 +8,10 @@ export class WorkerRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async register(id: string, hostname: string, pid: number): Promise<void> {
-    await this.dataSource.query(`INSERT INTO worker_instances (id, hostname, pid) VALUES ($1, $2, $3)`, [
-      id,
-      hostname,
-      pid,
-    ]);
+    await this.dataSource.query(
+      `INSERT INTO worker_instances (id, hostname, pid) VALUES ($1, $2, $3)`,
+      [id, hostname, pid],
+    );
   }
 
   /** Freshens the worker's heartbeat (and registers it again if a sweep removed it). */
@@ -25,7 +24,9 @@ export class WorkerRepository {
   }
 
   async deleteSilentForADay(): Promise<void> {
-    await this.dataSource.query(`DELETE FROM worker_instances WHERE heartbeat_at < now() - interval '1 day'`);
+    await this.dataSource.query(
+      `DELETE FROM worker_instances WHERE heartbeat_at < now() - interval '1 day'`,
+    );
   }
 
   async remove(id: string): Promise<void> {

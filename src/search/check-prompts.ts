@@ -94,7 +94,7 @@ Reply with exactly one JSON object and nothing else (no Markdown, no text before
 - current_state: a small JSON object with the facts the next check needs to tell what changed (for example the latest version, price, status, or the date of the last relevant event). Keep the same keys from one check to the next.
 - next_check_at: when the answer could next change, as an ISO-8601 UTC timestamp such as "2030-01-31T09:00:00Z". Check sooner when something is imminent or changes quickly, later when nothing is expected for a while; when an expected date is known, pick a time shortly after it. Use null to leave it to the default schedule.`;
 
-/** The prompt of one check (contract sections 3 and 4): rules in the system text, data in the turn. */
+/** The prompt of one check: rules in the system text, data in the turn. */
 export function buildCheckPrompt(request: CheckRequest, bounds: CheckIntervalBounds): ModelPrompt {
   const minimum = describeDuration(bounds.minIntervalMs);
   const maximum = describeDuration(bounds.maxIntervalMs);
@@ -119,7 +119,7 @@ export function buildCheckPrompt(request: CheckRequest, bounds: CheckIntervalBou
 }
 
 /**
- * The prompt of a check judged from given results (SearXNG, contract section 4): the check prompt
+ * The prompt of a check judged from given results (SearXNG): the check prompt
  * with the numbered results as one more data block, and `source_ids` asked for.
  */
 export function buildResultsCheckPrompt(
@@ -160,7 +160,7 @@ Reply with exactly one JSON object and nothing else (no Markdown, no text before
 - notify_behavior: "once" when one notification is enough and the monitor can then stop (a release, an announcement, a result); "always" when every check that meets the condition should notify (a price below a threshold, a recurring event).
 When a current configuration is given, refine it as the request asks and keep the fields the request does not ask to change.`;
 
-/** The prompt of one suggestion (contract section 3, "Suggest"). */
+/** The prompt of one suggestion (`POST /api/v1/tasks/suggest`). */
 export function buildSuggestPrompt(request: SuggestRequest, now: Date): ModelPrompt {
   const lines = [
     `Current time: ${now.toISOString()}`,

@@ -6,12 +6,12 @@ import {
   ProviderError,
   ProviderNotConfiguredError,
   SearchProvider,
-  type NotifyBehavior,
   type ProviderUsage,
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
 import { Clock } from '../common/clock/clock';
+import type { NotifyBehavior } from '../tasks/task.entity';
 
 export class PreviewResponse {
   @ApiProperty()

@@ -1,17 +1,16 @@
 import {
   ProviderError,
   type GroundingSource,
-  type NotifyBehavior,
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
+import { DEFAULT_TASK_NAME, type NotifyBehavior } from '../tasks/task.entity';
 
 /** Every unusable reply fails with this prefix, so an execution's error_message reads the same. */
 export const UNPARSEABLE_REPLY_PREFIX = "Could not parse the model's reply";
 
 export const FALLBACK_SCHEDULE = '0 9 * * *';
 export const FALLBACK_NOTIFY_BEHAVIOR: NotifyBehavior = 'once';
-export const FALLBACK_TASK_NAME = 'New Monitor';
 export const MAX_NAME_LENGTH = 200;
 export const MIN_TEXT_LENGTH = 10;
 export const MAX_TEXT_LENGTH = 500;
@@ -131,7 +130,7 @@ export interface CheckVerdict {
   nextCheckAt: Date | null;
 }
 
-/** Reads a check reply (contract section 3); throws `ProviderError` when it cannot be used. */
+/** Reads a check reply; throws `ProviderError` when it cannot be used. */
 export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict {
   const object = replyObject(text, hint);
   const conditionMet = coerceBoolean(object.condition_met);
@@ -228,7 +227,7 @@ function clampText(candidates: string[], padding: string): string {
   return truncateText(`${longest}${padding}`.trim(), MAX_TEXT_LENGTH);
 }
 
-/** Reads a suggestion reply and repairs what can be repaired (contract section 3, "Suggest"). */
+/** Reads a suggestion reply and repairs what can be repaired. */
 export function parseSuggestText(text: string, request: SuggestRequest, hint = ''): SuggestResult {
   const object = replyObject(text, hint);
   const suggestedQuery = trimmedString(object.search_query);
@@ -240,7 +239,7 @@ export function parseSuggestText(text: string, request: SuggestRequest, hint = '
     [trimmedString(object.condition_description), searchQuery],
     '',
   );
-  const name = truncateText(trimmedString(object.name) || FALLBACK_TASK_NAME, MAX_NAME_LENGTH);
+  const name = truncateText(trimmedString(object.name) || DEFAULT_TASK_NAME, MAX_NAME_LENGTH);
 
   const schedule = trimmedString(object.schedule);
   const notifyBehavior = trimmedString(object.notify_behavior).toLowerCase();

@@ -1,7 +1,7 @@
 /**
  * NUL (which PostgreSQL text and jsonb refuse) and UTF-16 surrogates without their pair (which
  * cannot be encoded as UTF-8). A model reply holding either would make its result impossible to
- * store, so they are removed from everything a provider returns (contract section 6).
+ * store, so they are removed from everything a provider returns.
  */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this removes
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

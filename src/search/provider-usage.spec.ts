@@ -52,7 +52,7 @@ describe('provider usage and prices', () => {
     });
   });
 
-  it('should report the contract fields when usage is priced', () => {
+  it('should report the usage fields when usage is priced', () => {
     expect(priceUsage('gemini', 'model-a', TOKENS, LIST.prices)).toEqual({
       provider: 'gemini',
       model: 'model-a',

@@ -1,4 +1,4 @@
-/** What one provider call consumed, as its API reports it (contract section 4). */
+/** What one provider call consumed, as its API reports it. */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
@@ -7,7 +7,7 @@ export interface TokenUsage {
   reportedCostUsd?: number | null;
 }
 
-/** The `usage` of an execution, and of a suggestion or preview (contract section 4). */
+/** The `usage` of an execution, and of a suggestion or preview (README, "Search providers"). */
 export interface ProviderUsage {
   provider: string;
   model: string;

@@ -15,7 +15,7 @@ import {
 /** One provider: its `SEARCH_PROVIDER` name, the variables it needs, and how it is built. */
 export interface ProviderRegistration {
   name: string;
-  /** Every one must be set for the provider to run (contract section 4). */
+  /** Every one must be set for the provider to run. */
   variables: readonly string[];
   create(
     config: AppConfig,
@@ -26,7 +26,7 @@ export interface ProviderRegistration {
 
 /**
  * The one registration of search providers, in the order `SEARCH_PROVIDER` falls back through
- * when it is unset (contract section 4). A new provider is its adapter file and a line here.
+ * when it is unset. A new provider is its adapter file and a line here.
  */
 export const SEARCH_PROVIDERS: readonly ProviderRegistration[] = [
   {

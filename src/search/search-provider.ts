@@ -6,7 +6,8 @@ import {
   type ProviderUsage,
   type TokenUsage,
 } from './provider-usage';
-import type { GroundingSource, NotifyBehavior } from './search.types';
+import type { NotifyBehavior } from '../tasks/task.entity';
+import type { GroundingSource } from './search.types';
 
 export * from './search.types';
 export type { ProviderUsage, TokenUsage } from './provider-usage';
@@ -34,7 +35,7 @@ export interface CheckReply {
   tokens: TokenUsage;
 }
 
-/** The outcome of one grounded search (contract sections 3 and 4), usage priced. */
+/** The outcome of one grounded search, usage priced. */
 export interface CheckResult extends Omit<CheckReply, 'tokens'> {
   usage: ProviderUsage;
 }
@@ -69,7 +70,7 @@ export interface SuggestOutcome {
 }
 
 /**
- * A grounded-search provider (design notes, "Providers are adapters"). An adapter implements
+ * A grounded-search provider, one adapter per API behind one interface. An adapter implements
  * `runCheck` and `runSuggest` (the wire mapping) and reports the tokens and searches each call
  * consumed; callers use `check` and `suggest`, which clean what the adapter returns so that no
  * reply can hold text the database refuses, and price the usage. Errors:
@@ -79,7 +80,7 @@ export interface SuggestOutcome {
  */
 export abstract class SearchProvider {
   abstract readonly name: string;
-  /** The model whose calls are billed (contract section 4, `usage.model`). */
+  /** The model whose calls are billed (`usage.model`). */
   abstract readonly model: string;
   protected abstract readonly prices: Prices;
   abstract isConfigured(): boolean;

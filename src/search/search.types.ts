@@ -2,5 +2,3 @@ export interface GroundingSource {
   uri: string;
   title: string;
 }
-
-export type NotifyBehavior = 'once' | 'always';

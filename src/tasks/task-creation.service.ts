@@ -17,10 +17,7 @@ export class TaskCreationService {
     private readonly provider: SearchProvider,
   ) {}
 
-  async create(
-    caller: AuthenticatedUser,
-    dto: CreateTaskDto,
-  ): Promise<CreatedTaskResponse> {
+  async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<CreatedTaskResponse> {
     let immediateExecutionError: string | null = null;
     const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
       try {

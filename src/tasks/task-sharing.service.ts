@@ -5,14 +5,14 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { queryRows } from '../database/sql-rows';
 import { NotificationChannelRegistry } from '../notifications/channels/channel-registry';
 import { NAME_MAX } from './dto/create-task.dto';
 import { TaskEntity, type NotificationConfig } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
+import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND } from './tasks.service';
 
 export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
@@ -25,12 +25,12 @@ export class VisibilityResponse {
 /** `(Copy)`, then `(Copy 2)` up to `(Copy 5)`: after that the caller must pick a name. */
 export const MAX_COPY_NAME_ATTEMPTS = 5;
 
-/** Visibility and forks (interface document, "Set visibility" and "Fork task"). */
+/** Visibility and forks (docs/api.md, "Tasks"). */
 @Injectable()
 export class TaskSharingService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly tasks: TaskRepository,
     private readonly channels: NotificationChannelRegistry,
   ) {}
 
@@ -43,18 +43,9 @@ export class TaskSharingService {
     taskId: string,
     isPublic: boolean,
   ): Promise<VisibilityResponse> {
-    const updated = await queryRows<{ is_public: boolean }>(
-      this.tasks.manager,
-      `UPDATE tasks SET is_public = $3, updated_at = now()
-       WHERE id = $1 AND user_id = $2
-         AND (NOT $3 OR EXISTS (SELECT 1 FROM users WHERE id = $2 AND username IS NOT NULL))
-       RETURNING is_public`,
-      [taskId, caller.id, isPublic],
-    );
-    if (updated.length > 0) return { is_public: updated[0].is_public };
-    if (!(await this.tasks.existsBy({ id: taskId, userId: caller.id }))) {
+    if (await this.tasks.setVisibility(taskId, caller.id, isPublic)) return { is_public: isPublic };
+    if (!(await this.tasks.isOwnedBy(taskId, caller.id)))
       throw new NotFoundException(TASK_NOT_FOUND);
-    }
     throw new BadRequestException(USERNAME_REQUIRED);
   }
 
@@ -90,13 +81,7 @@ export class TaskSharingService {
           stateChangedAt: now,
         }),
       );
-      if (!ownTask) {
-        // One atomic increment: concurrent forks never lose a count.
-        await manager.query(
-          'UPDATE tasks SET subscriber_count = subscriber_count + 1 WHERE id = $1',
-          [source.id],
-        );
-      }
+      if (!ownTask) await this.tasks.countSubscriber(manager, source.id);
       return created;
     });
     return toTaskResponse(fork, 'owner');
@@ -118,19 +103,11 @@ export class TaskSharingService {
     userId: string,
     sourceName: string,
   ): Promise<string> {
-    await manager.query("SELECT pg_advisory_xact_lock(hashtext('task-fork'), hashtext($1))", [
-      userId,
-    ]);
+    await this.tasks.lockForksOf(manager, userId);
     const candidates = Array.from({ length: MAX_COPY_NAME_ATTEMPTS }, (_, index) =>
       withSuffix(sourceName, index === 0 ? ' (Copy)' : ` (Copy ${index + 1})`),
     );
-    // Index ix_tasks_user_id_created_at narrows this to the caller's tasks.
-    const taken = await queryRows<{ name: string }>(
-      manager,
-      'SELECT name FROM tasks WHERE user_id = $1 AND name = ANY($2::text[])',
-      [userId, candidates],
-    );
-    const takenNames = new Set(taken.map((row) => row.name));
+    const takenNames = await this.tasks.namesTaken(manager, userId, candidates);
     const free = candidates.find((candidate) => !takenNames.has(candidate));
     if (free === undefined) {
       throw new ConflictException(

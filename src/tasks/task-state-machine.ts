@@ -5,8 +5,8 @@ import type { TaskState } from './task.entity';
 export type SchedulerAction = 'remove-job' | 'create-job' | 'none';
 
 /**
- * The user-triggered rows of the interface document's transition table. Anything else is
- * `Invalid state transition: <from> -> <to>` (rule 1). Completion by a met condition and pausing by
+ * The state changes a user may ask for (docs/api.md, "Tasks"). Anything else is
+ * `Invalid state transition: <from> -> <to>` (400). Completion by a met condition and pausing by
  * deactivation are not user updates and are applied by their own code paths.
  */
 const TRANSITIONS: Record<TaskState, Partial<Record<TaskState, SchedulerAction>>> = {

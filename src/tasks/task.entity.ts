@@ -13,6 +13,9 @@ import { UserEntity } from '../users/user.entity';
 export type TaskState = 'active' | 'paused' | 'completed';
 export type NotifyBehavior = 'once' | 'always';
 
+/** The name of a task created or suggested without one. */
+export const DEFAULT_TASK_NAME = 'New Monitor';
+
 export type { NotificationConfig } from '../notifications/notification-config';
 
 @Entity('tasks')
@@ -75,7 +78,7 @@ export class TaskEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];
 
-  /** Failed executions in a row (contract section 5, `task.check_failing`). */
+  /** Failed executions in a row (README, "Notification channels", `task.check_failing`). */
   @Column({ type: 'integer', default: 0 })
   consecutiveFailures: number;
 

@@ -21,7 +21,11 @@ export class NotificationConfigResponse {
   @ApiProperty({ enum: NOTIFICATION_TYPES })
   type: NotificationType;
 
-  @ApiPropertyOptional({ enum: NOTIFICATION_EVENTS, isArray: true, description: 'Absent: every event' })
+  @ApiPropertyOptional({
+    enum: NOTIFICATION_EVENTS,
+    isArray: true,
+    description: 'Absent: every event',
+  })
   events?: NotificationEvent[];
 }
 
@@ -111,9 +115,9 @@ export class CreatedTaskResponse extends TaskResponse {
 }
 
 /**
- * The one place a task becomes an API object (design notes, "Owners and everyone else see the task
- * through one mapper"). Anyone but the owner gets no `user_id`, no notification config (emails,
- * webhook URLs, headers, secrets) and no error details.
+ * The one place a task becomes an API object, so nothing owner-only can reach another caller
+ * through one forgotten endpoint. Anyone but the owner gets no `user_id`, no notification config
+ * (emails, webhook URLs, headers, secrets) and no error details.
  */
 export function toTaskResponse(
   task: TaskEntity,

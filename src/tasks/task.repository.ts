@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
 import type { ExecutionEntity } from '../executions/execution.entity';
-import type { TaskEntity, TaskState } from './task.entity';
+import { TaskEntity, type TaskState } from './task.entity';
 
 /** A task as the API shows it: the row and its last execution. */
 export interface TaskWithLastExecution {
@@ -48,8 +49,8 @@ const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
 type Row = TaskEntity & Record<`e_${string}`, unknown>;
 
 /**
- * The read paths the API serves most (the task list and one task, with their last execution):
- * one query each, rows read as plain objects, no entity hydration.
+ * The queries on `tasks`. The read paths the API serves most (the task list and one task, with
+ * their last execution) are one query each, rows read as plain objects, no entity hydration.
  */
 @Injectable()
 export class TaskRepository {
@@ -90,6 +91,52 @@ export class TaskRepository {
       ],
     );
     return withLastExecution(rows[0]).task;
+  }
+  /**
+   * Sets the visibility of a task the user owns; false when nothing changed. Making it public needs
+   * a username, read in the same statement so a username set a moment ago counts.
+   */
+  async setVisibility(taskId: string, userId: string, isPublic: boolean): Promise<boolean> {
+    const updated = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE tasks SET is_public = $3, updated_at = now()
+       WHERE id = $1 AND user_id = $2
+         AND (NOT $3 OR EXISTS (SELECT 1 FROM users WHERE id = $2 AND username IS NOT NULL))
+       RETURNING id`,
+      [taskId, userId, isPublic],
+    );
+    return updated.length > 0;
+  }
+
+  isOwnedBy(taskId: string, userId: string): Promise<boolean> {
+    return this.dataSource.getRepository(TaskEntity).existsBy({ id: taskId, userId });
+  }
+
+  /** One atomic increment: concurrent forks never lose a count. */
+  async countSubscriber(manager: EntityManager, taskId: string): Promise<void> {
+    await manager.query('UPDATE tasks SET subscriber_count = subscriber_count + 1 WHERE id = $1', [
+      taskId,
+    ]);
+  }
+
+  /**
+   * Serialises one user's forks until the caller's transaction ends (a transaction-scoped
+   * advisory lock), so two at once cannot both pick the same free name.
+   */
+  async lockForksOf(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query("SELECT pg_advisory_xact_lock(hashtext('task-fork'), hashtext($1))", [
+      userId,
+    ]);
+  }
+
+  /** Which of these names the user's tasks already have (ix_tasks_user_id_created_at narrows it). */
+  async namesTaken(manager: EntityManager, userId: string, names: string[]): Promise<Set<string>> {
+    const taken = await queryRows<{ name: string }>(
+      manager,
+      'SELECT name FROM tasks WHERE user_id = $1 AND name = ANY($2::text[])',
+      [userId, names],
+    );
+    return new Set(taken.map((row) => row.name));
   }
 }
 

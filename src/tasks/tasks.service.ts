@@ -17,13 +17,12 @@ import { NotificationConfigValidator } from '../notifications/notification-confi
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
-import { TaskEntity, type TaskState } from './task.entity';
+import { DEFAULT_TASK_NAME, TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
 
-export const DEFAULT_TASK_NAME = 'New Monitor';
 export const TASK_NOT_FOUND = 'Task not found';
 
 @Injectable()
@@ -67,7 +66,8 @@ export class TasksService {
       stateChangedAt: now,
     };
     // A task that is not active and runs nothing is one statement: no transaction to hold.
-    if (state !== 'active' && !firstRun) return this.taskRows.insert(this.dataSource.manager, fields);
+    if (state !== 'active' && !firstRun)
+      return this.taskRows.insert(this.dataSource.manager, fields);
     return this.inTransaction(dto.state, async (manager) => {
       if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
       const task = await this.taskRows.insert(manager, fields);
@@ -167,7 +167,10 @@ export class TasksService {
   private async reserveActiveSlot(manager: EntityManager, userId: string): Promise<void> {
     const cap = this.config.maxActiveTasksPerUser;
     if (cap === 0) return;
-    await manager.findOne(UserEntity, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    await manager.findOne(UserEntity, {
+      where: { id: userId },
+      lock: { mode: 'pessimistic_write' },
+    });
     const active = await manager.countBy(TaskEntity, { userId, state: 'active' });
     if (active >= cap) throw new ConflictException(`Active task limit reached (${cap})`);
   }
@@ -188,7 +191,7 @@ export class TasksService {
   /**
    * Runs a request's changes in one transaction. When the request changes the state and anything
    * fails (the scheduler, typically), everything is rolled back and the answer is the documented
-   * 500 (state rule 2).
+   * 500 (docs/api.md, "Errors").
    */
   private async inTransaction<T>(
     stateChange: TaskState | undefined,

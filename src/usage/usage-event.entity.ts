@@ -13,7 +13,7 @@ import { UserEntity } from '../users/user.entity';
 export type UsageKind = 'check' | 'suggest' | 'preview';
 
 /**
- * One provider-backed operation of a user, as billed (contract section 4, "Usage and cost"). The
+ * One provider-backed operation of a user, as billed (README, "Search providers"). The
  * monthly sums and the budget read this table; an execution's row also keeps its `usage`.
  */
 @Entity('usage_events')

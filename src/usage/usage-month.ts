@@ -1,4 +1,4 @@
-/** `YYYY-MM`, months 01 to 12 (contract section 4, `?month=`). */
+/** `YYYY-MM`, months 01 to 12 (`?month=`). */
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 export interface MonthRange {

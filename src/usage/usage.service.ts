@@ -20,7 +20,7 @@ export interface MonthlyUsage extends UsageTotals {
   budget_usd: number | null;
 }
 
-/** `USER_MONTHLY_BUDGET_USD` reached (contract section 4): the 429 detail and a failed check's message. */
+/** `USER_MONTHLY_BUDGET_USD` reached: the 429 detail and a failed check's message. */
 export function budgetReachedMessage(budgetUsd: number): string {
   return `Monthly budget of ${budgetUsd} USD reached`;
 }

@@ -1,4 +1,4 @@
-/** Username rules (contract section 2, "Username"). */
+/** Username rules (`PATCH /api/v1/users/me/username`). */
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 30;
 /** Lowercase only: uppercase input is rejected, not folded, so what the user typed is what is stored. */

@@ -26,12 +26,14 @@ export class UsersService {
 
   /**
    * Admin while the latest token carried the role claim, or while the user's email is in the
-   * current `ADMIN_EMAILS` and that token vouched for it (contract section 6, "Admin role").
+   * current `ADMIN_EMAILS` and that token vouched for it (docs/api.md, "Authentication").
    */
   isAdmin(user: UserEntity): boolean {
     return (
       user.role === 'admin' ||
-      (user.emailVerified && user.email !== null && this.config.adminEmails.includes(user.email.toLowerCase()))
+      (user.emailVerified &&
+        user.email !== null &&
+        this.config.adminEmails.includes(user.email.toLowerCase()))
     );
   }
 
@@ -57,7 +59,8 @@ export class UsersService {
     const unchanged =
       existing !== null &&
       existing.role === roleOf(claims) &&
-      (email === null || (existing.email === email && existing.emailVerified === claims.emailVerified));
+      (email === null ||
+        (existing.email === email && existing.emailVerified === claims.emailVerified));
     return unchanged ? existing : this.syncFromIdentity(claims);
   }
 

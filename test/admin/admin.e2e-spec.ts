@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
+import type { TaskBody } from '../tasks/task-api';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { withQueueFailure } from '../support/queue-failure';
-import {
-  createTask,
-  insertExecution,
-  setUsername,
-  type TaskBody,
-} from '../sharing/sharing-fixtures';
+import { setUsername } from '../sharing/sharing-fixtures';
 
 interface Stats {
   users: { total: number; active: number };
@@ -47,7 +43,7 @@ describe('Administration', () => {
   }
 
   async function activeTask(user: TestUser, body: Record<string, unknown> = {}): Promise<TaskBody> {
-    return createTask(testApp, user, { state: 'active', ...body });
+    return factory.task(user, { state: 'active', ...body });
   }
 
   async function checkJobId(taskId: string): Promise<string | null> {
@@ -138,20 +134,20 @@ describe('Administration', () => {
       const user = await factory.user();
       await activeTask(user);
       const second = await activeTask(user);
-      await createTask(testApp, user, { state: 'paused' });
+      await factory.task(user, { state: 'paused' });
       const completed = await activeTask(user);
       await testApp.http
         .put(`/api/v1/tasks/${completed.id}`)
         .set('Authorization', user.auth)
         .send({ state: 'completed' })
         .expect(200);
-      const success = await insertExecution(testApp, second.id, {
+      const success = await factory.execution(second, {
         conditionMet: true,
         answer: 'yes',
       });
-      await insertExecution(testApp, second.id, { status: 'failed', errorMessage: 'boom' });
-      await insertExecution(testApp, second.id, { status: 'failed', errorMessage: 'boom again' });
-      await insertExecution(testApp, second.id, {
+      await factory.execution(second, { status: 'failed', errorMessage: 'boom' });
+      await factory.execution(second, { status: 'failed', errorMessage: 'boom again' });
+      await factory.execution(second, {
         createdAt: new Date(Date.now() - 25 * 3_600_000),
       });
       for (const [status, ageHours] of [
@@ -159,11 +155,10 @@ describe('Administration', () => {
         ['failed', 0],
         ['failed', 30],
       ] as const) {
-        await testApp.db.query(
-          `INSERT INTO notification_sends (user_id, task_id, execution_id, recipient, notification_type, status, created_at)
-           VALUES ($1, $2, $3, 'x@example.com', 'email', $4, now() - make_interval(hours => $5))`,
-          [user.id, second.id, success, status, ageHours],
-        );
+        await factory.send(user, second, success, {
+          status,
+          createdAt: new Date(Date.now() - ageHours * 3_600_000),
+        });
       }
       const after = await stats();
       const delta = (path: (value: Stats) => number): number => path(after) - path(before);
@@ -209,11 +204,11 @@ describe('Administration', () => {
   describe('lists', () => {
     it('should list search queries with task id, owner id and email, newest first', async () => {
       const user = await factory.user();
-      const older = await createTask(testApp, user, {
+      const older = await factory.task(user, {
         name: 'Older query',
         search_query: 'When is the next eclipse?',
       });
-      const newer = await createTask(testApp, user, {
+      const newer = await factory.task(user, {
         name: 'Newer query',
         search_query: 'Is the bridge open again?',
       });
@@ -284,14 +279,14 @@ describe('Administration', () => {
 
     it('should list all executions newest first with their task id and error details', async () => {
       const user = await factory.user();
-      const task = await createTask(testApp, user);
+      const task = await factory.task(user);
       const base = Date.now() + 60_000; // newer than anything else in this file
-      const success = await insertExecution(testApp, task.id, {
+      const success = await factory.execution(task, {
         conditionMet: false,
         answer: 'no',
         createdAt: new Date(base),
       });
-      const failed = await insertExecution(testApp, task.id, {
+      const failed = await factory.execution(task, {
         status: 'failed',
         errorMessage: 'Provider answered 500',
         createdAt: new Date(base + 1000),
@@ -314,19 +309,19 @@ describe('Administration', () => {
 
     it('should list only failed executions as errors, newest first, with error_message, task name and owner', async () => {
       const user = await factory.user();
-      const task = await createTask(testApp, user, { name: 'Flaky' });
+      const task = await factory.task(user, { name: 'Flaky' });
       const base = Date.now() + 120_000;
-      const olderError = await insertExecution(testApp, task.id, {
+      const olderError = await factory.execution(task, {
         status: 'failed',
         errorMessage: 'timeout',
         createdAt: new Date(base),
       });
-      await insertExecution(testApp, task.id, {
+      await factory.execution(task, {
         conditionMet: true,
         answer: 'fine',
         createdAt: new Date(base + 1000),
       });
-      const newerError = await insertExecution(testApp, task.id, {
+      const newerError = await factory.execution(task, {
         status: 'failed',
         errorMessage: 'quota exceeded',
         createdAt: new Date(base + 2000),
@@ -355,7 +350,7 @@ describe('Administration', () => {
     it("should list the queue's real check jobs: task, job id, state and next run", async () => {
       const user = await factory.user();
       const active = await activeTask(user);
-      const paused = await createTask(testApp, user, { state: 'paused' });
+      const paused = await factory.task(user, { state: 'paused' });
       const jobId = await checkJobId(active.id);
       expect(jobId).not.toBeNull();
       const body = (await asAdmin('get', '/admin/scheduler/jobs?limit=200').expect(200)).body as {
@@ -386,8 +381,8 @@ describe('Administration', () => {
     it('should list users with username, role, admin flag, state and task count', async () => {
       const user = await factory.user();
       const username = await setUsername(testApp, user);
-      await createTask(testApp, user);
-      await createTask(testApp, user);
+      await factory.task(user);
+      await factory.task(user);
       const body = (await asAdmin('get', '/admin/users?limit=200').expect(200)).body as {
         users: Array<Record<string, unknown>>;
         total: number;
@@ -418,7 +413,7 @@ describe('Administration', () => {
       const user = await factory.user();
       const first = await activeTask(user);
       const second = await activeTask(user);
-      const paused = await createTask(testApp, user, { state: 'paused' });
+      const paused = await factory.task(user, { state: 'paused' });
       const completed = await activeTask(user);
       await testApp.http
         .put(`/api/v1/tasks/${completed.id}`)

@@ -9,13 +9,11 @@ describe('Paging bounds of every list', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    admin = await new Factory(testApp).user({ admin: true });
-    const task = await testApp.http
-      .post('/api/v1/tasks')
-      .set('Authorization', admin.auth)
-      .send({ search_query: 'Has the paging limit been documented?', state: 'paused' })
-      .expect(200);
-    const taskId = (task.body as { id: string }).id;
+    const factory = new Factory(testApp);
+    admin = await factory.user({ admin: true });
+    const { id: taskId } = await factory.task(admin, {
+      search_query: 'Has the paging limit been documented?',
+    });
     lists = [
       `/api/v1/tasks/${taskId}/executions`,
       `/api/v1/tasks/${taskId}/notifications`,
@@ -31,16 +29,23 @@ describe('Paging bounds of every list', () => {
 
   afterAll(() => testApp.close());
 
-  it.each(['1e21', '1000001', '1.5', '-1'])('should answer 422 on every list when offset is %s', async (offset) => {
-    for (const path of lists) {
-      const response = await testApp.http.get(`${path}?offset=${offset}`).set('Authorization', admin.auth);
-      expectValidationError(response, [{ type: expect.any(String), loc: ['query', 'offset'] }]);
-    }
-  });
+  it.each(['1e21', '1000001', '1.5', '-1'])(
+    'should answer 422 on every list when offset is %s',
+    async (offset) => {
+      for (const path of lists) {
+        const response = await testApp.http
+          .get(`${path}?offset=${offset}`)
+          .set('Authorization', admin.auth);
+        expectValidationError(response, [{ type: expect.any(String), loc: ['query', 'offset'] }]);
+      }
+    },
+  );
 
   it('should answer 200 on every list when offset is 1000000', async () => {
     for (const path of lists) {
-      const response = await testApp.http.get(`${path}?offset=1000000`).set('Authorization', admin.auth);
+      const response = await testApp.http
+        .get(`${path}?offset=1000000`)
+        .set('Authorization', admin.auth);
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
     }
   });

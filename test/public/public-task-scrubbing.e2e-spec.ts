@@ -1,12 +1,11 @@
 import { Factory, type TestUser } from '../support/factory';
+import type { TaskBody } from '../tasks/task-api';
 import { startTestApp, type TestApp } from '../support/test-app';
 import {
   clientIp,
   createPublicTask,
-  insertExecution,
   ownerSecrets,
   type OwnerSecrets,
-  type TaskBody,
 } from '../sharing/sharing-fixtures';
 
 interface WebhookConfig {
@@ -15,7 +14,7 @@ interface WebhookConfig {
 }
 
 /**
- * Contract section 2: public task payloads never carry the owner's user_id, email, webhook or
+ * Public task payloads never carry the owner's user_id, email, webhook or
  * notification config. Checked field by field on every surface that shows a task to non-owners.
  */
 describe('What non-owners see of a public task', () => {
@@ -34,7 +33,7 @@ describe('What non-owners see of a public task', () => {
     stranger = await factory.user();
     secrets = ownerSecrets();
     task = await createPublicTask(testApp, owner, { secrets, body: { name: 'Scrubbed task' } });
-    await insertExecution(testApp, task.id, {
+    await factory.execution(task, {
       status: 'failed',
       errorMessage: errorText,
       result: { condition_met: null, error: errorText },

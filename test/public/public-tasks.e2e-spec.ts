@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail, expectRateLimited, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
+import type { TaskBody } from '../tasks/task-api';
 import { startTestApp, type TestApp } from '../support/test-app';
-import {
-  clientIp,
-  createPublicTask,
-  createTask,
-  insertExecution,
-  startOfFreshWindow,
-  type TaskBody,
-} from '../sharing/sharing-fixtures';
+import { clientIp, createPublicTask, startOfFreshWindow } from '../sharing/sharing-fixtures';
 
 interface PublicPage {
   tasks: TaskBody[];
@@ -55,7 +49,7 @@ describe('Public task pages', () => {
 
   describe('GET /api/v1/public/tasks', () => {
     it('should list only public tasks, newest first, as {tasks, total, offset, limit} with defaults 0 and 20', async () => {
-      const privateTask = await createTask(testApp, owner, { name: 'Private one' });
+      const privateTask = await factory.task(owner, { name: 'Private one' });
       const older = await createPublicTask(testApp, owner, { body: { name: 'Older public' } });
       const newer = await createPublicTask(testApp, owner, { body: { name: 'Newer public' } });
       const response = await list(clientIp());
@@ -142,7 +136,7 @@ describe('Public task pages', () => {
   describe('GET /api/v1/public/tasks/id/{id}', () => {
     it('should answer the public task with its last execution', async () => {
       const task = await createPublicTask(testApp, owner, { body: { name: 'Shown publicly' } });
-      const executionId = await insertExecution(testApp, task.id, {
+      const executionId = await factory.execution(task, {
         conditionMet: true,
         answer: 'It shipped on Monday.',
         reasoning: 'The vendor blog says so.',
@@ -165,7 +159,7 @@ describe('Public task pages', () => {
     });
 
     it('should answer 404 "Task not found" for a private task and an unknown id, 422 for a non-UUID', async () => {
-      const privateTask = await createTask(testApp, owner);
+      const privateTask = await factory.task(owner);
       const ip = clientIp();
       expectDetail(await view(ip, privateTask.id), 404, 'Task not found');
       expectDetail(await view(ip, randomUUID()), 404, 'Task not found');
@@ -191,19 +185,27 @@ describe('Public task pages', () => {
       const ip = clientIp();
       const counts: number[] = [];
       for (let index = 0; index < 3; index += 1)
-        counts.push(((await view(ip, task.id).expect(200)).body as TaskBody).view_count as number);
+        counts.push(((await view(ip, task.id).expect(200)).body as TaskBody).view_count);
       expect(counts).toEqual([1, 2, 3]);
       expect(await storedViewCount(task.id)).toBe(3);
       const listed = (await list(clientIp(), { limit: 100 }).expect(200)).body as PublicPage;
       expect(listed.tasks.find((candidate) => candidate.id === task.id)?.view_count).toBe(3);
-      const own = await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth).expect(200);
+      const own = await testApp.http
+        .get(`/api/v1/tasks/${task.id}`)
+        .set('Authorization', owner.auth)
+        .expect(200);
       expect((own.body as TaskBody).view_count).toBe(3);
-      const ownList = await testApp.http.get('/api/v1/tasks').set('Authorization', owner.auth).expect(200);
-      expect((ownList.body as TaskBody[]).find((candidate) => candidate.id === task.id)?.view_count).toBe(3);
+      const ownList = await testApp.http
+        .get('/api/v1/tasks')
+        .set('Authorization', owner.auth)
+        .expect(200);
+      expect(
+        (ownList.body as TaskBody[]).find((candidate) => candidate.id === task.id)?.view_count,
+      ).toBe(3);
     });
 
     it('should not count views of private or unknown tasks', async () => {
-      const privateTask = await createTask(testApp, owner);
+      const privateTask = await factory.task(owner);
       await view(clientIp(), privateTask.id).expect(404);
       expect(await storedViewCount(privateTask.id)).toBe(0);
     });
@@ -222,7 +224,10 @@ describe('Public task pages', () => {
             .set('X-Forwarded-For', clientIp())
             .expect(200);
         }
-        const own = await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth).expect(200);
+        const own = await testApp.http
+          .get(`/api/v1/tasks/${task.id}`)
+          .set('Authorization', owner.auth)
+          .expect(200);
         expect((own.body as TaskBody).view_count).toBe(4);
       } finally {
         await second.close();
@@ -239,7 +244,7 @@ describe('Public task pages', () => {
   describe('GET /api/v1/tasks/{id} without credentials', () => {
     it('should answer a public task and 404 for a private one', async () => {
       const publicTask = await createPublicTask(testApp, owner);
-      const privateTask = await createTask(testApp, owner);
+      const privateTask = await factory.task(owner);
       const response = await testApp.http.get(`/api/v1/tasks/${publicTask.id}`);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id: publicTask.id, is_public: true });

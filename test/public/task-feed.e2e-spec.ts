@@ -3,13 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expectDetail, expectRateLimited, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
-import {
-  clientIp,
-  createPublicTask,
-  createTask,
-  insertExecution,
-  startOfFreshWindow,
-} from '../sharing/sharing-fixtures';
+import { clientIp, createPublicTask, startOfFreshWindow } from '../sharing/sharing-fixtures';
 
 interface FeedItem {
   title: string;
@@ -45,10 +39,12 @@ const parser = new XMLParser({
 describe('Task RSS feed', () => {
   let testApp: TestApp;
   let owner: TestUser;
+  let factory: Factory;
 
   beforeAll(async () => {
     testApp = await startTestApp({ env: { TRUST_PROXY: '1' } });
-    owner = await new Factory(testApp).user();
+    factory = new Factory(testApp);
+    owner = await factory.user();
   });
 
   afterAll(async () => {
@@ -69,24 +65,24 @@ describe('Task RSS feed', () => {
       body: { name: 'GPU prices', search_query: 'Is the RTX 5090 below 1500 EUR?' },
     });
     const base = Date.now() - 3_600_000;
-    const older = await insertExecution(testApp, task.id, {
+    const older = await factory.execution(task, {
       conditionMet: true,
       answer: 'Yes, 1499 EUR at one shop.',
       reasoning: 'A listing shows 1499 EUR.',
       groundingSources: [{ uri: 'https://shop.example/rtx', title: 'Shop listing' }],
       createdAt: new Date(base),
     });
-    const newer = await insertExecution(testApp, task.id, {
+    const newer = await factory.execution(task, {
       conditionMet: true,
       answer: 'Yes, now 1399 EUR.',
       createdAt: new Date(base + 60_000),
     });
-    await insertExecution(testApp, task.id, {
+    await factory.execution(task, {
       conditionMet: false,
       answer: 'Not yet.',
       createdAt: new Date(base + 120_000),
     });
-    await insertExecution(testApp, task.id, {
+    await factory.execution(task, {
       status: 'failed',
       errorMessage: 'provider down',
       createdAt: new Date(base + 180_000),
@@ -128,7 +124,7 @@ describe('Task RSS feed', () => {
     const hostileAnswer =
       'Done ]]> <script>alert("x")</script> & <![CDATA[ nope ]]> \'apos\' &amp;';
     const task = await createPublicTask(testApp, owner, { body: { name: hostileName } });
-    await insertExecution(testApp, task.id, {
+    await factory.execution(task, {
       conditionMet: true,
       answer: `${hostileAnswer}\u0001\u0008`,
       reasoning: '</description></item><item><title>injected</title>',
@@ -152,7 +148,7 @@ describe('Task RSS feed', () => {
     const ids: string[] = [];
     for (let index = 0; index < 55; index += 1) {
       ids.push(
-        await insertExecution(testApp, task.id, {
+        await factory.execution(task, {
           conditionMet: true,
           answer: `hit ${index}`,
           createdAt: new Date(base + index * 60_000),
@@ -172,8 +168,8 @@ describe('Task RSS feed', () => {
   });
 
   it('should answer 404 with a JSON detail for a private or unknown task, and 422 for a non-UUID', async () => {
-    const privateTask = await createTask(testApp, owner);
-    await insertExecution(testApp, privateTask.id, { conditionMet: true, answer: 'secret' });
+    const privateTask = await factory.task(owner);
+    await factory.execution(privateTask, { conditionMet: true, answer: 'secret' });
     for (const id of [privateTask.id, randomUUID()]) {
       const response = await feed(id);
       expectDetail(response, 404, 'Task not found');

@@ -23,7 +23,7 @@ interface ProviderCase {
   create: () => AnyStandIn;
   /** Search calls a suggestion makes (the SearXNG judge has no search of its own). */
   suggestSearchCalls: number;
-  /** The wire call of contract section 4 that a check's model request must be. */
+  /** The wire call that a check's model request must be. */
   expectModelRequest: (request: RecordedRequest<object>) => void;
 }
 

@@ -1,16 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { TestUser } from '../support/factory';
+import { randomBytes } from 'node:crypto';
+import { Factory, type TestUser } from '../support/factory';
 import type { TestApp } from '../support/test-app';
+import type { TaskBody } from '../tasks/task-api';
 
 /** Helpers shared by the sharing, public and admin specs. */
-
-export interface TaskBody {
-  id: string;
-  name: string;
-  state: string;
-  is_public: boolean;
-  [field: string]: unknown;
-}
 
 /** A valid username nobody else has. */
 export function uniqueUsername(prefix = 'u'): string {
@@ -28,21 +21,6 @@ export async function setUsername(
     .send({ username })
     .expect(200);
   return username;
-}
-
-/** Creates a task through the API; paused unless asked otherwise, so no check runs meanwhile. */
-export async function createTask(
-  testApp: TestApp,
-  user: TestUser,
-  body: Record<string, unknown> = {},
-): Promise<TaskBody> {
-  const response = await testApp.http
-    .post('/api/v1/tasks')
-    .set('Authorization', user.auth)
-    .send({ search_query: 'Is the new release out yet?', state: 'paused', ...body });
-  if (response.status !== 200)
-    throw new Error(`create task: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body as TaskBody;
 }
 
 /** The owner's private data a public view must never show. */
@@ -75,7 +53,7 @@ export async function createPublicTask(
     [owner.id],
   );
   if (!current.rows[0]?.username) await setUsername(testApp, owner);
-  const task = await createTask(testApp, owner, {
+  const task = await new Factory(testApp).task(owner, {
     notifications: [
       { type: 'email', address: secrets.email },
       {
@@ -92,54 +70,6 @@ export async function createPublicTask(
     .send({ is_public: true })
     .expect(200);
   return { ...task, is_public: true };
-}
-
-export interface ExecutionFields {
-  status?: string;
-  conditionMet?: boolean | null;
-  answer?: string | null;
-  reasoning?: string | null;
-  errorMessage?: string | null;
-  result?: Record<string, unknown> | null;
-  groundingSources?: Array<{ uri: string; title: string }> | null;
-  createdAt?: Date;
-  /** Make it the task's last execution. */
-  last?: boolean;
-}
-
-/** Arranges a finished execution directly in the database (the check flow has its own specs). */
-export async function insertExecution(
-  testApp: TestApp,
-  taskId: string,
-  fields: ExecutionFields = {},
-): Promise<string> {
-  const id = randomUUID();
-  const createdAt = fields.createdAt ?? new Date();
-  const status = fields.status ?? 'success';
-  await testApp.db.query(
-    `INSERT INTO executions (id, task_id, status, trigger, started_at, completed_at, result, error_message,
-       notification, grounding_sources, condition_met, answer, reasoning, created_at)
-     VALUES ($1, $2, $3, 'scheduled', $4, $5, $6, $7, $8, $9, $10, $11, $12, $4)`,
-    [
-      id,
-      taskId,
-      status,
-      createdAt,
-      ['pending', 'running', 'retrying'].includes(status)
-        ? null
-        : new Date(createdAt.getTime() + 1000),
-      fields.result === undefined ? { condition_met: fields.conditionMet ?? null } : fields.result,
-      fields.errorMessage ?? null,
-      status === 'success' ? { notify: false, reason: 'condition_not_met', channels: [] } : null,
-      fields.groundingSources === undefined ? null : JSON.stringify(fields.groundingSources),
-      fields.conditionMet ?? null,
-      fields.answer ?? null,
-      fields.reasoning ?? null,
-    ],
-  );
-  if (fields.last)
-    await testApp.db.query('UPDATE tasks SET last_execution_id = $2 WHERE id = $1', [taskId, id]);
-  return id;
 }
 
 /** A client address of its own, sent as X-Forwarded-For to an app running with TRUST_PROXY=1. */

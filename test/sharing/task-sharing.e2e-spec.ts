@@ -1,22 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
+import type { TaskBody } from '../tasks/task-api';
 import { startTestApp, type TestApp } from '../support/test-app';
-import {
-  createPublicTask,
-  createTask,
-  ownerSecrets,
-  setUsername,
-  type TaskBody,
-} from './sharing-fixtures';
+import { createPublicTask, ownerSecrets, setUsername } from './sharing-fixtures';
 
-interface WebhookConfig {
+// A type alias, not an interface, so a task's notification records can be read as one.
+type WebhookConfig = {
   type: 'webhook';
   url: string;
   method: string;
   headers: Record<string, string>;
   secret: string;
-}
+};
 
 describe('Task sharing: visibility and forks', () => {
   let testApp: TestApp;
@@ -59,7 +55,7 @@ describe('Task sharing: visibility and forks', () => {
   describe('PATCH /api/v1/tasks/{id}/visibility', () => {
     it('should answer 400 when making a task public without a username, and change nothing', async () => {
       const owner = await factory.user();
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       expectDetail(
         await setVisibility(owner, task.id, { is_public: true }),
         400,
@@ -70,7 +66,7 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should make a task public once the owner has a username, and private again', async () => {
       const owner = await factory.user();
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       await setUsername(testApp, owner);
       const published = await setVisibility(owner, task.id, { is_public: true });
       expect(published.status).toBe(200);
@@ -85,7 +81,7 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should make a task private without a username', async () => {
       const owner = await factory.user();
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       const response = await setVisibility(owner, task.id, { is_public: false });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ is_public: false });
@@ -94,7 +90,7 @@ describe('Task sharing: visibility and forks', () => {
     it('should set updated_at on the task', async () => {
       const owner = await factory.user();
       await setUsername(testApp, owner);
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       expect(task.updated_at).toBeNull();
       await setVisibility(owner, task.id, { is_public: true }).expect(200);
       expect((await getTask(owner, task.id)).updated_at).toEqual(expect.any(String));
@@ -104,7 +100,7 @@ describe('Task sharing: visibility and forks', () => {
       const owner = await factory.user();
       const stranger = await factory.user();
       await setUsername(testApp, stranger);
-      const privateTask = await createTask(testApp, owner);
+      const privateTask = await factory.task(owner);
       const publicTask = await createPublicTask(testApp, owner);
       expectDetail(
         await setVisibility(stranger, privateTask.id, { is_public: true }),
@@ -127,7 +123,7 @@ describe('Task sharing: visibility and forks', () => {
     it('should answer 404 rather than 400 for a stranger without a username', async () => {
       const owner = await factory.user();
       const stranger = await factory.user();
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       expectDetail(
         await setVisibility(stranger, task.id, { is_public: true }),
         404,
@@ -137,7 +133,7 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should answer 422 when is_public is missing or not a boolean, and for a non-UUID id', async () => {
       const owner = await factory.user();
-      const task = await createTask(testApp, owner);
+      const task = await factory.task(owner);
       expectValidationError(await setVisibility(owner, task.id, {}), [
         { type: 'missing', loc: ['body', 'is_public'], msg: 'Field required' },
       ]);
@@ -221,7 +217,7 @@ describe('Task sharing: visibility and forks', () => {
     it('should keep the notification config when forking an own private task, with a new webhook secret', async () => {
       const owner = await factory.user();
       const secrets = ownerSecrets();
-      const original = await createTask(testApp, owner, {
+      const original = await factory.task(owner, {
         name: 'Own task',
         notifications: [
           { type: 'email', address: secrets.email },
@@ -278,7 +274,7 @@ describe('Task sharing: visibility and forks', () => {
     it('should answer 404 "Task not found" for another user\'s private task and for an unknown task', async () => {
       const owner = await factory.user();
       const stranger = await factory.user();
-      const original = await createTask(testApp, owner);
+      const original = await factory.task(owner);
       expectDetail(await fork(stranger, original.id), 404, 'Task not found');
       expectDetail(await fork(stranger, randomUUID()), 404, 'Task not found');
       const count = await testApp.db.query(
@@ -312,8 +308,8 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should fill the first free copy name when an earlier one was renamed away', async () => {
       const owner = await factory.user();
-      const original = await createTask(testApp, owner, { name: 'Gaps' });
-      await createTask(testApp, owner, { name: 'Gaps (Copy 2)' });
+      const original = await factory.task(owner, { name: 'Gaps' });
+      await factory.task(owner, { name: 'Gaps (Copy 2)' });
       expect(((await fork(owner, original.id).expect(200)).body as TaskBody).name).toBe(
         'Gaps (Copy)',
       );
@@ -355,7 +351,7 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should cut a long original name so the copy name fits in 200 characters', async () => {
       const owner = await factory.user();
-      const original = await createTask(testApp, owner, { name: `${'n'.repeat(199)}🙂` });
+      const original = await factory.task(owner, { name: `${'n'.repeat(199)}🙂` });
       const first = ((await fork(owner, original.id).expect(200)).body as TaskBody).name;
       expect(first).toBe(`${'n'.repeat(193)} (Copy)`);
       const second = ((await fork(owner, original.id).expect(200)).body as TaskBody).name;
@@ -365,7 +361,7 @@ describe('Task sharing: visibility and forks', () => {
 
     it('should answer 422 for an empty or too long name and a non-UUID id', async () => {
       const owner = await factory.user();
-      const original = await createTask(testApp, owner);
+      const original = await factory.task(owner);
       expectValidationError(await fork(owner, original.id, { name: '' }), [
         { type: 'string_too_short', loc: ['body', 'name'] },
       ]);

@@ -38,7 +38,7 @@ export function expectValidationError(response: Response, issues: ExpectedIssue[
   );
 }
 
-/** The 429 body and headers of the interface document's "Errors" table. */
+/** The 429 body and headers (docs/api.md, "Rate limits"). */
 export function expectRateLimited(response: Response): void {
   expect(response.status).toBe(429);
   expect(response.body).toEqual({ detail: 'Rate limit exceeded', retry_after: expect.any(Number) });

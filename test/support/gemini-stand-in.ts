@@ -108,7 +108,7 @@ export function candidateBody(
 }
 
 /**
- * A grounded check answer: the JSON object of contract section 3 plus groundingMetadata with
+ * A grounded check answer: the JSON object the check prompt asks for plus groundingMetadata with
  * chunks, supports and the search queries, the way Gemini returns them.
  */
 export function checkReply(options: CheckReplyOptions = {}): HttpReply {
@@ -149,7 +149,7 @@ export function checkReply(options: CheckReplyOptions = {}): HttpReply {
   };
 }
 
-/** A suggestion answer with the fields of contract section 3, "Suggest". */
+/** A suggestion answer with the fields the suggest prompt asks for. */
 export function suggestReply(options: SuggestReplyOptions = {}): HttpReply {
   return { status: 200, body: candidateBody(suggestText(options)) };
 }
@@ -168,7 +168,7 @@ function joinTexts(parts: Array<{ text?: string }> | undefined): string {
     .join('\n');
 }
 
-/** A stand-in for the Gemini API speaking the `generateContent` wire format (contract section 3). */
+/** A stand-in for the Gemini API speaking the `generateContent` wire format. */
 export class GeminiStandIn extends WireStandIn<RecordedGeminiRequest> {
   readonly callsPerCheck = 1;
   /** The default model's list price: 1200 × 0.30/M + 300 × 2.50/M + one grounded prompt at 0.035. */

@@ -152,7 +152,7 @@ export function describeResponsesRequest(
   return { recorded };
 }
 
-/** A stand-in for OpenAI's Responses API (`POST /v1/responses`, contract section 4). */
+/** A stand-in for OpenAI's Responses API (`POST /v1/responses`). */
 export class OpenAiStandIn extends WireStandIn {
   readonly callsPerCheck = 1;
   /** gpt-5-mini's list price: 1200 × 0.25/M + 300 × 2.00/M + one search at 0.01. */

@@ -69,7 +69,7 @@ function agentBody(
 }
 
 /**
- * A stand-in for Perplexity's Agent API (`POST /v1/agent`, contract section 4), including its
+ * A stand-in for Perplexity's Agent API (`POST /v1/agent`), including its
  * 200 whose `status` is `failed`.
  */
 export class PerplexityStandIn extends WireStandIn {

@@ -80,7 +80,7 @@ function chatErrorBody(status: number, message?: string): unknown {
 
 /**
  * One server standing in for both a SearXNG instance (`GET /search?format=json`) and an
- * OpenAI-compatible chat server (`POST /v1/chat/completions`, contract section 4). Search
+ * OpenAI-compatible chat server (`POST /v1/chat/completions`). Search
  * requests are recorded with kind `search` and the query as their prompt.
  */
 export class SearxngStandIn extends WireStandIn {

@@ -60,7 +60,7 @@ export type StandInReply = HttpReply | TextReply | DelayReply | DropReply;
 
 export type ReplyHandler<R> = (request: R) => StandInReply | Promise<StandInReply>;
 
-/** The fields of a check answer (contract section 3), in any wire format. */
+/** The fields of a check answer, in any wire format. */
 export interface CheckReplyOptions {
   conditionMet?: boolean;
   answer?: string;
@@ -198,7 +198,7 @@ export abstract class WireStandIn<R extends RecordedRequest<object> = RecordedRe
   ): HttpReply;
   /** The usage an execution records for one check answered by `checkReply` with `env()`. */
   abstract readonly checkUsage: ProviderUsage;
-  /** HTTP calls one check makes (contract section 4). */
+  /** HTTP calls one check makes. */
   abstract readonly callsPerCheck: number;
   protected abstract describe(request: IncomingMessage, rawBody: string): Described<R>;
   protected abstract textBody(text: string, finishReason?: string): unknown;

@@ -1,8 +1,15 @@
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
-import { checkReply, GeminiStandIn, suggestReply } from '../support/gemini-stand-in';
+import { checkReply, suggestReply } from '../support/gemini-stand-in';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { ProviderScript, ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from './task-api';
+import {
+  type ProviderScript,
+  ROOMY_RATE_LIMITS,
+  startTaskHarness,
+  TaskApi,
+  uniqueQuery,
+  type TaskHarness,
+} from './task-api';
 
 const NO_PROVIDER = /^No grounded-search provider is configured/;
 const CRON_5_FIELDS = /^\S+( \S+){4}$/;
@@ -15,22 +22,17 @@ async function countRows(testApp: TestApp, table: 'tasks' | 'executions'): Promi
 }
 
 describe('Tasks: suggest and preview', () => {
+  let harness: TaskHarness;
   let testApp: TestApp;
-  let gemini: GeminiStandIn;
   let provider: ProviderScript;
   let user: TestUser;
 
   beforeAll(async () => {
-    gemini = await new GeminiStandIn().start();
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
-    user = await new Factory(testApp).user();
+    harness = await startTaskHarness();
+    ({ testApp, provider, owner: user } = harness);
   });
 
-  afterAll(async () => {
-    await testApp.close();
-    await gemini.stop();
-  });
+  afterAll(() => harness.close());
 
   describe('POST /api/v1/tasks/suggest', () => {
     it('should answer 200 with a task configuration when the provider suggests one', async () => {

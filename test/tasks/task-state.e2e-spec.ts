@@ -313,7 +313,10 @@ describe('Tasks: the active task limit', () => {
 
     const paused = (await create(user, 'paused').expect(200)).body as TaskBody;
     const resume = () =>
-      harness.testApp.http.put(`/api/v1/tasks/${paused.id}`).set('Authorization', user.auth).send({ state: 'active' });
+      harness.testApp.http
+        .put(`/api/v1/tasks/${paused.id}`)
+        .set('Authorization', user.auth)
+        .send({ state: 'active' });
     expectDetail(await resume(), 409, LIMIT_REACHED);
     expect((await harness.api.get(user, paused.id)).state).toBe('paused');
 
@@ -329,9 +332,9 @@ describe('Tasks: the active task limit', () => {
 
   it('should let exactly the limit through when creates race each other', async () => {
     const user = await harness.factory.user();
-    const statuses = (await Promise.all(Array.from({ length: 6 }, () => create(user, 'active')))).map(
-      (response) => response.status,
-    );
+    const statuses = (
+      await Promise.all(Array.from({ length: 6 }, () => create(user, 'active')))
+    ).map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(2);
     expect(statuses.filter((status) => status === 409)).toHaveLength(4);
   });

@@ -1,7 +1,7 @@
 import { UnprocessableEntityException } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** One element of a 422 `detail` array (the interface document's "Errors" section). */
+/** One element of a 422 `detail` array (docs/api.md, "Errors"). */
 export class ValidationIssue {
   @ApiProperty({ example: 'missing' })
   type: string;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidationIssue } from '../errors/validation-issue';
 
-/** The body of every error but 422 (interface document, "Errors"). */
+/** The body of every error but 422 (docs/api.md, "Errors"). */
 export class ErrorResponse {
   @ApiProperty({ description: 'What went wrong, in words', example: 'Task not found' })
   detail: string;

@@ -7,7 +7,7 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
 
-/** A path id that is not a UUID is a 422 with `loc` `["path", <name>]` (contract section 2). */
+/** A path id that is not a UUID is a 422 with `loc` `["path", <name>]`, as any invalid input. */
 @Injectable()
 export class UuidParamPipe implements PipeTransform<string, string> {
   transform(value: string, metadata: ArgumentMetadata): string {

@@ -25,7 +25,7 @@ const CLEANUP_INTERVAL_MS = 60_000;
 
 /**
  * The `ThrottlerStorage` of the rate limits: fixed-window counters shared by every instance
- * through PostgreSQL (design notes, "Counters for limits live in PostgreSQL"). `hitAll` counts a
+ * through PostgreSQL, so a limit holds however many instances serve the API. `hitAll` counts a
  * request in all its windows with one upsert; `increment` serves a single window, for a stock
  * `ThrottlerGuard`.
  */
@@ -43,7 +43,10 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const decision = await this.hitAll([{ bucket: key, lengthMs: ttl, limit }]);
-    const seconds = Math.max(0, decision.resetEpochSeconds - Math.ceil(this.clock.now().getTime() / 1000));
+    const seconds = Math.max(
+      0,
+      decision.resetEpochSeconds - Math.ceil(this.clock.now().getTime() / 1000),
+    );
     return {
       totalHits: limit - decision.remaining + (decision.allowed ? 0 : 1),
       timeToExpire: seconds,
@@ -55,7 +58,11 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
   async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
     const counters = windows.map((window) => {
       const start = Math.floor(now / window.lengthMs) * window.lengthMs;
-      return { bucket: window.bucket, start: new Date(start), end: new Date(start + window.lengthMs) };
+      return {
+        bucket: window.bucket,
+        start: new Date(start),
+        end: new Date(start + window.lengthMs),
+      };
     });
     const hits = await this.counters.hit(counters);
     const exceeded = windows.findIndex((window) => (hits.get(window.bucket) ?? 0) > window.limit);
@@ -63,7 +70,11 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
     if (exceeded >= 0) await this.counters.unhit(counters);
     const remaining = Math.max(
       0,
-      Math.min(...windows.map((window) => window.limit - Math.min(hits.get(window.bucket) ?? 0, window.limit))),
+      Math.min(
+        ...windows.map(
+          (window) => window.limit - Math.min(hits.get(window.bucket) ?? 0, window.limit),
+        ),
+      ),
     );
     const resetMs = counters[exceeded >= 0 ? exceeded : 0].end.getTime();
     return {

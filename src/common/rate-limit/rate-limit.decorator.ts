@@ -9,7 +9,13 @@ import { clientIp, HOUR_MS, MINUTE_MS } from './rate-limit.throttlers';
  */
 export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & ClassDecorator =>
   applyDecorators(
-    Throttle({ ip: { limit: perMinute, ttl: MINUTE_MS, getTracker: (request) => `ip:${name}:${clientIp(request)}:m` } }),
+    Throttle({
+      ip: {
+        limit: perMinute,
+        ttl: MINUTE_MS,
+        getTracker: (request) => `ip:${name}:${clientIp(request)}:m`,
+      },
+    }),
     ApiErrors(429),
   );
 
@@ -20,6 +26,6 @@ export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & 
 export const LlmRateLimit = (): MethodDecorator & ClassDecorator =>
   Throttle({ model: { ttl: HOUR_MS } });
 
-/** Contract section 5: a user may ask for at most 5 verification codes an hour. */
+/** A user may ask for at most 5 verification codes an hour. */
 export const EmailVerificationRateLimit = (): MethodDecorator & ClassDecorator =>
   Throttle({ 'email-verification': { ttl: HOUR_MS } });

@@ -20,7 +20,7 @@ import { PostgresThrottlerStorage, type RateWindow } from './postgres-throttler.
  * Global guard, after authentication. The named throttlers (`rate-limit.throttlers.ts`) decide
  * what each request counts against, honouring `@Throttle()` and `@SkipThrottle()` on routes;
  * unlike the stock guard, every window of a request is counted in one round trip, and the answer
- * carries the interface document's headers and 429 body.
+ * carries the headers and 429 body of docs/api.md, "Rate limits".
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -65,14 +65,20 @@ export class RateLimitGuard extends ThrottlerGuard {
       if (this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets)) continue;
       if (throttler.skipIf?.(context)) continue;
       const getTracker =
-        this.reflector.getAllAndOverride<ThrottlerGetTrackerFunction | undefined>(THROTTLER_TRACKER + name, targets) ??
-        throttler.getTracker;
+        this.reflector.getAllAndOverride<ThrottlerGetTrackerFunction | undefined>(
+          THROTTLER_TRACKER + name,
+          targets,
+        ) ?? throttler.getTracker;
       const tracker = await getTracker?.(request, context);
       if (!tracker) continue;
       windows.push({
         bucket: tracker,
-        lengthMs: this.reflector.getAllAndOverride<number>(THROTTLER_TTL + name, targets) ?? (throttler.ttl as number),
-        limit: this.reflector.getAllAndOverride<number>(THROTTLER_LIMIT + name, targets) ?? (throttler.limit as number),
+        lengthMs:
+          this.reflector.getAllAndOverride<number>(THROTTLER_TTL + name, targets) ??
+          (throttler.ttl as number),
+        limit:
+          this.reflector.getAllAndOverride<number>(THROTTLER_LIMIT + name, targets) ??
+          (throttler.limit as number),
       });
     }
     return windows;

@@ -10,7 +10,7 @@ import { routeAuthLevel } from '../guards/auth.guard';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
-/** Contract section 5, "Verified email recipients". */
+/** Verification codes a user may ask for in an hour (README, "Notification channels"). */
 const EMAIL_VERIFICATIONS_PER_HOUR = 5;
 
 /**

@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 
 /**
- * Field decorators whose messages follow the interface document's 422 form. Each bundles the
+ * Field decorators whose messages follow the 422 form of docs/api.md, "Errors". Each bundles the
  * checks of one kind of field so DTOs read as a list of rules, not of decorators.
  */
 const STRING_MESSAGE = 'Input should be a valid string';

@@ -44,7 +44,7 @@ const BLOCKING_FINISH_REASONS = new Set([
 ]);
 
 /**
- * The Gemini adapter (contract section 3): one `generateContent` call with Google Search
+ * The Gemini adapter: one `generateContent` call with Google Search
  * grounding per check or suggestion.
  */
 export class GeminiSearchProvider extends SearchProvider {
@@ -159,7 +159,7 @@ export function groundingSources(body: unknown): GroundingSource[] {
   );
 }
 
-/** `usageMetadata` (contract section 4): thinking tokens are billed as output; one search per call. */
+/** `usageMetadata`: thinking tokens are billed as output; one search per call. */
 export function geminiTokens(body: unknown): TokenUsage {
   const metadata = asRecord(asRecord(body)?.usageMetadata);
   return {

@@ -28,7 +28,7 @@ export const OPENAI_LIST_PRICE: ListPrice = {
 };
 
 /**
- * The OpenAI adapter (contract section 4): one `POST /responses` per check or suggestion, with
+ * The OpenAI adapter: one `POST /responses` per check or suggestion, with
  * the `web_search` tool required and its sources included.
  */
 export class OpenAiSearchProvider extends SearchProvider {

@@ -28,7 +28,7 @@ export const PERPLEXITY_LIST_PRICE: ListPrice = {
 };
 
 /**
- * The Perplexity adapter (contract section 4): one `POST /v1/agent` per check or suggestion with
+ * The Perplexity adapter: one `POST /v1/agent` per check or suggestion with
  * the web search tool forced. A 200 can still carry a failed run (`status: failed`).
  */
 export class PerplexitySearchProvider extends SearchProvider {
@@ -124,7 +124,7 @@ export function perplexitySources(body: unknown): ReturnType<typeof uniqueSource
 
 /**
  * Searches: `usage.tool_calls_details.search_web` when present, else the `search_results` items;
- * cost: `usage.cost.total_cost` when present (contract section 4).
+ * cost: `usage.cost.total_cost` when present.
  */
 export function perplexityTokens(body: unknown): TokenUsage {
   const { inputTokens, outputTokens, usage } = responsesUsage(body);

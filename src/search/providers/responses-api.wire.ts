@@ -2,8 +2,8 @@ import { asRecord, hostnameOf } from '../model-reply.parser';
 import { tokenCount } from '../provider-usage';
 
 /**
- * What OpenAI's Responses API and Perplexity's Agent API share (contract section 4, "Text as
- * openai"): the reply text, its `url_citation` annotations and the token counts.
+ * What OpenAI's Responses API and Perplexity's Agent API share: the reply text, its
+ * `url_citation` annotations and the token counts.
  */
 function outputItems(body: unknown): Array<Record<string, unknown>> {
   const output = asRecord(body)?.output;

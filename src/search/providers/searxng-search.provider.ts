@@ -39,7 +39,7 @@ export const SEARXNG_LIST_PRICE: ListPrice = {
 export const MAX_RESULTS_SHOWN = 10;
 
 /**
- * SearXNG and any OpenAI-compatible chat model (contract section 4): a check is one search
+ * SearXNG and any OpenAI-compatible chat model: a check is one search
  * (`GET /search?format=json`), then one `POST /chat/completions` that judges the numbered
  * results. A suggestion is the chat call alone: the model has no search of its own.
  */
@@ -149,7 +149,7 @@ export function numberedResults(body: unknown): NumberedResult[] {
     }));
 }
 
-/** The results the model cited, or every result shown when it cites none (contract section 4). */
+/** The results the model cited, or every result shown when it cites none. */
 export function citedSources(results: NumberedResult[], sourceIds: number[]): GroundingSource[] {
   const cited = results.filter((result) => sourceIds.includes(result.id));
   return uniqueSources(

@@ -6,6 +6,7 @@ import {
   OptionalText,
   RequiredText,
 } from '../../common/validation/fields';
+import { DEFAULT_TASK_NAME } from '../task.entity';
 import { NotificationConfigDto } from './notification-config.dto';
 
 export const TEXT_MIN = 10;
@@ -13,7 +14,7 @@ export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
 export class CreateTaskDto {
-  @ApiPropertyOptional({ maxLength: NAME_MAX, default: 'New Monitor' })
+  @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })
   name?: string;
 
