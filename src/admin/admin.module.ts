@@ -7,6 +7,7 @@ import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
 import { AdminController } from './admin.controller';
 import { AdminListingsService } from './admin-listings.service';
+import { ExecutionsModule } from '../executions/executions.module';
 import { AdminRepository } from './admin.repository';
 import { PlatformStatsService } from './platform-stats.service';
 import { UserDeactivationService } from './user-deactivation.service';
@@ -15,6 +16,7 @@ import { UserDeactivationService } from './user-deactivation.service';
   imports: [
     TypeOrmModule.forFeature([ExecutionEntity, UserEntity]),
     UsersModule,
+    ExecutionsModule,
     NotificationsModule,
     UsageModule,
   ],

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
-import { IN_FLIGHT_STATUSES } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import type { AdminQueryRow } from './admin.mapper';
 
@@ -88,19 +87,5 @@ export class AdminRepository {
           FROM notification_sends WHERE created_at > now() - interval '24 hours') n`,
     );
     return row;
-  }
-
-  /** Cancels the user's queued and running executions, in the caller's transaction. */
-  async cancelInFlightExecutionsOfUser(
-    manager: EntityManager,
-    userId: string,
-    reason: string,
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE executions SET status = 'cancelled', completed_at = now(), error_message = $2,
-         worker_id = NULL
-       WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
-      [userId, reason, IN_FLIGHT_STATUSES],
-    );
   }
 }

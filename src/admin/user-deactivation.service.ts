@@ -15,7 +15,7 @@ import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
 import { UserEntity } from '../users/user.entity';
 import { Clock } from '../common/clock/clock';
-import { AdminRepository } from './admin.repository';
+import { ExecutionRepository } from '../executions/execution.repository';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
@@ -42,7 +42,7 @@ export class UserDeactivationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: JobQueueService,
-    private readonly admin: AdminRepository,
+    private readonly executions: ExecutionRepository,
     private readonly deliveries: NotificationDeliveryService,
     private readonly clock: Clock,
   ) {}
@@ -92,7 +92,7 @@ export class UserDeactivationService {
       }
       // Runs already queued would still call the provider and notify: cancel them. A worker
       // midway through one drops its result, as it does after a forced run.
-      await this.admin.cancelInFlightExecutionsOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
+      await this.executions.cancelInFlightOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       // Notifications already decided would still go out, and failed ones be retried for
       // days: the queued, retrying and under-way deliveries are cancelled too.
       await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);

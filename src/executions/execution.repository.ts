@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
+import { IN_FLIGHT_STATUSES } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 
 /** An execution now `running` on a worker, and the job that runs it. */
@@ -206,6 +207,20 @@ export class ExecutionRepository {
          LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
        RETURNING e.id, e.task_id, e.job_id, e.status`,
       [rules.staleAfterSeconds, rules.limit, rules.maxAttempts, rules.message, CHECK_QUEUE],
+    );
+  }
+
+  /** Cancels a user's queued and running executions, in the caller's transaction. */
+  async cancelInFlightOfUser(
+    manager: EntityManager,
+    userId: string,
+    reason: string,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE executions SET status = 'cancelled', completed_at = now(), error_message = $2,
+         worker_id = NULL
+       WHERE status = ANY($3::text[]) AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
+      [userId, reason, IN_FLIGHT_STATUSES],
     );
   }
 

@@ -23,6 +23,6 @@ import { StaleExecutionSweeper } from './stale-execution.sweeper';
     CheckWorkerService,
     StaleExecutionSweeper,
   ],
-  exports: [ExecutionsService],
+  exports: [ExecutionsService, ExecutionRepository],
 })
 export class ExecutionsModule {}
