@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
+import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
 import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
 import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
@@ -61,6 +62,7 @@ function mailerOptions(config: AppConfig): MailerOptions {
     NotificationDeliveryService,
     TestNotificationService,
     DeliveryWorkerService,
+    DeliveryRecoveryRepository,
     DeliveryRecoverySweeper,
   ],
   exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],
