@@ -24,7 +24,7 @@ import type { NotificationConfig, NotifyBehavior, TaskState } from '../tasks/tas
 import { startOfNextMonth } from '../usage/usage-month';
 import { budgetReachedMessage, UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
-import { BatchCommitter } from './batch-committer';
+import { BatchCommitter } from '../common/batching/batch-committer';
 import {
   channelsFor,
   comparableState,
