@@ -20,7 +20,7 @@ import {
 } from '../search/search-provider';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
-import { BatchCommitter } from './batch-committer';
+import { BatchCommitter } from '../common/batching/batch-committer';
 import {
   BudgetReachedError,
   planCheckOutcome,

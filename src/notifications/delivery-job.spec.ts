@@ -1,5 +1,6 @@
 import {
   attemptJobId,
+  deliveryJobId,
   RETRY_JITTER,
   retryDelayMs,
   toDeliveryAttempt,
@@ -19,6 +20,17 @@ describe('delivery jobs', () => {
   it('should give null when the schedule is exhausted', () => {
     expect(retryDelayMs(schedule, 4)).toBeNull();
     expect(retryDelayMs([], 1)).toBeNull();
+  });
+
+  it('should keep the ids of queued deliveries when deriving a delivery job id', () => {
+    const execution = '6f1c1a52-6a0b-4f2e-9d51-3c1f5f0f2a10';
+    expect(deliveryJobId(execution, 'webhook')).toBe('fe389f5e-17a9-5738-a41c-af545801eb81');
+    expect(deliveryJobId(execution, 'webhook', 'condition_met')).toBe(
+      'fe389f5e-17a9-5738-a41c-af545801eb81',
+    );
+    expect(deliveryJobId(execution, 'email', 'check_failing')).toBe(
+      '47619153-067b-595e-a0d3-494d37035f80',
+    );
   });
 
   it('should derive the same job id for the same attempt and different ones otherwise', () => {

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { DeliveryJobData } from '../executions/check-runner.service';
-import type { NotificationEvent } from './notification-types';
+import type { NotificationEvent, NotificationType } from './notification-types';
 
 /** Deliveries under way at once in one process (they mostly wait on the network). */
 export const MAX_DELIVERIES_IN_FLIGHT = 1024;
+
+/** What the check runner queues for a delivery: its first attempt. */
+export interface DeliveryJobData {
+  executionId: string;
+  taskId: string;
+  channel: NotificationType;
+  /** Absent in jobs queued before events existed: `condition_met`. */
+  event?: NotificationEvent;
+}
 
 /**
  * The data of a delivery job. The check runner queues the first attempt with
@@ -54,6 +62,20 @@ export function webhookIdFor(deliveryId: string): string {
 export function derivedJobId(...parts: Array<string | number>): string {
   const hex = createHash('sha256').update(parts.join(':')).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A delivery's job id, from (execution, channel, event): enqueueing it twice is a no-op. A
+ * condition-met delivery keeps the id it had before there were other events.
+ */
+export function deliveryJobId(
+  executionId: string,
+  channel: NotificationType,
+  event: NotificationEvent = 'condition_met',
+): string {
+  return event === 'condition_met'
+    ? derivedJobId('delivery', executionId, channel)
+    : derivedJobId('delivery', executionId, channel, event);
 }
 
 export function attemptJobId(deliveryId: string, attempt: number): string {

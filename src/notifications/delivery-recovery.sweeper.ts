@@ -3,12 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { queryRows } from '../database/sql-rows';
-import { DELIVERY_QUEUE, JobQueueService, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
+import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
-import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
-import type { NotificationEvent, NotificationType } from './notification-types';
+import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
 
 const SWEEP_INTERVAL_MS = 10_000;
 const REQUEUE_EVERY_N_SWEEPS = 3;
@@ -18,17 +16,6 @@ const MAX_RECOVERIES = 5;
 const BATCH = 200;
 const RELEASE_BATCH = 5000;
 export const GAVE_UP_MESSAGE = 'Delivery abandoned after its job was lost repeatedly';
-
-interface OrphanRow {
-  id: string;
-  execution_id: string;
-  task_id: string;
-  channel: NotificationType;
-  event: NotificationEvent;
-  state: 'sending' | 'retry_scheduled';
-  attempt: number;
-  recoveries: number;
-}
 
 /**
  * Brings back delivery work that a dead process left behind, by time rather than by hope
@@ -49,12 +36,14 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
+    private readonly repository: DeliveryRecoveryRepository,
     private readonly logger: JsonLogger,
     private readonly jobs: PeriodicJobs,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.workerEnabled) this.jobs.every('delivery-recovery', SWEEP_INTERVAL_MS, () => this.sweep());
+    if (this.config.workerEnabled)
+      this.jobs.every('delivery-recovery', SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   private async sweep(): Promise<void> {
@@ -75,26 +64,16 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
    * Returns how many jobs went back.
    */
   async releaseJobsOfStoppedWorkers(): Promise<number> {
-    const [live] = await queryRows<{ oldest: Date | null }>(
-      this.dataSource,
-      `SELECT min(started_at) AS oldest FROM worker_instances
-       WHERE heartbeat_at > now() - make_interval(secs => $1)`,
-      [WORKER_STALE_AFTER_MS / 1000],
-    );
-    const oldest = live?.oldest ? new Date(live.oldest).getTime() : null;
+    const oldest =
+      (await this.repository.findOldestLiveWorkerStart(this.dataSource))?.getTime() ?? null;
     if (oldest === null || oldest === this.oldestLiveStart) return 0;
-    const jobs = await queryRows<{ id: string }>(
+    const jobs = await this.repository.findDeliveryJobsStartedBefore(
       this.dataSource,
-      `SELECT id FROM ${QUEUE_SCHEMA}.job
-       WHERE name = $1 AND state = 'active' AND started_on < $2 LIMIT $3`,
-      [DELIVERY_QUEUE, new Date(oldest), RELEASE_BATCH],
+      new Date(oldest),
+      RELEASE_BATCH,
     );
     if (jobs.length > 0) {
-      await this.queue.fail(
-        DELIVERY_QUEUE,
-        jobs.map((job) => job.id),
-        'The worker running this delivery stopped',
-      );
+      await this.queue.fail(DELIVERY_QUEUE, jobs, 'The worker running this delivery stopped');
       this.logger.warn({ msg: 'Released deliveries of a stopped worker', count: jobs.length });
     }
     // A full batch may have left more behind: look again next time.
@@ -105,20 +84,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
   /** Returns how many deliveries got a new job (or were given up). */
   async requeueOrphanedDeliveries(olderThanSeconds = ORPHANED_AFTER_SECONDS): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      // Served by ix_notification_deliveries_open_updated_at.
-      const rows = await queryRows<OrphanRow>(
-        manager,
-        `SELECT d.id, d.execution_id, d.task_id, d.channel, d.event, d.state, d.attempt, d.recoveries
-         FROM notification_deliveries d
-         WHERE d.state IN ('sending', 'retry_scheduled')
-           AND d.updated_at < now() - make_interval(secs => $1)
-           AND NOT EXISTS (
-             SELECT 1 FROM ${QUEUE_SCHEMA}.job j
-             WHERE j.name = $2 AND j.id = d.job_id AND j.state IN ('created', 'retry', 'active'))
-         ORDER BY d.updated_at
-         LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
-        [olderThanSeconds, DELIVERY_QUEUE, BATCH],
-      );
+      const rows = await this.repository.lockOrphanedDeliveries(manager, olderThanSeconds, BATCH);
       if (rows.length === 0) return 0;
       const giveUp = rows.filter((row) => row.recoveries >= MAX_RECOVERIES);
       const requeue = rows.filter((row) => row.recoveries < MAX_RECOVERIES);
@@ -140,22 +106,15 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
         };
       });
       await this.queue.enqueueDeliveries(manager, jobs);
-      if (requeue.length > 0) {
-        await manager.query(
-          `UPDATE notification_deliveries d SET job_id = v.job_id, recoveries = recoveries + 1,
-             updated_at = now()
-           FROM unnest($1::uuid[], $2::uuid[]) AS v(id, job_id) WHERE d.id = v.id`,
-          [requeue.map((row) => row.id), jobs.map((job) => job.id)],
-        );
-      }
-      if (giveUp.length > 0) {
-        await manager.query(
-          `UPDATE notification_deliveries SET state = 'failed', worker_id = NULL, last_error = $2,
-             updated_at = now()
-           WHERE id = ANY($1::uuid[])`,
-          [giveUp.map((row) => row.id), GAVE_UP_MESSAGE],
-        );
-      }
+      await this.repository.assignRecoveryJobs(
+        manager,
+        jobs.map((job) => ({ deliveryId: job.data.deliveryId, jobId: job.id })),
+      );
+      await this.repository.abandonDeliveries(
+        manager,
+        giveUp.map((row) => row.id),
+        GAVE_UP_MESSAGE,
+      );
       this.logger.warn({
         msg: 'Recovered deliveries whose queue job was lost',
         requeued: requeue.length,

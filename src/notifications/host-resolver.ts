@@ -58,13 +58,13 @@ export class HostResolver {
     if (literal) return [{ address: bare, family: literal as 4 | 6 }];
     const name = bare.toLowerCase().replace(/\.$/, '');
     if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
-    const addresses = await this.withDeadline(this.query(name));
+    const addresses = await this.withDeadline(this.lookup(name));
     if (addresses.length === 0) throw new Error(`${host} does not resolve`);
     return addresses;
   }
 
   /** IPv4 addresses; IPv6 ones for a name that has no A record. */
-  private async query(name: string): Promise<ResolvedAddress[]> {
+  private async lookup(name: string): Promise<ResolvedAddress[]> {
     try {
       const v4 = await this.resolver.resolve4(name);
       return v4.map((address) => ({ address, family: 4 }));

@@ -1,46 +1,27 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from './channels/channel-registry';
-import { channelOwner, type ChannelOwner } from './channels/notification-channel';
+import { channelOwner } from './channels/notification-channel';
+import { deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import { CHANNEL_REMOVED, DeliveryAttemptRunner } from './delivery-attempt.runner';
 import {
-  attemptJobId,
-  retryDelayMs,
   toDeliveryAttempt,
   type DeliveryAttempt,
   type DeliveryAttemptJobData,
 } from './delivery-job';
+import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
 import type { NotificationConfig } from './notification-config';
 import type { NotificationContent } from './notification-content';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import {
   NotificationDeliveryRepository,
   type AttemptContextRow,
-  type DeliveryWrite,
-  type SendRecordWrite,
 } from './notification-delivery.repository';
-
-export const CHANNEL_REMOVED = 'The notification channel was removed from the task';
-
-/** Outcomes are written in groups of at most this many (one transaction each)... */
-const MAX_RECORD_BATCH = 256;
-/** ...by up to this many transactions at once: commits overlap instead of queueing. */
-const PARALLEL_FLUSHES = 3;
-const RECORD_TRIES = 4;
-
-interface ClaimedAttempt extends DeliveryAttempt {
-  userId: string;
-  owner: ChannelOwner;
-  recipient: string;
-  /** Null when the channel is no longer configured on the task. */
-  config: NotificationConfig | null;
-  content: NotificationContent;
-}
 
 /** An attempt settled without sending anything (the channel was removed from the task). */
 interface DecidedAttempt {
@@ -50,39 +31,23 @@ interface DecidedAttempt {
   attemptedAt: Date;
 }
 
-interface PendingRecord {
-  claim: ClaimedAttempt;
-  outcome: AttemptOutcome;
-  attemptedAt: Date;
-  settle: (error?: unknown) => void;
-}
-
-interface NextAttempt {
-  id: string;
-  startAfter: Date;
-  data: DeliveryAttemptJobData;
-}
-
 /**
  * Delivers notifications: one job is one attempt of one delivery (an execution through one
  * channel). Per batch of jobs:
  *  1. plan: one read finds each attempt's execution, task and delivery state; jobs with nothing
  *     to do complete, and email attempts are claimed (committed) before anything is sent;
- *  2. send: email over SMTP, webhook over HTTP, all at once;
- *  3. record: the delivery's new state, the send record, the next attempt's job and the
- *     completion of this one commit together, in groups, so a crash cannot separate them.
+ *  2. send: email over SMTP, webhook over HTTP, all at once (`DeliveryAttemptRunner`);
+ *  3. record: the outcomes, in groups (`DeliveryOutcomeRecorder`).
  */
 @Injectable()
 export class NotificationDeliveryService {
-  private pending: PendingRecord[] = [];
-  private flushes = 0;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
     private readonly channels: NotificationChannelRegistry,
+    private readonly runner: DeliveryAttemptRunner,
+    private readonly recorder: DeliveryOutcomeRecorder,
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
   ) {}
@@ -224,7 +189,7 @@ export class NotificationDeliveryService {
       return;
     }
     const attemptedAt = new Date();
-    const outcome = await this.sendAttempt(claim, attemptedAt);
+    const outcome = await this.runner.runAttempt(claim, attemptedAt);
     await this.recordOrRelease(claim, outcome, attemptedAt);
   }
 
@@ -243,7 +208,7 @@ export class NotificationDeliveryService {
     );
     if (!claimed.has(claim.deliveryId)) return;
     const attemptedAt = new Date();
-    const outcome = await this.sendAttempt(claim, attemptedAt);
+    const outcome = await this.runner.runAttempt(claim, attemptedAt);
     await this.recordOrRelease(claim, outcome, attemptedAt);
   }
 
@@ -253,7 +218,7 @@ export class NotificationDeliveryService {
     attemptedAt: Date,
   ): Promise<void> {
     try {
-      await this.recordSendAttempt(claim, outcome, attemptedAt);
+      await this.recorder.recordSendAttempt(claim, outcome, attemptedAt);
     } catch (error) {
       this.logger.error({
         msg: 'Recording a delivery attempt failed',
@@ -261,23 +226,6 @@ export class NotificationDeliveryService {
         error: String(error),
       });
       await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
-    }
-  }
-
-  /** Never throws: whatever goes wrong is the outcome of the attempt. */
-  private async sendAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
-    const config = claim.config;
-    if (!config) return failedAttempt(CHANNEL_REMOVED, false);
-    try {
-      return await this.channels.get(config.type).deliver(config, {
-        owner: claim.owner,
-        content: claim.content,
-        deliveryId: claim.deliveryId,
-        webhookId: claim.webhookId,
-        attemptedAt,
-      });
-    } catch (error) {
-      return failedAttempt(`Unexpected error: ${String(error)}`, true);
     }
   }
 
@@ -300,141 +248,6 @@ export class NotificationDeliveryService {
       content: contentOf(attempt, context),
     };
   }
-
-  /**
-   * Queues the outcome for the next group commit and resolves once it is durable. Grouping is
-   * what keeps the database from being the bottleneck at thousands of deliveries a second.
-   */
-  private recordSendAttempt(
-    claim: ClaimedAttempt,
-    outcome: AttemptOutcome,
-    attemptedAt: Date,
-  ): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({
-        claim,
-        outcome,
-        attemptedAt,
-        settle: (error?: unknown) =>
-          error === undefined
-            ? resolve()
-            : reject(error instanceof Error ? error : new Error('Recording failed')),
-      });
-      if (this.flushes < PARALLEL_FLUSHES) {
-        this.flushes += 1;
-        void this.flushPending().finally(() => (this.flushes -= 1));
-      }
-    });
-  }
-
-  private async flushPending(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending.splice(0, MAX_RECORD_BATCH);
-      try {
-        await this.writeOutcomes(group);
-        group.forEach((record) => record.settle());
-      } catch (error) {
-        if (group.length === 1) {
-          group[0].settle(error);
-          continue;
-        }
-        // One bad record must not take the others down: each is written alone.
-        for (const record of group) {
-          await this.writeOutcomes([record]).then(
-            () => record.settle(),
-            (single: unknown) => record.settle(single ?? error),
-          );
-        }
-      }
-    }
-  }
-
-  private async writeOutcomes(group: PendingRecord[]): Promise<void> {
-    for (let tryNumber = 1; ; tryNumber++) {
-      try {
-        await this.dataSource.transaction((manager) => this.writeOutcomesIn(manager, group));
-        return;
-      } catch (error) {
-        // A deadlock with a concurrent task deletion or a second instance: the retry sees the
-        // rows as they are now.
-        if (tryNumber >= RECORD_TRIES || !isTransientDatabaseError(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 25 * tryNumber));
-      }
-    }
-  }
-
-  private async writeOutcomesIn(manager: EntityManager, group: PendingRecord[]): Promise<void> {
-    const now = Date.now();
-    const decided = group.map((record) => {
-      const { claim, outcome } = record;
-      let next: NextAttempt | null = null;
-      if (outcome.status === 'failed' && outcome.retryable) {
-        const scheduled = retryDelayMs(this.config.webhookRetryScheduleMs, claim.attempt);
-        // A receiver's `Retry-After` replaces the scheduled delay, not the number of attempts.
-        const delay = scheduled === null ? null : (outcome.retryAfterMs ?? scheduled);
-        if (delay !== null) {
-          next = {
-            id: attemptJobId(claim.deliveryId, claim.attempt + 1),
-            startAfter: new Date(now + delay),
-            data: {
-              executionId: claim.executionId,
-              taskId: claim.taskId,
-              channel: claim.channel,
-              event: claim.event,
-              deliveryId: claim.deliveryId,
-              attempt: claim.attempt + 1,
-              webhookId: claim.webhookId,
-            },
-          };
-        }
-      }
-      const state: DeliveryState =
-        outcome.status === 'success' ? 'delivered' : next ? 'retry_scheduled' : 'failed';
-      return { ...record, next, state };
-    });
-
-    const { recorded, gone } = await this.repository.recordAttempts(
-      manager,
-      this.worker.id,
-      decided.map((record) =>
-        deliveryWrite(
-          record.claim,
-          record.state,
-          record.next?.id ?? record.claim.jobId,
-          record.outcome.errorMessage,
-        ),
-      ),
-      decided.map((record) => sendRecord(record.claim, record.outcome, record.attemptedAt)),
-    );
-    const mine = decided.filter((record) => recorded.has(record.claim.deliveryId));
-    await this.queue.enqueueDeliveries(
-      manager,
-      mine.flatMap((record) => (record.next ? [record.next] : [])),
-    );
-    // Jobs of deleted tasks complete too. An attempt someone else recorded first (its job ran
-    // twice at once) is left to them.
-    await this.queue.complete(
-      manager,
-      DELIVERY_QUEUE,
-      decided
-        .filter(
-          (record) => recorded.has(record.claim.deliveryId) || gone.has(record.claim.deliveryId),
-        )
-        .map((record) => record.claim.jobId),
-    );
-
-    for (const record of mine) {
-      if (record.state === 'failed') {
-        this.logger.warn({
-          msg: 'Notification delivery failed',
-          deliveryId: record.claim.deliveryId,
-          channel: record.claim.channel,
-          attempt: record.claim.attempt,
-          error: record.outcome.errorMessage,
-        });
-      }
-    }
-  }
 }
 
 /**
@@ -448,25 +261,6 @@ function isStale(context: AttemptContextRow, attempt: DeliveryAttempt, claimed: 
   if (state === null || recorded === null) return false;
   if (FINAL_DELIVERY_STATES.includes(state) || recorded > attempt.attempt) return true;
   return recorded === attempt.attempt && !(state === 'sending' && claimed);
-}
-
-function deliveryWrite(
-  claim: ClaimedAttempt,
-  state: DeliveryState,
-  jobId: string,
-  lastError: string | null,
-): DeliveryWrite {
-  return {
-    id: claim.deliveryId,
-    executionId: claim.executionId,
-    taskId: claim.taskId,
-    channel: claim.channel,
-    event: claim.event,
-    attempt: claim.attempt,
-    state,
-    jobId,
-    lastError,
-  };
 }
 
 /** What a notification says, from the attempt's execution and task. */
@@ -493,32 +287,4 @@ function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): Notifi
     consecutiveFailures: context.consecutive_failures ?? 0,
     occurredAt: completedAt,
   };
-}
-
-function sendRecord(
-  claim: ClaimedAttempt,
-  outcome: AttemptOutcome,
-  attemptedAt: Date,
-): SendRecordWrite {
-  return {
-    deliveryId: claim.deliveryId,
-    userId: claim.userId,
-    taskId: claim.taskId,
-    executionId: claim.executionId,
-    recipient: claim.recipient,
-    notificationType: claim.channel,
-    event: claim.event,
-    status: outcome.status,
-    errorMessage: outcome.errorMessage,
-    attempt: claim.attempt,
-    attemptedAt,
-  };
-}
-
-/** Deadlock, serialization failure, or a row deleted under a foreign key (retry sees it gone). */
-function isTransientDatabaseError(error: unknown): boolean {
-  const code =
-    (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ??
-    (error as { code?: string })?.code;
-  return code === '40P01' || code === '40001' || code === '23503';
 }

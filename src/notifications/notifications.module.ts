@@ -5,6 +5,9 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
+import { DeliveryAttemptRunner } from './delivery-attempt.runner';
+import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
+import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
 import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
 import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
@@ -58,9 +61,12 @@ function mailerOptions(config: AppConfig): MailerOptions {
     NotificationConfigValidator,
     NotificationsService,
     NotificationDeliveryRepository,
+    DeliveryAttemptRunner,
+    DeliveryOutcomeRecorder,
     NotificationDeliveryService,
     TestNotificationService,
     DeliveryWorkerService,
+    DeliveryRecoveryRepository,
     DeliveryRecoverySweeper,
   ],
   exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],

@@ -6,6 +6,14 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
+/** Which failed transactions are run again, and how many times at most. */
+export interface TransientRetry {
+  tries: number;
+  isTransient: (error: unknown) => boolean;
+}
+
+const NO_RETRY: TransientRetry = { tries: 1, isTransient: () => false };
+
 /**
  * Collects items submitted concurrently and commits them in one transaction per batch: under load
  * many results share a transaction, when idle each goes alone at once. A batch that fails is
@@ -18,12 +26,15 @@ export class BatchCommitter<T> {
   /**
    * @param parallel how many batches may commit at once: callers must make concurrent batches
    * safe (the check results lock their tasks in id order).
+   * @param retry transactions that fail this way (a deadlock) run again, after a short pause that
+   * grows with each try, before the batch is split.
    */
   constructor(
     private readonly dataSource: DataSource,
     private readonly maxBatch: number,
     private readonly commit: (manager: EntityManager, items: T[]) => Promise<void>,
     private readonly parallel = 1,
+    private readonly retry: TransientRetry = NO_RETRY,
   ) {}
 
   submit(item: T): Promise<void> {
@@ -40,12 +51,7 @@ export class BatchCommitter<T> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.maxBatch);
       try {
-        await this.dataSource.transaction((manager) =>
-          this.commit(
-            manager,
-            batch.map((entry) => entry.item),
-          ),
-        );
+        await this.commitTogether(batch.map((entry) => entry.item));
         batch.forEach((entry) => entry.resolve());
       } catch (error) {
         if (batch.length === 1) {
@@ -54,12 +60,24 @@ export class BatchCommitter<T> {
         }
         for (const entry of batch) {
           try {
-            await this.dataSource.transaction((manager) => this.commit(manager, [entry.item]));
+            await this.commitTogether([entry.item]);
             entry.resolve();
           } catch (single) {
             entry.reject(single);
           }
         }
+      }
+    }
+  }
+
+  private async commitTogether(items: T[]): Promise<void> {
+    for (let tryNumber = 1; ; tryNumber++) {
+      try {
+        await this.dataSource.transaction((manager) => this.commit(manager, items));
+        return;
+      } catch (error) {
+        if (tryNumber >= this.retry.tries || !this.retry.isTransient(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * tryNumber));
       }
     }
   }
