@@ -4,7 +4,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import PgBoss from 'pg-boss';
 import { Pool } from 'pg';
-import { deliveryJobId } from '../src/executions/check-runner.service';
+import { deliveryJobId } from '../src/notifications/delivery-job';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import type { NotificationConfig } from '../src/tasks/task.entity';
 import { ROOT, spawnService, type ServiceProcess } from './bench-support';

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { NotificationEvent, NotificationType } from '../notifications/notification-types';
+import { deliveryJobId } from '../notifications/delivery-job';
 import {
   CHECK_QUEUE,
   JobQueueService,
@@ -29,28 +28,6 @@ import {
 } from './check-outcome';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository, type ClaimedRun } from './execution.repository';
-
-export interface DeliveryJobData {
-  executionId: string;
-  taskId: string;
-  channel: NotificationType;
-  /** Absent in jobs queued before events existed: `condition_met`. */
-  event?: NotificationEvent;
-}
-
-/**
- * A delivery's job id is derived from (execution, channel, event): enqueueing it twice is a
- * no-op. A condition-met delivery keeps the id it had before there were other events.
- */
-export function deliveryJobId(
-  executionId: string,
-  channel: NotificationType,
-  event: NotificationEvent = 'condition_met',
-): string {
-  const key = event === 'condition_met' ? '' : `:${event}`;
-  const hex = createHash('sha256').update(`delivery:${executionId}:${channel}${key}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 /** A job whose execution is now `running` on this worker. */
 interface ClaimedCheck {

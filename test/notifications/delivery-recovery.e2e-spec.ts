@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deliveryJobId } from '../../src/executions/check-runner.service';
+import { deliveryJobId } from '../../src/notifications/delivery-job';
 import { DeliveryRecoverySweeper } from '../../src/notifications/delivery-recovery.sweeper';
 import { Factory, type TestUser } from '../support/factory';
 import { SmtpTestServer } from '../support/smtp-test-server';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { deliveryJobId } from '../../src/executions/check-runner.service';
+import { deliveryJobId } from '../../src/notifications/delivery-job';
 import { FINAL_DELIVERY_STATES } from '../../src/notifications/notification-delivery.entity';
 import { JobQueueService } from '../../src/scheduler/job-queue.service';
 import type { TestUser } from '../support/factory';
