@@ -14,6 +14,7 @@ import {
   NotificationDeliveryRepository,
   type SendRecordWrite,
 } from './notification-delivery.repository';
+import { Clock } from '../common/clock/clock';
 
 /** Outcomes are written in groups of at most this many (one transaction each)... */
 const MAX_RECORD_BATCH = 256;
@@ -52,6 +53,7 @@ export class DeliveryOutcomeRecorder {
     private readonly repository: NotificationDeliveryRepository,
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
+    private readonly clock: Clock,
   ) {
     this.committer = new BatchCommitter(
       dataSource,
@@ -74,7 +76,7 @@ export class DeliveryOutcomeRecorder {
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const decided = group.map((record) => {
       const { claim, outcome } = record;
       const decision = decideRetry(outcome, claim.attempt, this.config.webhookRetryScheduleMs);

@@ -22,6 +22,7 @@ import {
   NotificationDeliveryRepository,
   type AttemptContextRow,
 } from './notification-delivery.repository';
+import { Clock } from '../common/clock/clock';
 
 /** An attempt settled without sending anything (the channel was removed from the task). */
 interface DecidedAttempt {
@@ -50,6 +51,7 @@ export class NotificationDeliveryService {
     private readonly recorder: DeliveryOutcomeRecorder,
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -124,7 +126,7 @@ export class NotificationDeliveryService {
     const interrupted: string[] = [];
     const toSend: ClaimedAttempt[] = [];
     const seen = new Set<string>();
-    const now = new Date();
+    const now = this.clock.now();
 
     for (const attempt of attempts) {
       const context = contexts.get(attempt.deliveryId);
@@ -188,7 +190,7 @@ export class NotificationDeliveryService {
       }
       return;
     }
-    const attemptedAt = new Date();
+    const attemptedAt = this.clock.now();
     const outcome = await this.runner.runAttempt(claim, attemptedAt);
     await this.recordOrRelease(claim, outcome, attemptedAt);
   }
@@ -207,7 +209,7 @@ export class NotificationDeliveryService {
       ]),
     );
     if (!claimed.has(claim.deliveryId)) return;
-    const attemptedAt = new Date();
+    const attemptedAt = this.clock.now();
     const outcome = await this.runner.runAttempt(claim, attemptedAt);
     await this.recordOrRelease(claim, outcome, attemptedAt);
   }

@@ -12,6 +12,7 @@ import type { TestNotificationResponse } from './dto/test-notification.dto';
 import type { NotificationContent } from './notification-content';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
 import type { NotificationType } from './notification-types';
+import { Clock } from '../common/clock/clock';
 
 /** Contract section 5: the answer comes within 20 s; an attempt still going by then has failed. */
 export const TEST_SEND_DEADLINE_MS = 18_000;
@@ -28,6 +29,7 @@ export class TestNotificationService {
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     private readonly channels: NotificationChannelRegistry,
     private readonly repository: NotificationDeliveryRepository,
+    private readonly clock: Clock,
   ) {}
 
   async sendTestNotifications(
@@ -43,7 +45,7 @@ export class TestNotificationService {
         type ? `The task has no ${type} notification` : 'The task has no notifications',
       );
     }
-    const now = new Date();
+    const now = this.clock.now();
     const content: NotificationContent = {
       event: 'test',
       task: {

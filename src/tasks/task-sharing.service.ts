@@ -14,6 +14,7 @@ import { TaskEntity, type NotificationConfig } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND } from './tasks.service';
+import { Clock } from '../common/clock/clock';
 
 export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
 
@@ -32,6 +33,7 @@ export class TaskSharingService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tasks: TaskRepository,
     private readonly channels: NotificationChannelRegistry,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -65,7 +67,7 @@ export class TaskSharingService {
       const ownTask = source !== null && source.userId === caller.id;
       if (!source || (!ownTask && !source.isPublic)) throw new NotFoundException(TASK_NOT_FOUND);
       const name = requestedName ?? (await this.freeCopyName(manager, caller.id, source.name));
-      const now = new Date();
+      const now = this.clock.now();
       const created = await manager.save(
         manager.create(TaskEntity, {
           userId: caller.id,

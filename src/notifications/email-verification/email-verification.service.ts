@@ -16,6 +16,7 @@ import type {
   EmailVerificationResponse,
 } from './dto/email-verification.dto';
 import { EmailVerificationEntity } from './email-verification.entity';
+import { Clock } from '../../common/clock/clock';
 
 /** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
 export const CODE_VALIDITY_MS = 30 * 60_000;
@@ -38,6 +39,7 @@ export class EmailVerificationService {
     @InjectRepository(EmailVerificationEntity)
     private readonly verifications: Repository<EmailVerificationEntity>,
     private readonly mailer: MailerService,
+    private readonly clock: Clock,
   ) {}
 
   /** Why the owner may not send to `address` (`email address <a> is not verified`), or null. */
@@ -73,7 +75,7 @@ export class EmailVerificationService {
         email: address,
         status: 'pending',
         codeHash: hashCode(code),
-        codeExpiresAt: new Date(Date.now() + CODE_VALIDITY_MS),
+        codeExpiresAt: new Date(this.clock.now().getTime() + CODE_VALIDITY_MS),
         failedAttempts: 0,
         verifiedAt: null,
       },
@@ -115,7 +117,7 @@ export class EmailVerificationService {
       if (row?.status === 'verified') return null;
       if (!row) return `No verification code was requested for ${address}`;
       if (!row.codeHash || row.failedAttempts >= MAX_WRONG_CODES) return CODE_VOID;
-      if (!row.codeExpiresAt || row.codeExpiresAt.getTime() <= Date.now()) return CODE_EXPIRED;
+      if (!row.codeExpiresAt || row.codeExpiresAt.getTime() <= this.clock.now().getTime()) return CODE_EXPIRED;
       if (!codeMatches(row.codeHash, code)) {
         row.failedAttempts += 1;
         if (row.failedAttempts >= MAX_WRONG_CODES) row.codeHash = null;
@@ -126,7 +128,7 @@ export class EmailVerificationService {
         status: 'verified',
         codeHash: null,
         codeExpiresAt: null,
-        verifiedAt: new Date(),
+        verifiedAt: this.clock.now(),
       });
       await manager.save(row);
       return null;
