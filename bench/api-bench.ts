@@ -45,7 +45,8 @@ async function seed(pool: Pool): Promise<string> {
     `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, state) VALUES ($1, 'bench', $2, $3, 'active')`,
     [userId, createHash('sha256').update(API_KEY).digest('hex'), `sk_...${API_KEY.slice(-5)}`],
   );
-  const sentence = 'The vendor has not announced a date; the latest post repeats the previous roadmap. ';
+  const sentence =
+    'The vendor has not announced a date; the latest post repeats the previous roadmap. ';
   for (let index = 0; index < TASKS; index += 1) {
     const task = await pool.query<{ id: string }>(
       `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notifications, last_known_state)
@@ -67,23 +68,51 @@ async function seed(pool: Pool): Promise<string> {
         task.rows[0].id,
         sentence.repeat(5),
         sentence.repeat(5),
-        JSON.stringify([1, 2, 3].map((n) => ({ uri: `https://news.example/${index}/${n}`, title: `Source ${n}` }))),
-        JSON.stringify({ condition_met: false, answer: sentence, reasoning: sentence, current_state: { version: `${index}.0` } }),
-        JSON.stringify({ notify: false, reason: 'condition_not_met', channels: [], completes_task: false }),
+        JSON.stringify(
+          [1, 2, 3].map((n) => ({
+            uri: `https://news.example/${index}/${n}`,
+            title: `Source ${n}`,
+          })),
+        ),
+        JSON.stringify({
+          condition_met: false,
+          answer: sentence,
+          reasoning: sentence,
+          current_state: { version: `${index}.0` },
+        }),
+        JSON.stringify({
+          notify: false,
+          reason: 'condition_not_met',
+          channels: [],
+          completes_task: false,
+        }),
       ],
     );
-    await pool.query('UPDATE tasks SET last_execution_id = $2 WHERE id = $1', [task.rows[0].id, execution.rows[0].id]);
+    await pool.query('UPDATE tasks SET last_execution_id = $2 WHERE id = $1', [
+      task.rows[0].id,
+      execution.rows[0].id,
+    ]);
   }
   await pool.query('ANALYZE');
-  return (await pool.query<{ id: string }>('SELECT id FROM tasks ORDER BY created_at LIMIT 1')).rows[0].id;
+  return (await pool.query<{ id: string }>('SELECT id FROM tasks ORDER BY created_at LIMIT 1'))
+    .rows[0].id;
 }
 
 async function startBare(databaseUrl: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', join('bench', 'bare-api-server.ts'), String(port)],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'inherit'] },
+    [
+      join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'),
+      '--transpile-only',
+      join('bench', 'bare-api-server.ts'),
+      String(port),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
   );
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
@@ -127,13 +156,20 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
   const taskId = await seed(pool);
   const routes: Route[] = [
-    { name: `GET /api/v1/tasks (${TASKS} tasks with their last execution)`, method: 'GET', path: '/api/v1/tasks' },
+    {
+      name: `GET /api/v1/tasks (${TASKS} tasks with their last execution)`,
+      method: 'GET',
+      path: '/api/v1/tasks',
+    },
     { name: 'GET /api/v1/tasks/{id}', method: 'GET', path: `/api/v1/tasks/${taskId}` },
     {
       name: 'POST /api/v1/tasks (paused)',
       method: 'POST',
       path: '/api/v1/tasks',
-      body: JSON.stringify({ search_query: 'Has the benchmark product shipped yet?', state: 'paused' }),
+      body: JSON.stringify({
+        search_query: 'Has the benchmark product shipped yet?',
+        state: 'paused',
+      }),
     },
   ];
   const service = await spawnService({
@@ -145,13 +181,20 @@ async function main(): Promise<void> {
   });
   const bare = await startBare(databaseUrl);
   const listSize = (
-    await (await fetch(`http://127.0.0.1:${service.port}/api/v1/tasks`, { headers: { authorization: `Bearer ${API_KEY}` } })).text()
+    await (
+      await fetch(`http://127.0.0.1:${service.port}/api/v1/tasks`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      })
+    ).text()
   ).length;
   const rows: string[] = [];
   try {
     for (const route of routes) {
       const measured: Record<'service' | 'bare', Measured> = {} as never;
-      for (const [side, port] of [['service', service.port], ['bare', bare.port]] as const) {
+      for (const [side, port] of [
+        ['service', service.port],
+        ['bare', bare.port],
+      ] as const) {
         await load(port, route, WARMUP_S);
         measured[side] = await load(port, route, DURATION_S);
         console.log(side, route.name, measured[side]);

@@ -30,7 +30,11 @@ function iso(value: unknown): string | null {
 }
 
 function toTask(row: Row): Row {
-  const notifications = row.notifications as Array<{ type: string; address?: string; url?: string }>;
+  const notifications = row.notifications as Array<{
+    type: string;
+    address?: string;
+    url?: string;
+  }>;
   return {
     id: row.id,
     user_id: row.user_id,
@@ -102,7 +106,10 @@ async function caller(request: IncomingMessage): Promise<string | null> {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -140,7 +147,9 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
        LEFT JOIN executions e ON e.id = t.last_execution_id WHERE t.id = $1 AND t.user_id = $2`,
       [byId[1], userId],
     );
-    return rows.length === 0 ? send(response, 404, { detail: 'Task not found' }) : send(response, 200, toTask(rows[0]));
+    return rows.length === 0
+      ? send(response, 404, { detail: 'Task not found' })
+      : send(response, 200, toTask(rows[0]));
   }
   if (request.method === 'POST' && url === '/api/v1/tasks') {
     const body = await readBody(request);
@@ -148,7 +157,13 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
       `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notify_behavior, notifications, state_changed_at)
        VALUES ($1, $2, $3, $4, $5, 'once', '[]', now())
        RETURNING ${TASK_COLUMNS.replace(/t\./g, '')}, NULL AS e_id`,
-      [userId, body.name ?? 'New Monitor', body.search_query, body.condition_description ?? body.search_query, body.state ?? 'active'],
+      [
+        userId,
+        body.name ?? 'New Monitor',
+        body.search_query,
+        body.condition_description ?? body.search_query,
+        body.state ?? 'active',
+      ],
     );
     return send(response, 200, toTask(rows[0]));
   }
@@ -156,5 +171,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 }
 
 createServer((request, response) => {
-  handle(request, response).catch((error: unknown) => send(response, 500, { detail: String(error) }));
+  handle(request, response).catch((error: unknown) =>
+    send(response, 500, { detail: String(error) }),
+  );
 }).listen(Number(process.argv[2]), '127.0.0.1');

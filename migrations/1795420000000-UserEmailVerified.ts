@@ -10,8 +10,12 @@ export class UserEmailVerified1795420000000 implements MigrationInterface {
   name = 'UserEmailVerified1795420000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "users" ADD "email_verified" boolean NOT NULL DEFAULT false`);
-    await queryRunner.query(`UPDATE "users" SET "role" = 'user' WHERE "role" = 'admin' AND "clerk_user_id" IS DISTINCT FROM 'local'`);
+    await queryRunner.query(
+      `ALTER TABLE "users" ADD "email_verified" boolean NOT NULL DEFAULT false`,
+    );
+    await queryRunner.query(
+      `UPDATE "users" SET "role" = 'user' WHERE "role" = 'admin' AND "clerk_user_id" IS DISTINCT FROM 'local'`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

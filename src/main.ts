@@ -58,10 +58,17 @@ async function bootstrap(): Promise<void> {
     await database.embedded?.stop();
     throw error;
   }
-  logger.log({ msg: 'Listening', host: config.host, port: config.port, embeddedDatabase: database.embedded !== null });
+  logger.log({
+    msg: 'Listening',
+    host: config.host,
+    port: config.port,
+    embeddedDatabase: database.embedded !== null,
+  });
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -15,7 +15,9 @@ export class ApiKeyRepository {
     return this.dataSource.getRepository(ApiKeyEntity).countBy({ userId, state: 'active' });
   }
 
-  insert(key: Pick<ApiKeyEntity, 'userId' | 'name' | 'keyHash' | 'keyPrefix'>): Promise<ApiKeyEntity> {
+  insert(
+    key: Pick<ApiKeyEntity, 'userId' | 'name' | 'keyHash' | 'keyPrefix'>,
+  ): Promise<ApiKeyEntity> {
     const keys = this.dataSource.getRepository(ApiKeyEntity);
     return keys.save(keys.create({ ...key, state: 'active' }));
   }

@@ -1,4 +1,10 @@
-import { BadRequestException, Injectable, NotFoundException, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  NotFoundException,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
 import type { UserEntity } from '../users/user.entity';
@@ -47,7 +53,9 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   async create(userId: string, name: string): Promise<CreatedApiKey> {
     const active = await this.keys.countActive(userId);
     if (active >= MAX_ACTIVE_KEYS_PER_USER) {
-      throw new BadRequestException(`API key limit reached: at most ${MAX_ACTIVE_KEYS_PER_USER} active keys per user`);
+      throw new BadRequestException(
+        `API key limit reached: at most ${MAX_ACTIVE_KEYS_PER_USER} active keys per user`,
+      );
     }
     const key = generateKey();
     const record = await this.keys.insert({
@@ -63,7 +71,8 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     const records = await this.keys.listActive(userId);
     for (const record of records) {
       const pending = this.pendingLastUsed.get(record.id);
-      if (pending && (!record.lastUsedAt || record.lastUsedAt < pending)) record.lastUsedAt = pending;
+      if (pending && (!record.lastUsedAt || record.lastUsedAt < pending))
+        record.lastUsedAt = pending;
     }
     return records;
   }
@@ -99,6 +108,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
 
 function generateKey(): string {
   let body = '';
-  for (let index = 0; index < KEY_BODY_LENGTH; index += 1) body += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  for (let index = 0; index < KEY_BODY_LENGTH; index += 1)
+    body += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
   return `sk_${body}`;
 }

@@ -1,11 +1,26 @@
-import { Inject, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  ServiceUnavailableException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, importSPKI, type KeyLike } from 'jose';
 import type { JwtPayload } from 'jsonwebtoken';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { IdentityClaims } from '../users/users.service';
 
 /** The signature algorithms accepted (what identity providers issue and jsonwebtoken verifies). */
-export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+export const JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
 
 /** The identity provider's keys could not be had (network, HTTP status, a body that is no JWKS). */
 export class KeysUnavailableError extends Error {}
@@ -41,7 +56,10 @@ export class JwtVerifierService {
       return await source(header);
     } catch (error) {
       // A fetched key set without the token's key is the token's problem, not the provider's.
-      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+      if (
+        error instanceof errors.JWKSNoMatchingKey ||
+        error instanceof errors.JWKSMultipleMatchingKeys
+      ) {
         throw new UnauthorizedException('Invalid token');
       }
       throw new KeysUnavailableError(error instanceof Error ? error.message : String(error));
@@ -51,7 +69,12 @@ export class JwtVerifierService {
   /** The caller's identity in a verified token; 401 when the token lacks what the service needs. */
   claimsOf(payload: JwtPayload): IdentityClaims {
     const { sub } = payload;
-    if (typeof payload.exp !== 'number' || typeof sub !== 'string' || sub.length === 0 || !this.authorizedParty(payload)) {
+    if (
+      typeof payload.exp !== 'number' ||
+      typeof sub !== 'string' ||
+      sub.length === 0 ||
+      !this.authorizedParty(payload)
+    ) {
       throw new UnauthorizedException('Invalid token');
     }
     const email: unknown = payload[this.config.jwt.emailClaim];
@@ -77,7 +100,9 @@ export class JwtVerifierService {
       );
     }
     this.keySource ??= this.config.jwt.jwksUrl
-      ? Promise.resolve(createRemoteJWKSet(new URL(this.config.jwt.jwksUrl), { timeoutDuration: 5000 }))
+      ? Promise.resolve(
+          createRemoteJWKSet(new URL(this.config.jwt.jwksUrl), { timeoutDuration: 5000 }),
+        )
       : importPublicKey(this.config.jwt.publicKey as string);
     return this.keySource;
   }
@@ -91,12 +116,18 @@ async function importPublicKey(pem: string): Promise<KeyLike> {
       // try the next key type
     }
   }
-  throw new ServiceUnavailableException('JWT verification client is not initialized: JWT_PUBLIC_KEY is not a usable key');
+  throw new ServiceUnavailableException(
+    'JWT verification client is not initialized: JWT_PUBLIC_KEY is not a usable key',
+  );
 }
 
 /** `role: "admin"` at the top level or in `public_metadata` (the identity provider's custom claims). */
 function hasAdminRole(payload: JwtPayload): boolean {
   if (payload.role === 'admin') return true;
   const metadata: unknown = payload.public_metadata;
-  return typeof metadata === 'object' && metadata !== null && (metadata as { role?: unknown }).role === 'admin';
+  return (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    (metadata as { role?: unknown }).role === 'admin'
+  );
 }

@@ -16,7 +16,10 @@ export function parseDuration(text: string): number | null {
 
 /** Parses a comma-separated list of durations such as `5s,5m,30m`. */
 export function parseDurationList(text: string): number[] | null {
-  const parts = text.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
   if (parts.length === 0) return null;
   const values = parts.map(parseDuration);
   return values.every((value): value is number => value !== null) ? values : null;

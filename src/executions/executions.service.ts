@@ -64,7 +64,8 @@ export class ExecutionsService {
       .save(manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }))
       .catch((error: unknown) => {
         // A scheduled check claimed the task since the look above: it is the run in flight.
-        if (isUniqueViolation(error, IN_FLIGHT_UNIQUE_INDEX)) throw new ConflictException(ALREADY_RUNNING);
+        if (isUniqueViolation(error, IN_FLIGHT_UNIQUE_INDEX))
+          throw new ConflictException(ALREADY_RUNNING);
         throw error;
       });
     execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);

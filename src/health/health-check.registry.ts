@@ -31,7 +31,11 @@ export class HealthCheckRegistry {
       );
     }
     if (Object.values(components).includes('unavailable')) {
-      throw new ServiceUnavailableException({ detail: 'Service unavailable', status: 'unavailable', ...components });
+      throw new ServiceUnavailableException({
+        detail: 'Service unavailable',
+        status: 'unavailable',
+        ...components,
+      });
     }
     return { status: 'ok', ...components };
   }

@@ -4,5 +4,9 @@ import { HealthCheckRegistry } from './health-check.registry';
 import { HealthController } from './health.controller';
 
 @Global()
-@Module({ controllers: [HealthController], providers: [HealthCheckRegistry, DatabasePingRepository], exports: [HealthCheckRegistry] })
+@Module({
+  controllers: [HealthController],
+  providers: [HealthCheckRegistry, DatabasePingRepository],
+  exports: [HealthCheckRegistry],
+})
 export class HealthModule {}

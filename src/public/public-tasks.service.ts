@@ -58,7 +58,9 @@ export class PublicTasksService {
    */
   async viewPublicTask(taskId: string): Promise<TaskResponse> {
     const counted = await this.tasks.increment({ id: taskId, isPublic: true }, 'viewCount', 1);
-    const task = counted.affected ? await this.tasks.findOneBy({ id: taskId, isPublic: true }) : null;
+    const task = counted.affected
+      ? await this.tasks.findOneBy({ id: taskId, isPublic: true })
+      : null;
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     return (await this.taskResponses.toResponses([task], 'public'))[0];
   }

@@ -13,10 +13,7 @@ import { WaitlistService } from './waitlist.service';
 
 /** The unauthenticated surfaces: public task pages, their RSS feeds and the waitlist. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([TaskEntity, ExecutionEntity]),
-    TasksModule,
-  ],
+  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity]), TasksModule],
   controllers: [PublicTasksController, TaskFeedController, WaitlistController],
   providers: [PublicTasksService, TaskFeedService, WaitlistService, WaitlistRepository],
 })

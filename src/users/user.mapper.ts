@@ -22,7 +22,12 @@ export class SyncedUserResponse extends UserResponse {
 }
 
 export function toUserResponse(user: UserEntity): UserResponse {
-  return { id: user.id, email: user.email, state: user.state, created_at: user.createdAt.toISOString() };
+  return {
+    id: user.id,
+    email: user.email,
+    state: user.state,
+    created_at: user.createdAt.toISOString(),
+  };
 }
 
 export function toSyncedUserResponse(user: UserEntity): SyncedUserResponse {

@@ -49,7 +49,12 @@ export class UserRepository {
            WHEN users.email IS DISTINCT FROM COALESCE(EXCLUDED.email, users.email) OR users.role <> EXCLUDED.role
            THEN now() ELSE users.updated_at END
        RETURNING id`,
-      [identity.subject, identity.email, identity.email !== null && identity.emailVerified, identity.role],
+      [
+        identity.subject,
+        identity.email,
+        identity.email !== null && identity.emailVerified,
+        identity.role,
+      ],
     );
     return this.users.findOneByOrFail({ id: rows[0].id });
   }

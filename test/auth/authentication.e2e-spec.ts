@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory } from '../support/factory';
 import { JwksServer } from '../support/jwks-server';
-import { createTestDatabase, dropTestDatabase, startTestApp, type TestApp } from '../support/test-app';
+import {
+  createTestDatabase,
+  dropTestDatabase,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 describe('Authentication (API keys and identity-provider JWTs)', () => {
   let testApp: TestApp;
@@ -226,7 +231,11 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
 
     it('should answer 401 "Invalid token" for a JWT without exp', async () => {
       const token = await testApp.jwks.mint('user_no_exp', { expiresInSeconds: null });
-      expectDetail(await testApp.http.get('/auth/me').set('Authorization', `Bearer ${token}`), 401, 'Invalid token');
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', `Bearer ${token}`),
+        401,
+        'Invalid token',
+      );
     });
 
     it('should answer 401 for a JWT signed by a key the JWKS does not publish', async () => {
@@ -288,7 +297,10 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
     it('should take the role away when a later token drops the verified email or the role claim', async () => {
       const boss = await factory.user({ email: 'boss@example.com' });
       expect(await adminStatus(boss.auth)).toBe(200);
-      const unverified = await testApp.jwks.mint(boss.subject, { email: 'boss@example.com', emailVerified: false });
+      const unverified = await testApp.jwks.mint(boss.subject, {
+        email: 'boss@example.com',
+        emailVerified: false,
+      });
       expect(await adminStatus(bearer(unverified))).toBe(403);
       expect(await adminStatus(boss.auth)).toBe(403); // the API key follows the latest token
 
@@ -336,7 +348,11 @@ describe('Authentication configuration', () => {
     });
     try {
       const token = await testApp.jwks.mint('user_any');
-      expectDetail(await missing.http.get('/auth/me').set('Authorization', `Bearer ${token}`), 503, /keys are unavailable/);
+      expectDetail(
+        await missing.http.get('/auth/me').set('Authorization', `Bearer ${token}`),
+        503,
+        /keys are unavailable/,
+      );
     } finally {
       await missing.close();
       await testApp.close();
@@ -344,11 +360,16 @@ describe('Authentication configuration', () => {
   });
 
   it('should check azp against JWT_AUTHORIZED_PARTIES when it is set', async () => {
-    const testApp = await startTestApp({ env: { JWT_AUTHORIZED_PARTIES: 'https://app.example,https://admin.example' } });
+    const testApp = await startTestApp({
+      env: { JWT_AUTHORIZED_PARTIES: 'https://app.example,https://admin.example' },
+    });
     try {
       const status = async (claims: Record<string, string>): Promise<number> => {
-        const token = await testApp.jwks.mint(`user_azp_${Object.values(claims).join('')}`, { claims });
-        return (await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`)).status;
+        const token = await testApp.jwks.mint(`user_azp_${Object.values(claims).join('')}`, {
+          claims,
+        });
+        return (await testApp.http.post('/auth/sync-user').set('Authorization', `Bearer ${token}`))
+          .status;
       };
       expect(await status({ azp: 'https://admin.example' })).toBe(200);
       expect(await status({ azp: 'https://evil.example' })).toBe(401);

@@ -188,7 +188,9 @@ describe('Executions: run now, force, history and provider failures', () => {
       const query = uniqueQuery('race');
       provider.script(query, { delayMs: 1000, then: checkReply() });
       const paused = await pausedTask(query);
-      const statuses = (await Promise.all(Array.from({ length: 8 }, () => execute(paused.id)))).map((r) => r.status);
+      const statuses = (await Promise.all(Array.from({ length: 8 }, () => execute(paused.id)))).map(
+        (r) => r.status,
+      );
       expect(statuses.sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     });
 

@@ -142,7 +142,11 @@ describe('Per-user limit of model calls', () => {
 
   it('should count suggest, preview and execute per user across every credential, and answer 429 past the limit', async () => {
     const user = await factory.user();
-    const secondKey = await testApp.http.post('/auth/api-keys').set('Authorization', user.auth).send({ name: 'second' }).expect(200);
+    const secondKey = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .send({ name: 'second' })
+      .expect(200);
     const task = await testApp.http
       .post('/api/v1/tasks')
       .set('Authorization', user.auth)
@@ -160,11 +164,21 @@ describe('Per-user limit of model calls', () => {
       .set('Authorization', `Bearer ${(secondKey.body as { key: string }).key}`)
       .send({ search_query: 'Has the model call limit been reached?' })
       .expect(503);
-    await testApp.http.post(`/api/v1/tasks/${taskId}/execute`).set('Authorization', `Bearer ${user.jwt}`).expect(200);
+    await testApp.http
+      .post(`/api/v1/tasks/${taskId}/execute`)
+      .set('Authorization', `Bearer ${user.jwt}`)
+      .expect(200);
 
-    expectRateLimited(await testApp.http.post(`/api/v1/tasks/${taskId}/execute?force=true`).set('Authorization', user.auth));
     expectRateLimited(
-      await testApp.http.post('/api/v1/tasks/preview').set('Authorization', user.auth).send({ search_query: 'Another preview query' }),
+      await testApp.http
+        .post(`/api/v1/tasks/${taskId}/execute?force=true`)
+        .set('Authorization', user.auth),
+    );
+    expectRateLimited(
+      await testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', user.auth)
+        .send({ search_query: 'Another preview query' }),
     );
     // Routes that do not call the model are not affected, and another user has a limit of their own.
     await testApp.http.get(`/api/v1/tasks/${taskId}`).set('Authorization', user.auth).expect(200);

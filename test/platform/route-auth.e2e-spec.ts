@@ -38,8 +38,12 @@ describe('Route auth declarations', () => {
           RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const level = routeAuthLevel(reflector, handler, controller);
         const ipLimit = reflector.get<number | undefined>(`${THROTTLER_LIMIT}ip`, handler);
-        const fullPath = `/${[prefix, path].map((part) => part.replace(/^\/|\/$/g, '')).filter(Boolean).join('/')}`;
-        const llmLimit = reflector.get<number | undefined>(`${THROTTLER_TTL}model`, handler) !== undefined;
+        const fullPath = `/${[prefix, path]
+          .map((part) => part.replace(/^\/|\/$/g, ''))
+          .filter(Boolean)
+          .join('/')}`;
+        const llmLimit =
+          reflector.get<number | undefined>(`${THROTTLER_TTL}model`, handler) !== undefined;
         routes.push(
           `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}`,
         );

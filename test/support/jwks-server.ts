@@ -73,7 +73,8 @@ export class JwksServer {
       .setIssuer(options.issuer ?? this.issuer)
       .setAudience(options.audience ?? this.audience)
       .setIssuedAt(now - 10);
-    if (options.expiresInSeconds !== null) token.setExpirationTime(now + (options.expiresInSeconds ?? 600));
+    if (options.expiresInSeconds !== null)
+      token.setExpirationTime(now + (options.expiresInSeconds ?? 600));
     return token.sign(options.foreignKey ? this.foreignPrivateKey : this.privateKey);
   }
 

@@ -55,9 +55,13 @@ export class ScriptedSearchProvider extends SearchProvider {
   protected runCheck(request: CheckRequest): Promise<CheckReply> {
     this.requests.push(request);
     const reply = this.replies.get(request.searchQuery)?.shift();
-    if (!reply) return Promise.reject(new ProviderError(`no reply scripted for "${request.searchQuery}"`));
+    if (!reply)
+      return Promise.reject(new ProviderError(`no reply scripted for "${request.searchQuery}"`));
     if (reply instanceof ProviderError) return Promise.reject(reply);
-    return Promise.resolve({ ...reply, tokens: { inputTokens: 1000, outputTokens: 100, searchCalls: 1 } });
+    return Promise.resolve({
+      ...reply,
+      tokens: { inputTokens: 1000, outputTokens: 100, searchCalls: 1 },
+    });
   }
 
   protected runSuggest(): Promise<SuggestReply> {
@@ -80,10 +84,18 @@ export interface ServiceContext {
  * no background workers (`WORKER_ENABLED=false`), with the clock and the provider in the test's
  * hands. A test calls services and repositories directly and reads the database.
  */
-export async function startServiceContext(env: Record<string, string> = {}): Promise<ServiceContext> {
+export async function startServiceContext(
+  env: Record<string, string> = {},
+): Promise<ServiceContext> {
   const databaseUrl = await createTestDatabase();
   await runMigrations(databaseUrl);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'error', DATABASE_URL: databaseUrl, WORKER_ENABLED: 'false', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: databaseUrl,
+    WORKER_ENABLED: 'false',
+    ...env,
+  });
   const clock = new ManualClock();
   const provider = new ScriptedSearchProvider();
   const moduleRef = await Test.createTestingModule({

@@ -54,14 +54,16 @@ export class AccessGuard implements CanActivate {
     if (level === 'optional' && !header) return true;
     const credential = bearerCredential(header);
     if (credential.startsWith('sk_')) {
-      if (level === 'jwt') throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
+      if (level === 'jwt')
+        throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
       request.user = await this.credentials.apiKey(request);
     } else if (looksLikeJwt(credential)) {
       request.user = await this.credentials.jwt(request);
     } else {
       throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
     }
-    if (level === 'admin' && !request.user.isAdmin) throw new ForbiddenException('Admin access required');
+    if (level === 'admin' && !request.user.isAdmin)
+      throw new ForbiddenException('Admin access required');
     return true;
   }
 }

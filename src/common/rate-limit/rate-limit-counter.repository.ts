@@ -22,7 +22,11 @@ export class RateLimitCounterRepository {
        FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
        RETURNING bucket, hits`,
-      [windows.map((window) => window.bucket), windows.map((window) => window.start), windows.map((window) => window.end)],
+      [
+        windows.map((window) => window.bucket),
+        windows.map((window) => window.start),
+        windows.map((window) => window.end),
+      ],
     );
     return new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
   }

@@ -2,7 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty, UuidProperty } from '../../common/openapi/schema-properties';
 import { GroundingSourceResponse } from '../../executions/execution.mapper';
 import type { SendStatus } from '../notification-send.entity';
-import { NOTIFICATION_TYPES, SEND_EVENTS, type NotificationType, type SendEvent } from '../notification-types';
+import {
+  NOTIFICATION_TYPES,
+  SEND_EVENTS,
+  type NotificationType,
+  type SendEvent,
+} from '../notification-types';
 
 /** A Notification send record (interface document): exactly these fields. */
 export class SendRecordResponse {
@@ -15,7 +20,10 @@ export class SendRecordResponse {
   @UuidProperty()
   task_id: string;
 
-  @UuidProperty({ nullable: true, description: 'The execution that triggered the send; null for a test send' })
+  @UuidProperty({
+    nullable: true,
+    description: 'The execution that triggered the send; null for a test send',
+  })
   execution_id: string | null;
 
   @ApiProperty({

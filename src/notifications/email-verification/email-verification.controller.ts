@@ -50,7 +50,10 @@ export class EmailVerificationController {
   }
 
   @Get()
-  @ApiRoute({ summary: "The caller's email addresses and their verification state", response: [EmailVerificationListItem] })
+  @ApiRoute({
+    summary: "The caller's email addresses and their verification state",
+    response: [EmailVerificationListItem],
+  })
   list(@CurrentUser() caller: AuthenticatedUser): Promise<EmailVerificationListItem[]> {
     return this.verifications.list(channelOwner(caller.user));
   }

@@ -117,7 +117,8 @@ export class EmailVerificationService {
       if (row?.status === 'verified') return null;
       if (!row) return `No verification code was requested for ${address}`;
       if (!row.codeHash || row.failedAttempts >= MAX_WRONG_CODES) return CODE_VOID;
-      if (!row.codeExpiresAt || row.codeExpiresAt.getTime() <= this.clock.now().getTime()) return CODE_EXPIRED;
+      if (!row.codeExpiresAt || row.codeExpiresAt.getTime() <= this.clock.now().getTime())
+        return CODE_EXPIRED;
       if (!codeMatches(row.codeHash, code)) {
         row.failedAttempts += 1;
         if (row.failedAttempts >= MAX_WRONG_CODES) row.codeHash = null;

@@ -7,7 +7,10 @@ class UsageTotalsResponse implements UsageTotals {
   @ApiProperty({ type: 'integer', description: 'Checks that called a provider' })
   executions: number;
 
-  @ApiProperty({ type: 'integer', description: 'Provider-backed operations: checks, suggestions, previews' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Provider-backed operations: checks, suggestions, previews',
+  })
   llm_calls: number;
 
   @ApiProperty({ type: 'integer' })
@@ -27,7 +30,11 @@ export class MonthlyUsageResponse extends UsageTotalsResponse implements Monthly
   @ApiProperty({ example: '2026-11', description: 'UTC month' })
   month: string;
 
-  @ApiProperty({ type: Number, nullable: true, description: '`USER_MONTHLY_BUDGET_USD`; null: no budget' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: '`USER_MONTHLY_BUDGET_USD`; null: no budget',
+  })
   budget_usd: number | null;
 }
 
