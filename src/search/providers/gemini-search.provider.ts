@@ -7,17 +7,11 @@ import {
   uniqueSources,
   unparseable,
 } from '../model-reply.parser';
-import { ProviderHttpClient, type ProviderHttpOptions } from '../provider-http.client';
-import {
-  tokenCount,
-  pricesFor,
-  type ListPrice,
-  type Prices,
-  type TokenUsage,
-} from '../provider-usage';
+import { HttpSearchProvider } from '../http-search-provider';
+import type { ProviderHttpOptions } from '../provider-http.client';
+import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
-  SearchProvider,
   type CheckReply,
   type CheckRequest,
   type GroundingSource,
@@ -47,25 +41,22 @@ const BLOCKING_FINISH_REASONS = new Set([
  * The Gemini adapter: one `generateContent` call with Google Search
  * grounding per check or suggestion.
  */
-export class GeminiSearchProvider extends SearchProvider {
+export class GeminiSearchProvider extends HttpSearchProvider {
   readonly name = 'gemini';
-  readonly model: string;
-  protected readonly prices: Prices;
-  readonly http: ProviderHttpClient;
+  readonly http = this.httpClient('Gemini API');
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
-    super();
-    this.model = config.gemini.model.replace(/^models\//, '');
-    this.prices = pricesFor(GEMINI_LIST_PRICE, this.model, config.prices);
-    this.http = new ProviderHttpClient('Gemini API', httpOptions, warn);
-  }
-
-  override close(): void {
-    this.http.close();
+    super(
+      config,
+      config.gemini.model.replace(/^models\//, ''),
+      GEMINI_LIST_PRICE,
+      httpOptions,
+      warn,
+    );
   }
 
   isConfigured(): boolean {

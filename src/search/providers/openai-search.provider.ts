@@ -1,15 +1,10 @@
 import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
-import { ProviderHttpClient, type ProviderHttpOptions } from '../provider-http.client';
-import { pricesFor, type ListPrice, type Prices, type TokenUsage } from '../provider-usage';
-import {
-  SearchProvider,
-  type CheckReply,
-  type CheckRequest,
-  type SuggestReply,
-  type SuggestRequest,
-} from '../search-provider';
+import { HttpSearchProvider } from '../http-search-provider';
+import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ListPrice, TokenUsage } from '../provider-usage';
+import type { CheckReply, CheckRequest, SuggestReply, SuggestRequest } from '../search-provider';
 import {
   incompleteHint,
   itemsOfType,
@@ -31,25 +26,16 @@ export const OPENAI_LIST_PRICE: ListPrice = {
  * The OpenAI adapter: one `POST /responses` per check or suggestion, with
  * the `web_search` tool required and its sources included.
  */
-export class OpenAiSearchProvider extends SearchProvider {
+export class OpenAiSearchProvider extends HttpSearchProvider {
   readonly name = 'openai';
-  readonly model: string;
-  protected readonly prices: Prices;
-  readonly http: ProviderHttpClient;
+  readonly http = this.httpClient('OpenAI API');
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
-    super();
-    this.model = config.openai.model;
-    this.prices = pricesFor(OPENAI_LIST_PRICE, this.model, config.prices);
-    this.http = new ProviderHttpClient('OpenAI API', httpOptions, warn);
-  }
-
-  override close(): void {
-    this.http.close();
+    super(config, config.openai.model, OPENAI_LIST_PRICE, httpOptions, warn);
   }
 
   isConfigured(): boolean {

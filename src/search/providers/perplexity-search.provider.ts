@@ -1,17 +1,11 @@
 import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
-import { ProviderHttpClient, type ProviderHttpOptions } from '../provider-http.client';
-import {
-  tokenCount,
-  pricesFor,
-  type ListPrice,
-  type Prices,
-  type TokenUsage,
-} from '../provider-usage';
+import { HttpSearchProvider } from '../http-search-provider';
+import type { ProviderHttpOptions } from '../provider-http.client';
+import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
-  SearchProvider,
   type CheckReply,
   type CheckRequest,
   type SuggestReply,
@@ -31,25 +25,16 @@ export const PERPLEXITY_LIST_PRICE: ListPrice = {
  * The Perplexity adapter: one `POST /v1/agent` per check or suggestion with
  * the web search tool forced. A 200 can still carry a failed run (`status: failed`).
  */
-export class PerplexitySearchProvider extends SearchProvider {
+export class PerplexitySearchProvider extends HttpSearchProvider {
   readonly name = 'perplexity';
-  readonly model: string;
-  protected readonly prices: Prices;
-  readonly http: ProviderHttpClient;
+  readonly http = this.httpClient('Perplexity API');
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
-    super();
-    this.model = config.perplexity.model;
-    this.prices = pricesFor(PERPLEXITY_LIST_PRICE, this.model, config.prices);
-    this.http = new ProviderHttpClient('Perplexity API', httpOptions, warn);
-  }
-
-  override close(): void {
-    this.http.close();
+    super(config, config.perplexity.model, PERPLEXITY_LIST_PRICE, httpOptions, warn);
   }
 
   isConfigured(): boolean {

@@ -12,21 +12,15 @@ import {
   parseSuggestText,
   uniqueSources,
 } from '../model-reply.parser';
-import { ProviderHttpClient, type ProviderHttpOptions } from '../provider-http.client';
-import {
-  tokenCount,
-  pricesFor,
-  type ListPrice,
-  type Prices,
-  type TokenUsage,
-} from '../provider-usage';
-import {
-  SearchProvider,
-  type CheckReply,
-  type CheckRequest,
-  type GroundingSource,
-  type SuggestReply,
-  type SuggestRequest,
+import { HttpSearchProvider } from '../http-search-provider';
+import type { ProviderHttpOptions } from '../provider-http.client';
+import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
+import type {
+  CheckReply,
+  CheckRequest,
+  GroundingSource,
+  SuggestReply,
+  SuggestRequest,
 } from '../search-provider';
 
 /** SearXNG itself costs nothing per search; the model's tokens have no built-in price (self-hosted). */
@@ -43,28 +37,17 @@ export const MAX_RESULTS_SHOWN = 10;
  * (`GET /search?format=json`), then one `POST /chat/completions` that judges the numbered
  * results. A suggestion is the chat call alone: the model has no search of its own.
  */
-export class SearxngSearchProvider extends SearchProvider {
+export class SearxngSearchProvider extends HttpSearchProvider {
   readonly name = 'searxng';
-  readonly model: string;
-  protected readonly prices: Prices;
-  readonly search: ProviderHttpClient;
-  readonly chat: ProviderHttpClient;
+  readonly search = this.httpClient('SearXNG');
+  readonly chat = this.httpClient('LLM server');
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
-    super();
-    this.model = config.llm.model ?? '';
-    this.prices = pricesFor(SEARXNG_LIST_PRICE, this.model, config.prices);
-    this.search = new ProviderHttpClient('SearXNG', httpOptions, warn);
-    this.chat = new ProviderHttpClient('LLM server', httpOptions, warn);
-  }
-
-  override close(): void {
-    this.search.close();
-    this.chat.close();
+    super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, httpOptions, warn);
   }
 
   isConfigured(): boolean {
