@@ -1,7 +1,7 @@
 /**
  * Check throughput per search provider (issue "Search beyond Gemini", measured section): N due
  * checks run by one instance against each provider's local stand-in answering at once, and the
- * HTTP calls each check made (contract section 4: 1 for gemini, openai and perplexity, 2 for
+ * HTTP calls each check made (1 for gemini, openai and perplexity, 2 for
  * searxng). The stand-ins run in this process, the service in its own, PostgreSQL beside them.
  */
 import { loadavg } from 'node:os';

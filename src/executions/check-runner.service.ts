@@ -53,7 +53,7 @@ const MAX_FINISH_BATCH = 100;
 const FINISH_PARALLELISM = 3;
 
 /**
- * Runs check jobs (design notes, "The flow of one check"): claim (execution `running`), one
+ * Runs check jobs (README, "Architecture"): claim (execution `running`), one
  * provider call outside any transaction, then one transaction that records the result, moves the
  * task on, schedules the next check, queues the deliveries and completes the job. Claims and
  * results are written in batches, so the database work per check stays small under load.

@@ -95,7 +95,7 @@ export class ExecutionEntity {
   @Column({ type: 'text', nullable: true })
   reasoning: string | null;
 
-  /** What the provider call cost (contract section 4); null until a provider was called. */
+  /** What the provider call cost (docs/api.md); null until a provider was called. */
   @Column({ type: 'jsonb', nullable: true })
   usage: ProviderUsage | null;
 

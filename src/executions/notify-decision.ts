@@ -87,10 +87,10 @@ export interface NotifyInput {
 }
 
 /**
- * Decides whether an execution notifies (contract section 2, notify_behavior):
+ * Decides whether an execution notifies (docs/api.md):
  * `once` notifies on the first met condition and completes the task; `always` notifies when the
  * reported state differs from the one recorded at the last notification; a completed task never
- * notifies again (state rule 3).
+ * notifies again.
  */
 export function decideNotification(input: NotifyInput): NotifyDecision {
   const silent = (reason: string): NotifyDecision => ({

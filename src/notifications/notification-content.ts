@@ -56,8 +56,9 @@ export interface RenderedEmail {
 }
 
 /**
- * The JSON body of webhooks, identical for every attempt: contract section 2 for
- * `task.condition_met`, section 5 for the failing/recovered events; a test carries the task only.
+ * The JSON body of webhooks, identical for every attempt (docs/api.md, "Notifications"): the
+ * execution's verdict for `task.condition_met`, its status and the streak for the failing and
+ * recovered events; a test carries the task only.
  */
 export function webhookBody(content: NotificationContent): string {
   const { task, execution } = content;
@@ -201,7 +202,7 @@ export function renderEmail(content: NotificationContent): RenderedEmail {
     : renderEventEmail(messageParts(content));
 }
 
-/** The email of contract section 2, "Email": the subject names the task; the body holds the rest. */
+/** The notification email: the subject names the task; the body holds the rest. */
 export function renderConditionMetEmail(
   content: NotificationContent,
   execution: ExecutionContent,

@@ -14,7 +14,7 @@ import type { NotificationType, SendEvent } from './notification-types';
 
 export type SendStatus = 'success' | 'failed';
 
-/** One row per delivery attempt (contract section 2, "Send record status"). */
+/** One row per delivery attempt (docs/api.md). */
 @Entity('notification_sends')
 @Index('ix_notification_sends_user_id_created_at', ['userId', 'createdAt'])
 @Index('ix_notification_sends_task_id_created_at', ['taskId', 'createdAt'])

@@ -1,4 +1,4 @@
-/** The channel types a task's `notifications` may hold (contract sections 2 and 5). */
+/** The channel types a task's `notifications` may hold (docs/api.md). */
 export const NOTIFICATION_TYPES = [
   'email',
   'webhook',
@@ -20,7 +20,7 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
 /** What every channel config holds. */
 export interface NotificationConfigBase {
   type: NotificationType;
-  /** Absent: every event (contract section 5). */
+  /** Absent: every event (docs/api.md). */
   events?: NotificationEvent[];
 }
 

@@ -12,7 +12,7 @@ import { NotificationsService } from './notifications.service';
 import { TestNotificationService } from './test-notification.service';
 
 /**
- * Notification history. `GET /api/v1/notifications` itself does not exist (interface document).
+ * Notification history. `GET /api/v1/notifications` itself does not exist (docs/api.md).
  * The task-scoped route lives here, next to the send history, because both read notifications.
  */
 @ApiTags('notifications')

@@ -30,8 +30,7 @@ export interface OutgoingNotification {
 }
 
 /**
- * One kind of notification channel (design notes: "Providers and channels are adapters behind
- * one registration each"). What every channel shares (the durable queue, retries, the SSRF
+ * One kind of notification channel: an adapter behind one registration. What every channel shares (the durable queue, retries, the SSRF
  * guard, send records) lives outside; a channel knows its config and its app's wire format.
  * Channels are registered in one place: `NOTIFICATION_CHANNELS` (channels/channel-registry.ts).
  */
@@ -52,7 +51,7 @@ export interface NotificationChannel<C extends NotificationConfigBase = Notifica
   /** The config as the owner's own fork stores it (a fork of another user's task keeps none). */
   copyForOwnFork(config: C): C;
 
-  /** The `recipient` of send records: no secrets (contract section 5). */
+  /** The `recipient` of send records: no secrets (docs/api.md). */
   maskedRecipient(config: C): string;
 
   /** Renders and sends one attempt; never throws (whatever goes wrong is the outcome). */

@@ -4,7 +4,7 @@ import { OptionalEnum } from '../../common/validation/fields';
 import { PageQueryDto } from '../../common/dto/page-query.dto';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification-types';
 
-/** `GET /api/v1/notifications/sends` (interface document, "Send history"). */
+/** `GET /api/v1/notifications/sends` (docs/api.md). */
 export class ListSendsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: NOTIFICATION_TYPES })
   @OptionalEnum(NOTIFICATION_TYPES)

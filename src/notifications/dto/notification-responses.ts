@@ -9,7 +9,7 @@ import {
   type SendEvent,
 } from '../notification-types';
 
-/** A Notification send record (interface document): exactly these fields. */
+/** A Notification send record (docs/api.md): exactly these fields. */
 export class SendRecordResponse {
   @UuidProperty()
   id: string;

@@ -3,7 +3,7 @@ import { OptionalEnum } from '../../common/validation/fields';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification-types';
 import type { SendStatus } from '../notification-send.entity';
 
-/** `POST /api/v1/tasks/{id}/notifications/test` (contract section 5). */
+/** `POST /api/v1/tasks/{id}/notifications/test` (docs/api.md). */
 export class TestNotificationDto {
   @ApiPropertyOptional({ enum: NOTIFICATION_TYPES, description: 'Only this config; default: all' })
   @OptionalEnum(NOTIFICATION_TYPES)

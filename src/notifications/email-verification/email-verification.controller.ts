@@ -13,7 +13,7 @@ import {
 } from './dto/email-verification.dto';
 import { EmailVerificationService } from './email-verification.service';
 
-/** Verified email recipients (contract section 5). */
+/** Verified email recipients (docs/api.md). */
 @ApiTags('email-verifications')
 @ApiCredentials()
 @Controller('api/v1/email-verifications')

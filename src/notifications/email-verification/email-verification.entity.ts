@@ -12,8 +12,7 @@ import { UserEntity } from '../../users/user.entity';
 export type EmailVerificationStatus = 'pending' | 'verified';
 
 /**
- * An address a user asked to send notifications to (contract section 5, "Verified email
- * recipients"): `pending` with a code mailed to it, or `verified`. The code is stored hashed
+ * An address a user asked to send notifications to (docs/api.md): `pending` with a code mailed to it, or `verified`. The code is stored hashed
  * (`salt:sha256`), never as sent.
  */
 @Entity('email_verifications')

@@ -68,7 +68,7 @@ type HttpResult =
 /**
  * The HTTP side every HTTP channel shares: the SSRF guard at config time and at delivery, host
  * resolution with a deadline, one attempt under a 15 s deadline, and what an answer means
- * (contract section 5: 2xx success; 429 waits for `Retry-After`; 400, 401, 403, 404 and 410
+ * (2xx success; 429 waits for `Retry-After`; 400, 401, 403, 404 and 410
  * stop; anything else is retried). Built on Node's own HTTP client: axios cost about 0.85 ms
  * of CPU per request against 0.4 ms here (README, "Versions, and why"), and Node's client never
  * follows redirects nor picks up a proxy from the environment, which is what a hook needs.
@@ -181,7 +181,7 @@ export class HttpDeliveryClient implements OnApplicationShutdown {
   }
 }
 
-/** What an HTTP answer means for the delivery (contract section 5). */
+/** What an HTTP answer means for the delivery (docs/api.md). */
 export function outcomeOfStatus(
   status: number,
   retryAfter: string | undefined,

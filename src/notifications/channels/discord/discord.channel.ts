@@ -59,7 +59,7 @@ export function discordMessage(content: NotificationContent): Record<string, unk
   };
 }
 
-/** Discord webhooks (contract section 5): POST `{"content","embeds"}`. */
+/** Discord webhooks (docs/api.md): POST `{"content","embeds"}`. */
 @Injectable()
 export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
   readonly type = 'discord';

@@ -73,7 +73,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
    * The Message-ID is derived from the delivery (`messageIdFor`), the same for every attempt, so
    * a message that goes out again (an attempt cut short by a crash or a lost connection) carries
    * the same Message-ID and mail clients show it once. An address whose verification was
-   * removed since the task was saved is refused here (contract section 5).
+   * removed since the task was saved is refused here (docs/api.md).
    */
   async deliver(
     config: EmailNotificationConfig,

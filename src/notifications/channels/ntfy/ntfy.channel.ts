@@ -75,7 +75,7 @@ export function ntfyMessage(content: NotificationContent): {
   };
 }
 
-/** ntfy (contract section 5): POST the text to the topic URL with `Title`, `Click` and `Tags`. */
+/** ntfy (docs/api.md): POST the text to the topic URL with `Title`, `Click` and `Tags`. */
 @Injectable()
 export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> {
   readonly type = 'ntfy';

@@ -59,7 +59,7 @@ export function slackMessage(content: NotificationContent): { text: string; bloc
   };
 }
 
-/** Slack incoming webhooks (contract section 5): POST `{"text","blocks"}`. */
+/** Slack incoming webhooks (docs/api.md): POST `{"text","blocks"}`. */
 @Injectable()
 export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
   readonly type = 'slack';

@@ -61,7 +61,7 @@ export function telegramText(content: NotificationContent): string {
 }
 
 /**
- * Telegram bots (contract section 5): POST `{TELEGRAM_API_BASE_URL}/bot<token>/sendMessage`.
+ * Telegram bots (docs/api.md): POST `{TELEGRAM_API_BASE_URL}/bot<token>/sendMessage`.
  * The base URL is the operator's, so the SSRF guard does not apply to it; the token is part
  * of the path and never appears in an error or a send record.
  */

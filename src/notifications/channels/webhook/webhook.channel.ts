@@ -53,7 +53,7 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * Signed webhooks (contract section 2, "Webhook delivery"; Standard Webhooks). The signing
+ * Signed webhooks (docs/api.md, "Notifications"; Standard Webhooks). The signing
  * secret is kept when the URL is unchanged and replaced otherwise; a fork gets its own.
  */
 @Injectable()
