@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { deliveryJobId } from '../../src/notifications/delivery-job';
 import { FINAL_DELIVERY_STATES } from '../../src/notifications/notification-delivery.entity';
 import { JobQueueService } from '../../src/scheduler/job-queue.service';
-import type { TestUser } from '../support/factory';
+import { Factory, type TestUser } from '../support/factory';
 import {
   checkReply,
   type GeminiStandIn,
@@ -62,14 +62,11 @@ export async function createTask(
   user: TestUser,
   body: Record<string, unknown>,
 ): Promise<CreatedTask> {
-  const response = await testApp.http
-    .post('/api/v1/tasks')
-    .set('Authorization', user.auth)
-    .send({ search_query: `Has version 2.0 shipped? ${MET} ${randomUUID()}`, ...body });
-  if (response.status !== 200) {
-    throw new Error(`create task: ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return response.body as CreatedTask;
+  return new Factory(testApp).task(user, {
+    search_query: `Has version 2.0 shipped? ${MET} ${randomUUID()}`,
+    state: 'active',
+    ...body,
+  });
 }
 
 export async function sendRows(testApp: TestApp, taskId: string): Promise<SendRow[]> {
