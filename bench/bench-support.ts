@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type PgBoss from 'pg-boss';
-import { Client, type Pool } from 'pg';
-import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
+import PgBoss from 'pg-boss';
+import { Client, Pool } from 'pg';
+import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import { EmbeddedDatabase } from '../src/database/embedded-database';
 import { runMigrations } from '../src/database/migrate';
 
@@ -250,4 +250,18 @@ export async function awaitChecks(pool: Pool, seeded: Seeded, timeoutMs: number)
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
   };
+}
+
+/** A pool and a pg-boss client on the benchmark's database, for seeding. */
+export async function openQueue(databaseUrl: string): Promise<{ pool: Pool; boss: PgBoss }> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: QUEUE_SCHEMA,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  });
+  await boss.start();
+  return { pool, boss };
 }

@@ -5,14 +5,13 @@
  *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).
  * The provider is the local Gemini stand-in answering at once ("zero latency").
  */
-import PgBoss from 'pg-boss';
-import { Pool } from 'pg';
 import { GeminiStandIn } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import {
   awaitChecks,
   createDatabase,
   machineLine,
+  openQueue,
   seedDueTasks,
   spawnService,
   startServer,
@@ -42,15 +41,7 @@ async function scenario(
   };
   const services: ServiceProcess[] = [];
   for (let index = 0; index < instances; index += 1) services.push(await spawnService(env));
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-    migrate: false,
-  });
-  await boss.start();
+  const { pool, boss } = await openQueue(databaseUrl);
   const rss: number[] = [await services[0].rssKb()];
   const seeded = await seedDueTasks(pool, boss, total, due, 1500);
   rss.push(await services[0].rssKb());

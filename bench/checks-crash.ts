@@ -2,13 +2,12 @@
  * Crash test for checks: `kill -9` of the only worker while checks are in flight, then a restart.
  * Every due check must still finish, none may stay `running`, and no task may get two results.
  */
-import PgBoss from 'pg-boss';
-import { Pool } from 'pg';
-import { QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
+import { type Pool } from 'pg';
 import { checkReply, GeminiStandIn } from '../test/support/gemini-stand-in';
 import {
   createDatabase,
   machineLine,
+  openQueue,
   seedDueTasks,
   sleep,
   spawnService,
@@ -40,15 +39,7 @@ async function main(): Promise<void> {
       WORKER_CONCURRENCY: '100',
     };
     const first = await spawnService(env);
-    const pool = new Pool({ connectionString: databaseUrl, max: 2 });
-    const boss = new PgBoss({
-      connectionString: databaseUrl,
-      schema: QUEUE_SCHEMA,
-      supervise: false,
-      schedule: false,
-      migrate: false,
-    });
-    await boss.start();
+    const { pool, boss } = await openQueue(databaseUrl);
     await seedDueTasks(pool, boss, TASKS, TASKS, 2000);
     await boss.stop({ graceful: false, close: true });
     for (;;) {

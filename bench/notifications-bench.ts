@@ -15,6 +15,7 @@ import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { postgresCpuSeconds, processCpuSeconds, rssKb } from './notifications-cpu';
 import {
   createDatabase,
+  openQueue,
   percentile,
   sleep,
   startServer,
@@ -23,7 +24,6 @@ import {
 import {
   buildService,
   machine,
-  openQueue,
   seedDeliveries,
   startService,
   webhookConfig,

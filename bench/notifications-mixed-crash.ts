@@ -12,11 +12,16 @@
  */
 import { SmtpTestServer } from '../test/support/smtp-test-server';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
-import { createDatabase, sleep, startServer, writeBenchmarkSection } from './bench-support';
+import {
+  createDatabase,
+  openQueue,
+  sleep,
+  startServer,
+  writeBenchmarkSection,
+} from './bench-support';
 import {
   buildService,
   machine,
-  openQueue,
   seedDeliveries,
   startService,
   webhookConfig,

@@ -2,10 +2,10 @@ import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import PgBoss from 'pg-boss';
-import { Pool } from 'pg';
+import type PgBoss from 'pg-boss';
+import type { Pool } from 'pg';
 import { deliveryJobId } from '../src/notifications/delivery-job';
-import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
+import { DELIVERY_QUEUE } from '../src/scheduler/job-queue.service';
 import type { NotificationConfig } from '../src/tasks/task.entity';
 import { ROOT, spawnService, type ServiceProcess } from './bench-support';
 
@@ -119,20 +119,6 @@ export async function seedDeliveries(
   await pool.query('ANALYZE executions');
   await pool.query('ANALYZE pgboss.job');
   return { dueAt, executionIds };
-}
-
-/** A pool and a pg-boss client on the benchmark's database, for seeding. */
-export async function openQueue(databaseUrl: string): Promise<{ pool: Pool; boss: PgBoss }> {
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-    migrate: false,
-  });
-  await boss.start();
-  return { pool, boss };
 }
 
 /** Date, `nproc`, CPU model, RAM, Node version and load: the line a result is read against. */

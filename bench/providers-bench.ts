@@ -5,9 +5,6 @@
  * searxng). The stand-ins run in this process, the service in its own, PostgreSQL beside them.
  */
 import { loadavg } from 'node:os';
-import PgBoss from 'pg-boss';
-import { Pool } from 'pg';
-import { QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import { GeminiStandIn } from '../test/support/gemini-stand-in';
 import { OpenAiStandIn } from '../test/support/openai-stand-in';
 import { PerplexityStandIn } from '../test/support/perplexity-stand-in';
@@ -17,6 +14,7 @@ import {
   awaitChecks,
   createDatabase,
   machineLine,
+  openQueue,
   seedDueTasks,
   spawnService,
   startServer,
@@ -52,15 +50,7 @@ async function measure(
     DATABASE_URL: databaseUrl,
     WORKER_CONCURRENCY: CONCURRENCY,
   });
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-    migrate: false,
-  });
-  await boss.start();
+  const { pool, boss } = await openQueue(databaseUrl);
   try {
     const seeded = await seedDueTasks(pool, boss, DUE_TASKS, DUE_TASKS, 1500);
     standIn.requestCount = 0;
