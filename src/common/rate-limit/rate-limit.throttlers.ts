@@ -24,10 +24,21 @@ const EMAIL_VERIFICATIONS_PER_HOUR = 5;
  */
 export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): ThrottlerOptions[] {
   const { perMinute, perHour, perDay, llmPerHour } = config.rateLimit;
-  const setOnRoute = (name: string) => (context: ExecutionContext) =>
+  const setOnRoute = (name: string, context: ExecutionContext) =>
     reflector.get<number | undefined>(THROTTLER_TTL + name, context.getHandler()) !== undefined;
   const anonymousRead = (context: ExecutionContext) =>
     routeAuthLevel(reflector, context.getHandler(), context.getClass()) === 'optional';
+  /** Counts per user and hour (`<counter>:<user id>:h`), on the routes that set it. */
+  const perUserHourly = (name: string, limit: number, counter: string): ThrottlerOptions => ({
+    name,
+    ttl: HOUR_MS,
+    limit,
+    skipIf: (context) => !setOnRoute(name, context),
+    getTracker: (request) => {
+      const user = (request as AuthenticatedRequest).user;
+      return user ? `${counter}:${user.id}:h` : '';
+    },
+  });
   return [
     {
       name: 'minute',
@@ -49,32 +60,14 @@ export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): Th
       limit: perDay,
       getTracker: (request) => callerCounter(request, 'd'),
     },
-    {
-      name: 'model',
-      ttl: HOUR_MS,
-      limit: llmPerHour,
-      skipIf: (context) => !setOnRoute('model')(context),
-      getTracker: (request) => {
-        const user = (request as AuthenticatedRequest).user;
-        return user ? `llm:${user.id}:h` : '';
-      },
-    },
-    {
-      name: 'email-verification',
-      ttl: HOUR_MS,
-      limit: EMAIL_VERIFICATIONS_PER_HOUR,
-      skipIf: (context) => !setOnRoute('email-verification')(context),
-      getTracker: (request) => {
-        const user = (request as AuthenticatedRequest).user;
-        return user ? `verify-email:${user.id}:h` : '';
-      },
-    },
+    perUserHourly('model', llmPerHour, 'llm'),
+    perUserHourly('email-verification', EMAIL_VERIFICATIONS_PER_HOUR, 'verify-email'),
     // Limit and tracker come from the route (`@IpRateLimit`).
     {
       name: 'ip',
       ttl: MINUTE_MS,
       limit: perMinute,
-      skipIf: (context) => !setOnRoute('ip')(context),
+      skipIf: (context) => !setOnRoute('ip', context),
     },
   ];
 }
