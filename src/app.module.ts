@@ -6,6 +6,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ClockModule } from './common/clock/clock';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
+import { RouteIndex } from './common/filters/route-index';
 import { AccessGuard } from './common/guards/auth.guard';
 import type { JsonLogger } from './common/logging/json-logger';
 import { LoggingModule } from './common/logging/logging.module';
@@ -54,7 +55,9 @@ export class AppModule {
         // Order matters: authenticate first, then count the request against the caller's limits.
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        RouteIndex,
+        HttpErrorFilter,
+        { provide: APP_FILTER, useExisting: HttpErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
       ],
     };

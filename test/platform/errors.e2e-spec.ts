@@ -77,6 +77,76 @@ describe('Errors, health and documentation', () => {
     expectValidationError(response, [{ type: 'model_attributes_type', loc: ['body'] }]);
   });
 
+  it('should answer 422 json_invalid when the JSON body is a bare value, not an object or array', async () => {
+    const response = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json')
+      .send('"just a string"');
+    expectValidationError(response, [
+      { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' },
+    ]);
+  });
+
+  it('should read application/*+json bodies and drop bodies of other types', async () => {
+    const vendorJson = await testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/vnd.monitor+json; charset=utf-8')
+      .send(JSON.stringify({ search_query: 'Has the example product shipped?', state: 'paused' }));
+    expect(vendorJson.status).toBe(200);
+    const plainText = await testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify({ search_query: 'Has the example product shipped?' }));
+    expectValidationError(plainText, [{ type: 'missing', loc: ['body', 'search_query'] }]);
+  });
+
+  it('should answer 415 for a JSON body in another charset or a compressed one', async () => {
+    const latin1 = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"name": "caf\u00e9"}');
+    expectDetail(latin1, 415, 'Unsupported charset "LATIN1"');
+    const gzip = await testApp.http
+      .post('/auth/api-keys')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('{"name": "x"}');
+    expectDetail(gzip, 415, 'Unsupported content encoding "gzip"');
+  });
+
+  it('should route paths whatever their case or trailing slash, and answer HEAD for GET routes', async () => {
+    expect((await testApp.http.get('/HEALTH/')).status).toBe(200);
+    const head = await testApp.http.head('/health');
+    expect(head.status).toBe(200);
+    expect(head.text ?? '').toBe('');
+  });
+
+  it('should answer a wrong method, OPTIONS included, with 405 and the allowed methods', async () => {
+    const options = await testApp.http.options('/health');
+    expectDetail(options, 405, 'Method Not Allowed');
+    expect(options.headers.allow).toBe('GET');
+    const keys = await testApp.http.put('/auth/api-keys').set('Authorization', user.auth);
+    expectDetail(keys, 405, 'Method Not Allowed');
+    expect(keys.headers.allow).toBe('GET, POST');
+  });
+
+  it('should answer 404 {"detail":"Not Found"} for an unknown path with a query string', async () => {
+    expectDetail(await testApp.http.get('/no/such/path?page=2'), 404, 'Not Found');
+  });
+
+  it('should answer 400 in the detail shape for a path with broken percent-encoding', async () => {
+    const response = await testApp.http
+      .get('/api/v1/tasks/%E0%A4%A')
+      .set('Authorization', user.auth);
+    expectDetail(response, 400, /not a valid url/i);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+  });
+
   it('should answer GET /health with 200 and the database status, without credentials', async () => {
     const response = await testApp.http.get('/health').expect(200);
     expect(response.body).toMatchObject({ status: 'ok', database: 'ok' });

@@ -4,12 +4,13 @@ import {
   HttpException,
   HttpStatus,
   Inject,
+  Injectable,
   type ExceptionFilter,
 } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestValidationException } from '../errors/validation-issue';
 import { JsonLogger } from '../logging/json-logger';
+import { pathOf } from '../logging/request-logging';
 import { RouteIndex } from './route-index';
 
 interface ErrorBody {
@@ -23,27 +24,32 @@ interface ErrorBody {
  * included. Anything unexpected is logged and answered with a generic 500.
  */
 @Catch()
+@Injectable()
 export class HttpErrorFilter implements ExceptionFilter {
-  private routes: RouteIndex | null = null;
-
   constructor(
-    private readonly adapterHost: HttpAdapterHost,
+    private readonly routes: RouteIndex,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const context = host.switchToHttp();
-    const request = context.getRequest<Request>();
-    const response = context.getResponse<Response>();
-    const error = this.describe(exception, request);
-    if (response.headersSent) return;
-    for (const [name, value] of Object.entries(error.headers ?? {}))
-      response.setHeader(name, value);
-    // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
-    response.status(error.status).type('application/json').json(error.body);
+    this.answer(
+      exception,
+      context.getRequest<FastifyRequest>(),
+      context.getResponse<FastifyReply>(),
+    );
   }
 
-  describe(exception: unknown, request: Request): ErrorBody {
+  /** Answers a request with the error; also serves the errors Fastify meets before routing. */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const error = this.describe(exception, request);
+    if (reply.sent) return;
+    if (error.headers) reply.headers(error.headers);
+    // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
+    void reply.status(error.status).type('application/json; charset=utf-8').send(error.body);
+  }
+
+  describe(exception: unknown, request: FastifyRequest): ErrorBody {
     if (exception instanceof RequestValidationException) {
       return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { detail: exception.issues } };
     }
@@ -52,20 +58,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     this.logger.error({
       msg: 'Unhandled error',
-      requestId: request.headers['x-request-id'],
+      requestId: request.id,
       method: request.method,
-      path: request.path,
+      path: pathOf(request.url),
       error: exception instanceof Error ? exception.message : String(exception),
       stack: exception instanceof Error ? exception.stack : undefined,
     });
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
   }
 
-  private fromHttpException(exception: HttpException, request: Request): ErrorBody {
+  private fromHttpException(exception: HttpException, request: FastifyRequest): ErrorBody {
     const status: number = exception.getStatus();
     const payload = exception.getResponse();
     if (status === Number(HttpStatus.NOT_FOUND) && isRouterNotFound(payload, request)) {
-      const allowed = this.routeIndex().allowedMethods(request.path);
+      const allowed = this.routes.allowedMethods(pathOf(request.url));
       if (allowed.length > 0) {
         return {
           status: HttpStatus.METHOD_NOT_ALLOWED,
@@ -84,25 +90,21 @@ export class HttpErrorFilter implements ExceptionFilter {
       this.logger.warn({
         msg: 'Server error answered',
         status,
-        path: request.path,
+        path: pathOf(request.url),
         error: message,
       });
     }
     return { status, body: { detail: message } };
   }
-
-  private routeIndex(): RouteIndex {
-    this.routes ??= new RouteIndex(this.adapterHost.httpAdapter.getInstance());
-    return this.routes;
-  }
 }
 
-function isRouterNotFound(payload: unknown, request: Request): boolean {
+/** The not-found answer of Nest's router: `Cannot <method> <request target>`. */
+function isRouterNotFound(payload: unknown, request: FastifyRequest): boolean {
   const message =
     typeof payload === 'object' && payload !== null
       ? (payload as { message?: unknown }).message
       : payload;
-  return typeof message === 'string' && message === `Cannot ${request.method} ${request.path}`;
+  return typeof message === 'string' && message === `Cannot ${request.method} ${request.url}`;
 }
 
 /** The text of a Nest exception body (`message` may be a string or a list of strings). */

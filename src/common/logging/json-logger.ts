@@ -42,13 +42,18 @@ export class JsonLogger implements LoggerService {
     this.write('fatal', message, rest);
   }
 
+  /** Whether a line of this level would be written (to skip building one that would not). */
+  isEnabled(level: string): boolean {
+    return (LEVEL_RANK[level] ?? 20) >= this.minimum;
+  }
+
   setLogLevels(levels: LogLevel[]): void {
     const ranks = levels.map((level) => LEVEL_RANK[level] ?? 20);
     if (ranks.length > 0) this.minimum = Math.min(...ranks);
   }
 
   private write(level: string, message: unknown, rest: unknown[]): void {
-    if ((LEVEL_RANK[level] ?? 20) < this.minimum) return;
+    if (!this.isEnabled(level)) return;
     const entry: Record<string, unknown> = { time: new Date().toISOString(), level };
     // Nest passes the context as the last string argument.
     const args = [...rest];
