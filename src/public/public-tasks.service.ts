@@ -1,10 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { TaskEntity } from '../tasks/task.entity';
-import { TaskResponse } from '../tasks/task.mapper';
-import { TASK_NOT_FOUND, TasksService } from '../tasks/tasks.service';
+import { TaskRepository, type TaskWithLastExecution } from '../tasks/task.repository';
+import { TaskResponse, toTaskResponse } from '../tasks/task.mapper';
+import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import {
   PUBLIC_PAGE_DEFAULT,
   type ListPublicTasksQueryDto,
@@ -30,25 +28,13 @@ export class PublicTaskPage {
  */
 @Injectable()
 export class PublicTasksService {
-  constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    private readonly taskResponses: TasksService,
-  ) {}
+  constructor(private readonly taskRows: TaskRepository) {}
 
-  /** Served by ix_tasks_public_created_at (recent) and ix_tasks_public_view_count (popular). */
   async listPublicTasks(query: ListPublicTasksQueryDto): Promise<PublicTaskPage> {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? PUBLIC_PAGE_DEFAULT;
-    const [tasks, total] = await this.tasks.findAndCount({
-      where: { isPublic: true },
-      order:
-        query.sort_by === 'popular'
-          ? { viewCount: 'DESC', subscriberCount: 'DESC', createdAt: 'DESC', id: 'DESC' }
-          : { createdAt: 'DESC', id: 'DESC' },
-      skip: offset,
-      take: limit,
-    });
-    return { tasks: await this.taskResponses.toResponses(tasks, 'public'), total, offset, limit };
+    const page = await this.taskRows.listPublic(query.sort_by ?? 'recent', offset, limit);
+    return { tasks: page.tasks.map(publicResponse), total: page.total, offset, limit };
   }
 
   /**
@@ -57,11 +43,12 @@ export class PublicTasksService {
    * bounds the writes.
    */
   async viewPublicTask(taskId: string): Promise<TaskResponse> {
-    const counted = await this.tasks.increment({ id: taskId, isPublic: true }, 'viewCount', 1);
-    const task = counted.affected
-      ? await this.tasks.findOneBy({ id: taskId, isPublic: true })
-      : null;
-    if (!task) throw new NotFoundException(TASK_NOT_FOUND);
-    return (await this.taskResponses.toResponses([task], 'public'))[0];
+    const found = await this.taskRows.countPublicView(taskId);
+    if (!found) throw new NotFoundException(TASK_NOT_FOUND);
+    return publicResponse(found);
   }
+}
+
+function publicResponse({ task, lastExecution }: TaskWithLastExecution): TaskResponse {
+  return toTaskResponse(task, 'public', lastExecution);
 }

@@ -71,6 +71,42 @@ export class TaskRepository {
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
 
+  /**
+   * A page of public tasks with their last executions and how many public tasks there are, in one
+   * statement (the count comes with an empty page too). Served by ix_tasks_public_created_at
+   * (recent) and ix_tasks_public_view_count (popular).
+   */
+  async listPublic(
+    sort: 'recent' | 'popular',
+    offset: number,
+    limit: number,
+  ): Promise<{ tasks: TaskWithLastExecution[]; total: number }> {
+    const order =
+      sort === 'popular'
+        ? 't.view_count DESC, t.subscriber_count DESC, t.created_at DESC, t.id DESC'
+        : 't.created_at DESC, t.id DESC';
+    const rows: Array<Row & { total: string }> = await this.dataSource.query(
+      `SELECT c.total, page.* FROM (SELECT count(*) AS total FROM tasks WHERE is_public) c
+       LEFT JOIN LATERAL (${WITH_LAST_EXECUTION} WHERE t.is_public ORDER BY ${order} OFFSET $1 LIMIT $2) page
+       ON true`,
+      [offset, limit],
+    );
+    return {
+      tasks: rows.filter((row) => row.id !== null).map(withLastExecution),
+      total: Number(rows[0]?.total ?? 0),
+    };
+  }
+
+  /** Counts one view of a public task and reads it back with its last execution; null: no such public task. */
+  async countPublicView(id: string): Promise<TaskWithLastExecution | null> {
+    const rows: Row[] = await this.dataSource.query(
+      `WITH t AS (UPDATE tasks SET view_count = view_count + 1 WHERE id = $1 AND is_public RETURNING *)
+       SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS} FROM t LEFT JOIN executions e ON e.id = t.last_execution_id`,
+      [id],
+    );
+    return rows.length === 0 ? null : withLastExecution(rows[0]);
+  }
+
   /** Inserts a task, in the caller's transaction when `manager` holds one. */
   async insert(manager: EntityManager, task: NewTask): Promise<TaskEntity> {
     const rows: Row[] = await manager.query(

@@ -21,6 +21,6 @@ import { TasksService } from './tasks.service';
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [TasksService, TaskCreationService, TaskSharingService, TaskRepository],
-  exports: [TasksService],
+  exports: [TasksService, TaskRepository],
 })
 export class TasksModule {}
