@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
-import { IN_FLIGHT_STATUSES } from './execution.entity';
+import { ExecutionColumns } from './execution-columns';
+import { IN_FLIGHT_STATUSES, type ExecutionEntity, type ExecutionStatus } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 
 /** An execution now `running` on a worker, and the job that runs it. */
@@ -45,6 +46,15 @@ export interface AbandonedRun {
   status: 'failed' | 'retrying';
 }
 
+/** A page of a task's executions, with what decides who may read them. */
+export interface TaskExecutionPage {
+  ownerId: string;
+  isPublic: boolean;
+  executions: ExecutionEntity[];
+}
+
+const EXECUTION = new ExecutionColumns();
+
 /** The decision stored on an execution that ended without a result. */
 const FAILED_NOTIFICATION = `'{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb`;
 
@@ -55,6 +65,36 @@ const FAILED_NOTIFICATION = `'{"notify": false, "reason": "check_failed", "chann
 @Injectable()
 export class ExecutionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * A task's owner and visibility with a page of its executions, newest first, in one statement
+   * (ix_executions_task_id_created_at); null when there is no such task.
+   */
+  async pageForTask(
+    taskId: string,
+    status: ExecutionStatus | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<TaskExecutionPage | null> {
+    const rows: Array<{ ownerId: string; isPublic: boolean }> = await this.dataSource.query(
+      `SELECT t.user_id AS "ownerId", t.is_public AS "isPublic", page.* FROM tasks t
+       LEFT JOIN LATERAL (
+         SELECT ${EXECUTION.select('e')} FROM executions e
+         WHERE e.task_id = t.id AND ($2::text IS NULL OR e.status = $2)
+         ORDER BY e.created_at DESC, e.id DESC OFFSET $3 LIMIT $4
+       ) page ON true
+       WHERE t.id = $1`,
+      [taskId, status ?? null, offset, limit],
+    );
+    if (rows.length === 0) return null;
+    return {
+      ownerId: rows[0].ownerId,
+      isPublic: rows[0].isPublic,
+      executions: rows
+        .map((row) => EXECUTION.read(row))
+        .filter((execution): execution is ExecutionEntity => execution !== null),
+    };
+  }
 
   /** Marks manual runs `running` on this worker (counting the attempt); returns those claimed. */
   claimManualRuns(

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskEntity } from '../tasks/task.entity';
@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../database/database-errors';
 import { UsageService } from '../usage/usage.service';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, IN_FLIGHT_UNIQUE_INDEX } from './execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
+import { ExecutionRepository } from './execution.repository';
 import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 import { Clock } from '../common/clock/clock';
@@ -19,8 +20,7 @@ export const CANCELLED_BY_FORCE = 'Cancelled by a forced run';
 export class ExecutionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly executionRows: ExecutionRepository,
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly clock: Clock,
@@ -85,19 +85,15 @@ export class ExecutionsService {
     taskId: string,
     query: ListExecutionsQueryDto,
   ): Promise<ExecutionResponse[]> {
-    const task = await this.tasks.findOne({
-      where: { id: taskId },
-      select: { id: true, userId: true, isPublic: true },
-    });
-    const viewer = task && caller?.id === task.userId ? 'owner' : 'public';
-    if (!task || (viewer === 'public' && !task.isPublic))
+    const page = await this.executionRows.pageForTask(
+      taskId,
+      query.status,
+      query.offset ?? 0,
+      query.limit ?? PAGE_DEFAULT,
+    );
+    const viewer = page && caller?.id === page.ownerId ? 'owner' : 'public';
+    if (!page || (viewer === 'public' && !page.isPublic))
       throw new NotFoundException('Task not found');
-    const executions = await this.executions.find({
-      where: { taskId, ...(query.status ? { status: query.status } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit ?? PAGE_DEFAULT,
-      skip: query.offset ?? 0,
-    });
-    return executions.map((execution) => toExecutionResponse(execution, viewer));
+    return page.executions.map((execution) => toExecutionResponse(execution, viewer));
   }
 }

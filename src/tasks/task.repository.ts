@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { ExecutionEntity } from '../executions/execution.entity';
+import { ExecutionColumns } from '../executions/execution-columns';
 import { TaskEntity, type TaskState } from './task.entity';
 
 /** A task as the API shows it: the row and its last execution. */
@@ -35,13 +36,9 @@ const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "se
   t.failure_alerted AS "failureAlerted", t.state_changed_at AS "stateChangedAt",
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
-/** The columns of the last execution that the API shows, prefixed `e_`. */
-const LAST_EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status AS e_status, e.trigger AS e_trigger,
-  e.job_id AS e_job_id, e.attempts AS e_attempts, e.worker_id AS e_worker_id, e.started_at AS e_started_at,
-  e.completed_at AS e_completed_at, e.result AS e_result, e.error_message AS e_error_message,
-  e.notification AS e_notification, e.grounding_sources AS e_grounding_sources,
-  e.condition_met AS e_condition_met, e.answer AS e_answer, e.reasoning AS e_reasoning,
-  e.usage AS e_usage, e.created_at AS e_created_at`;
+/** The last execution, its columns prefixed `e_`. */
+const LAST_EXECUTION = new ExecutionColumns('e_');
+const LAST_EXECUTION_COLUMNS = LAST_EXECUTION.select('e');
 
 const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
   FROM tasks t LEFT JOIN executions e ON e.id = t.last_execution_id`;
@@ -200,26 +197,5 @@ function withLastExecution(row: Row): TaskWithLastExecution {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-  if (row.e_id === null) return { task, lastExecution: null };
-  const lastExecution = {
-    id: row.e_id,
-    taskId: row.e_task_id,
-    status: row.e_status,
-    trigger: row.e_trigger,
-    jobId: row.e_job_id,
-    attempts: row.e_attempts,
-    workerId: row.e_worker_id,
-    startedAt: row.e_started_at,
-    completedAt: row.e_completed_at,
-    result: row.e_result,
-    errorMessage: row.e_error_message,
-    notification: row.e_notification,
-    groundingSources: row.e_grounding_sources,
-    conditionMet: row.e_condition_met,
-    answer: row.e_answer,
-    reasoning: row.e_reasoning,
-    usage: row.e_usage,
-    createdAt: row.e_created_at,
-  } as ExecutionEntity;
-  return { task, lastExecution };
+  return { task, lastExecution: LAST_EXECUTION.read(row) };
 }
