@@ -12,7 +12,7 @@ import type { JsonLogger } from '../logging/json-logger';
 import { registerRequestLogging, requestId } from '../logging/request-logging';
 
 /**
- * Builds the HTTP application on Fastify (README, "Why Fastify"); `main.ts` and the end-to-end
+ * Builds the HTTP application on Fastify (README, "Versions, and why"); `main.ts` and the end-to-end
  * tests share it.
  */
 export async function createApp(
