@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { UserEntity } from '../users/user.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { queryRows } from '../database/sql-rows';
 
 type KeyAndUserRow = Omit<UserEntity, 'id'> & { keyId: string; userId: string };
 
@@ -41,7 +42,8 @@ export class ApiKeyRepository {
    * query (uq_api_keys_key_hash) read as plain rows.
    */
   async findActiveWithUser(keyHash: string): Promise<{ keyId: string; user: UserEntity } | null> {
-    const rows: KeyAndUserRow[] = await this.dataSource.query(
+    const rows = await queryRows<KeyAndUserRow>(
+      this.dataSource,
       `SELECT k.id AS "keyId", u.id AS "userId", u.clerk_user_id AS "clerkUserId", u.email,
               u.username, u.email_verified AS "emailVerified", u.role, u.state,
               u.created_at AS "createdAt", u.updated_at AS "updatedAt", u.deactivated_at AS "deactivatedAt"

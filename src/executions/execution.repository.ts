@@ -76,7 +76,8 @@ export class ExecutionRepository {
     offset: number,
     limit: number,
   ): Promise<TaskExecutionPage | null> {
-    const rows: Array<{ ownerId: string; isPublic: boolean }> = await this.dataSource.query(
+    const rows = await queryRows<{ ownerId: string; isPublic: boolean }>(
+      this.dataSource,
       `SELECT t.user_id AS "ownerId", t.is_public AS "isPublic", page.* FROM tasks t
        LEFT JOIN LATERAL (
          SELECT ${EXECUTION.select('e')} FROM executions e

@@ -55,7 +55,8 @@ export class TaskRepository {
 
   /** A user's tasks, newest first (ix_tasks_user_id_created_at). */
   async listOwned(userId: string, state?: TaskState): Promise<TaskWithLastExecution[]> {
-    const rows: Row[] = await this.dataSource.query(
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
        ORDER BY t.created_at DESC, t.id DESC`,
       [userId, state ?? null],
@@ -64,7 +65,9 @@ export class TaskRepository {
   }
 
   async findById(id: string): Promise<TaskWithLastExecution | null> {
-    const rows: Row[] = await this.dataSource.query(`${WITH_LAST_EXECUTION} WHERE t.id = $1`, [id]);
+    const rows = await queryRows<Row>(this.dataSource, `${WITH_LAST_EXECUTION} WHERE t.id = $1`, [
+      id,
+    ]);
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
 
@@ -82,7 +85,8 @@ export class TaskRepository {
       sort === 'popular'
         ? 't.view_count DESC, t.subscriber_count DESC, t.created_at DESC, t.id DESC'
         : 't.created_at DESC, t.id DESC';
-    const rows: Array<Row & { total: string }> = await this.dataSource.query(
+    const rows = await queryRows<Row & { total: string }>(
+      this.dataSource,
       `SELECT c.total, page.* FROM (SELECT count(*) AS total FROM tasks WHERE is_public) c
        LEFT JOIN LATERAL (${WITH_LAST_EXECUTION} WHERE t.is_public ORDER BY ${order} OFFSET $1 LIMIT $2) page
        ON true`,
@@ -96,7 +100,8 @@ export class TaskRepository {
 
   /** Counts one view of a public task and reads it back with its last execution; null: no such public task. */
   async countPublicView(id: string): Promise<TaskWithLastExecution | null> {
-    const rows: Row[] = await this.dataSource.query(
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `WITH t AS (UPDATE tasks SET view_count = view_count + 1 WHERE id = $1 AND is_public RETURNING *)
        SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS} FROM t LEFT JOIN executions e ON e.id = t.last_execution_id`,
       [id],

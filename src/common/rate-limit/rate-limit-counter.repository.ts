@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { queryRows } from '../../database/sql-rows';
 
 /** One fixed-window counter: its name and the window it counts in. */
 export interface CounterWindow {
@@ -16,7 +17,8 @@ export class RateLimitCounterRepository {
 
   /** Counts one hit in every window, in one upsert; answers each bucket's hits. */
   async hit(windows: CounterWindow[]): Promise<Map<string, number>> {
-    const rows: Array<{ bucket: string; hits: number }> = await this.dataSource.query(
+    const rows = await queryRows<{ bucket: string; hits: number }>(
+      this.dataSource,
       `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
        SELECT bucket, window_start, 1, expires_at
        FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
