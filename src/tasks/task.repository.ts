@@ -111,7 +111,8 @@ export class TaskRepository {
 
   /** Inserts a task, in the caller's transaction when `manager` holds one. */
   async insert(manager: EntityManager, task: NewTask): Promise<TaskEntity> {
-    const rows: Row[] = await manager.query(
+    const rows = await queryRows<Row>(
+      manager,
       `INSERT INTO tasks AS t (user_id, name, search_query, condition_description, state, notify_behavior,
          notifications, next_run, state_changed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
