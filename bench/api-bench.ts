@@ -22,10 +22,10 @@ import {
 } from './bench-support';
 
 const CONNECTIONS = 64;
-const DURATION_S = 10;
+const DURATION_S = 8;
 const WARMUP_S = 2;
 /** Rounds per route, service and bare taking turns; each figure reported is its side's median. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const TASKS = 50;
 const API_KEY = `sk_${'Bench0123456789abcdefghijKLMNOPQ'.slice(0, 32)}`;
 
