@@ -26,6 +26,8 @@ export async function createApp(
     requestIdHeader: false,
     genReqId: requestId,
     routerOptions: ROUTER_OPTIONS,
+    // Node's own default, which Fastify turns off: a client gets 5 minutes to send its request.
+    requestTimeout: 300_000,
     // A target Fastify cannot route (bad percent-encoding) gets the API's error answer too.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
       app
