@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { Response } from 'express';
 import { Public } from '../common/decorators/auth.decorators';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
@@ -32,7 +32,7 @@ export class TaskFeedController {
   async rss(
     @Param('id', UuidParamPipe) id: string,
     @RequestOrigin() origin: string,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
     const feed = await this.feeds.renderFeed(id, origin);
     response.type('application/rss+xml; charset=utf-8');

@@ -5,7 +5,7 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { Request } from 'express';
 import type { AuthenticatedUser } from '../../auth/authenticated-user';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
@@ -31,7 +31,7 @@ export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_
 export const AdminOnly = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(AUTH_LEVEL_KEY, 'admin'), ApiErrors(403));
 
-export interface AuthenticatedRequest extends FastifyRequest {
+export interface AuthenticatedRequest extends Request {
   user?: AuthenticatedUser;
 }
 

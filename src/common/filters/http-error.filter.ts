@@ -7,10 +7,9 @@ import {
   Injectable,
   type ExceptionFilter,
 } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Request, Response } from 'express';
 import { RequestValidationException } from '../errors/validation-issue';
 import { JsonLogger } from '../logging/json-logger';
-import { pathOf } from '../logging/request-logging';
 import { RouteIndex } from './route-index';
 
 interface ErrorBody {
@@ -33,23 +32,16 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const context = host.switchToHttp();
-    this.answer(
-      exception,
-      context.getRequest<FastifyRequest>(),
-      context.getResponse<FastifyReply>(),
-    );
-  }
-
-  /** Answers a request with the error; also serves the errors Fastify meets before routing. */
-  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const request = context.getRequest<Request>();
+    const response = context.getResponse<Response>();
     const error = this.describe(exception, request);
-    if (reply.sent) return;
-    if (error.headers) reply.headers(error.headers);
+    if (response.headersSent) return;
+    if (error.headers) response.set(error.headers);
     // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
-    void reply.status(error.status).type('application/json; charset=utf-8').send(error.body);
+    response.status(error.status).type('application/json; charset=utf-8').json(error.body);
   }
 
-  describe(exception: unknown, request: FastifyRequest): ErrorBody {
+  describe(exception: unknown, request: Request): ErrorBody {
     if (exception instanceof RequestValidationException) {
       return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { detail: exception.issues } };
     }
@@ -58,20 +50,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     this.logger.error({
       msg: 'Unhandled error',
-      requestId: request.id,
+      requestId: request.headers['x-request-id'],
       method: request.method,
-      path: pathOf(request.url),
+      path: request.path,
       error: exception instanceof Error ? exception.message : String(exception),
       stack: exception instanceof Error ? exception.stack : undefined,
     });
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
   }
 
-  private fromHttpException(exception: HttpException, request: FastifyRequest): ErrorBody {
+  private fromHttpException(exception: HttpException, request: Request): ErrorBody {
     const status: number = exception.getStatus();
     const payload = exception.getResponse();
     if (status === Number(HttpStatus.NOT_FOUND) && isRouterNotFound(payload, request)) {
-      const allowed = this.routes.allowedMethods(pathOf(request.url));
+      const allowed = this.routes.allowedMethods(request.path);
       if (allowed.length > 0) {
         return {
           status: HttpStatus.METHOD_NOT_ALLOWED,
@@ -90,7 +82,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       this.logger.warn({
         msg: 'Server error answered',
         status,
-        path: pathOf(request.url),
+        path: request.path,
         error: message,
       });
     }
@@ -99,12 +91,12 @@ export class HttpErrorFilter implements ExceptionFilter {
 }
 
 /** The not-found answer of Nest's router: `Cannot <method> <request target>`. */
-function isRouterNotFound(payload: unknown, request: FastifyRequest): boolean {
+function isRouterNotFound(payload: unknown, request: Request): boolean {
   const message =
     typeof payload === 'object' && payload !== null
       ? (payload as { message?: unknown }).message
       : payload;
-  return typeof message === 'string' && message === `Cannot ${request.method} ${request.url}`;
+  return typeof message === 'string' && message === `Cannot ${request.method} ${request.originalUrl}`;
 }
 
 /** The text of a Nest exception body (`message` may be a string or a list of strings). */

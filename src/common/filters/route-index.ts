@@ -1,40 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
-import FindMyWay from 'find-my-way';
 
-/** How paths match routes (as Express matched them): `/tasks/` is `/tasks`, case does not count. */
-export const ROUTER_OPTIONS = {
-  ignoreTrailingSlash: true,
-  caseSensitive: false,
-  // Long path parameters reach the route, whose validation answers for them.
-  maxParamLength: 2048,
-};
+interface RouterLayer {
+  route?: { methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
 
 /**
- * Knows which methods exist for a path, so a wrong method is a 405 rather than a 404. It keeps
- * its own copy of the routes, recorded as Fastify registers them (`HEAD` routes Fastify adds
- * for `GET` ones are left out: the `Allow` header names the declared methods).
+ * Knows which methods exist for a path, so a wrong method is a 405 rather than a 404. It reads
+ * the routes Express holds (the `HEAD` it answers for `GET` routes is left out: the `Allow`
+ * header names the declared methods).
  */
 @Injectable()
 export class RouteIndex {
-  private readonly router = FindMyWay(ROUTER_OPTIONS);
-  private readonly methods = new Set<string>();
+  private layers: RouterLayer[] | null = null;
 
-  constructor(adapterHost: HttpAdapterHost) {
-    // No adapter when the modules run without HTTP (the service-tier tests).
-    adapterHost.httpAdapter?.getInstance<FastifyInstance>().addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) {
-        if (method === 'HEAD') continue;
-        this.methods.add(method);
-        this.router.on(method as FindMyWay.HTTPMethod, route.url, () => undefined);
-      }
-    });
-  }
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   allowedMethods(path: string): string[] {
-    return [...this.methods]
-      .filter((method) => this.router.find(method as FindMyWay.HTTPMethod, path) !== null)
-      .sort();
+    const methods = new Set<string>();
+    for (const layer of this.routeLayers()) {
+      let matches: boolean;
+      try {
+        matches = layer.match(path);
+      } catch {
+        continue; // a path Express cannot decode matches no route
+      }
+      if (!matches) continue;
+      for (const [method, enabled] of Object.entries(layer.route?.methods ?? {}))
+        if (enabled && method !== '_all') methods.add(method.toUpperCase());
+    }
+    return [...methods].sort();
+  }
+
+  /** Read once, after every route is registered (the first 404 comes after start-up). */
+  private routeLayers(): RouterLayer[] {
+    this.layers ??= (
+      this.adapterHost.httpAdapter.getInstance<{ router: { stack: RouterLayer[] } }>().router
+        .stack ?? []
+    ).filter((layer) => layer.route);
+    return this.layers;
   }
 }

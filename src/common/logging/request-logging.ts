@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { NextFunction, Request, Response } from 'express';
 import type { JsonLogger } from './json-logger';
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A request's id: the caller's `X-Request-Id` when it is sane, else a new one. */
 export function requestId(request: IncomingMessage): string {
@@ -18,27 +18,25 @@ export function requestId(request: IncomingMessage): string {
  * path (never the query string, which may hold an email), status and duration are logged: never
  * a header, so never a credential.
  */
-export function registerRequestLogging(instance: FastifyInstance, logger: JsonLogger): void {
-  instance.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    done();
-  });
-  instance.addHook('onResponse', (request, reply, done) => {
-    if (logger.isEnabled('info'))
-      logger.log({
-        msg: 'request',
-        requestId: request.id,
-        method: request.method,
-        path: pathOf(request.url),
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+export function requestLogging(logger: JsonLogger) {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const id = requestId(request);
+    request.headers['x-request-id'] = id;
+    response.setHeader('X-Request-Id', id);
+    if (logger.isEnabled('info')) {
+      const started = process.hrtime.bigint();
+      response.on('finish', () => {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.log({
+          msg: 'request',
+          requestId: id,
+          method: request.method,
+          path: request.path,
+          status: response.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+        });
       });
-    done();
-  });
-}
-
-/** The path of a request target, without its query string. */
-export function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
+    }
+    next();
+  };
 }

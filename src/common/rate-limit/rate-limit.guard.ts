@@ -13,7 +13,7 @@ import {
   THROTTLER_TRACKER,
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
-import type { FastifyReply } from 'fastify';
+import type { Response } from 'express';
 import { PostgresThrottlerStorage, type RateWindow } from './postgres-throttler.storage';
 
 /**
@@ -41,7 +41,7 @@ export class RateLimitGuard extends ThrottlerGuard {
       'X-RateLimit-Remaining': String(decision.remaining),
       'X-RateLimit-Reset': String(decision.resetEpochSeconds),
     };
-    context.switchToHttp().getResponse<FastifyReply>().headers(headers);
+    context.switchToHttp().getResponse<Response>().set(headers);
     if (!decision.allowed) {
       throw new HttpException(
         {

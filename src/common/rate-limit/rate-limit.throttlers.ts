@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
-import type { FastifyRequest } from 'fastify';
+import type { Request } from 'express';
 import type { AppConfig } from '../../config/app-config';
 import type { AuthenticatedRequest } from '../decorators/auth.decorators';
 import { routeAuthLevel } from '../guards/auth.guard';
@@ -78,7 +78,8 @@ function callerCounter(request: Record<string, unknown>, window: string): string
   return `${user.apiKeyId ? `key:${user.apiKeyId}` : `user:${user.id}`}:${window}`;
 }
 
-/** The client's address as Fastify reads it, following `TRUST_PROXY`. */
+/** Express's `request.ip`, which follows `TRUST_PROXY`. */
 export function clientIp(request: Record<string, unknown>): string {
-  return (request as unknown as FastifyRequest).ip;
+  const { ip, socket } = request as unknown as Request;
+  return ip ?? socket.remoteAddress ?? 'unknown';
 }
