@@ -96,7 +96,9 @@ function isRouterNotFound(payload: unknown, request: Request): boolean {
     typeof payload === 'object' && payload !== null
       ? (payload as { message?: unknown }).message
       : payload;
-  return typeof message === 'string' && message === `Cannot ${request.method} ${request.originalUrl}`;
+  return (
+    typeof message === 'string' && message === `Cannot ${request.method} ${request.originalUrl}`
+  );
 }
 
 /** The text of a Nest exception body (`message` may be a string or a list of strings). */
