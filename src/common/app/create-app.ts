@@ -23,6 +23,8 @@ export async function createApp(
   );
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // No ETag: hashing every answer costs CPU, and the API's answers are not cached by clients.
+  app.set('etag', false);
   app.use(requestLogging(logger));
   app.use(decodablePath());
   app.use(jsonBody());
