@@ -1,5 +1,13 @@
 /** Unit specs live beside the code; end-to-end specs boot the real app against PostgreSQL. */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/** Packages published as ES modules only: Jest's CommonJS runtime needs them transformed. */
+const ESM_PACKAGES = ['@nestjs/terminus'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+  [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]:
+    '<rootDir>/test/support/esm-package.transform.js',
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 
 module.exports = {
   // A global option (Jest ignores it inside a project).
@@ -13,6 +21,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'service',
@@ -20,6 +29,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.service-spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
@@ -27,6 +37,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
   ],
 };
