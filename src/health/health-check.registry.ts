@@ -1,50 +1,70 @@
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { DatabasePingRepository } from './database-ping.repository';
+import {
+  HealthCheckService,
+  type HealthCheckResult,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
+import { JsonLogger } from '../common/logging/json-logger';
+import { DatabaseHealthIndicator } from './database.health-indicator';
 
-export type HealthCheck = () => Promise<unknown>;
+/** A terminus indicator reporting under the name it is given. */
+export type HealthIndicator = (key: string) => PromiseLike<HealthIndicatorResult>;
 
-const CHECK_TIMEOUT_MS = 3000;
+export type ComponentState = 'ok' | 'unavailable';
 
 /**
  * What `GET /health` must find answering: the database, and whatever other modules register
- * (the job engine).
+ * (the job engine registers `job_queue`). Terminus runs the indicators; the answer keeps the
+ * shape of contract §1 and docs/api.md.
  */
 @Injectable()
 export class HealthCheckRegistry {
-  private readonly checks = new Map<string, HealthCheck>();
+  private readonly indicators = new Map<string, HealthIndicator>();
 
-  constructor(database: DatabasePingRepository) {
-    this.register('database', () => database.ping());
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly logger: JsonLogger,
+    database: DatabaseHealthIndicator,
+  ) {
+    this.register('database', (key) => database.isHealthy(key));
   }
 
-  register(name: string, check: HealthCheck): void {
-    this.checks.set(name, check);
+  register(name: string, indicator: HealthIndicator): void {
+    this.indicators.set(name, indicator);
   }
 
   /** `{status: "ok", <component>: "ok"}`, or 503 with each component's state. */
   async report(): Promise<Record<string, string>> {
-    const components: Record<string, string> = {};
-    for (const [name, check] of this.checks) {
-      components[name] = await withTimeout(check(), CHECK_TIMEOUT_MS).then(
-        () => 'ok',
-        () => 'unavailable',
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check(
+        [...this.indicators].map(
+          ([name, indicator]) =>
+            () =>
+              indicator(name),
+        ),
       );
-    }
-    if (Object.values(components).includes('unavailable')) {
+    } catch (error) {
+      // Terminus answers 503 with its own result when an indicator is down or the app stops.
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const failed = error.getResponse() as HealthCheckResult;
+      // The reasons (a database message, a host) go to the log only, never to the answer.
+      this.logger.warn({ msg: 'Health check failed', status: failed.status, error: failed.error });
       throw new ServiceUnavailableException({
         detail: 'Service unavailable',
         status: 'unavailable',
-        ...components,
+        ...this.components(failed),
       });
     }
-    return { status: 'ok', ...components };
+    return { status: 'ok', ...this.components(result) };
   }
-}
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  private components(result: HealthCheckResult): Record<string, ComponentState> {
+    const components: Record<string, ComponentState> = {};
+    for (const name of this.indicators.keys()) {
+      const status = (result.details as Partial<HealthIndicatorResult>)[name]?.status;
+      components[name] = status === 'up' || status === 'degraded' ? 'ok' : 'unavailable';
+    }
+    return components;
+  }
 }
