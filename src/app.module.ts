@@ -17,6 +17,7 @@ import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PublicModule } from './public/public.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
@@ -43,6 +44,7 @@ export class AppModule {
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         UsersModule,
         AuthModule,
         SchedulerModule,

@@ -59,6 +59,8 @@ export interface AppConfig {
   workerConcurrency: number;
   trustProxy: string | boolean | number;
   logLevel: string;
+  /** Bearer token of `GET /metrics`; null: metrics answer only with `AUTH_DISABLED`. */
+  metricsToken: string | null;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -326,6 +328,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 200, 1, 1000),
     trustProxy: parseTrustProxy(read.raw('TRUST_PROXY')),
     logLevel: read.string('LOG_LEVEL', 'info'),
+    metricsToken: read.optional('METRICS_TOKEN'),
   };
 
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
 import { deliveryJobId } from '../notifications/delivery-job';
 import {
   CHECK_QUEUE,
@@ -41,6 +42,8 @@ interface ClaimedCheck {
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
   previousCheckAt: Date | null;
+  /** Set when its outcome is written: how the check ended, for the metrics. */
+  ended?: Omit<CheckMetric, 'durationSeconds'>;
 }
 
 interface FinishedCheck {
@@ -73,6 +76,7 @@ export class CheckRunnerService {
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
     private readonly schedule: CheckScheduleRepository,
+    private readonly metrics: MetricsService,
   ) {
     this.finisher = new BatchCommitter(
       dataSource,
@@ -87,6 +91,7 @@ export class CheckRunnerService {
     const claimed = await this.dataSource.transaction((manager) => this.claim(manager, jobs));
     await Promise.all(
       claimed.map(async (check) => {
+        const startedAt = performance.now();
         const outcome = await this.callProvider(check);
         await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
           // A result the database refuses still ends its execution, as a failure.
@@ -95,6 +100,12 @@ export class CheckRunnerService {
             outcome: new ProviderError(`The check's result could not be stored: ${String(error)}`),
           }),
         );
+        if (check.ended) {
+          this.metrics.recordCheck({
+            ...check.ended,
+            durationSeconds: (performance.now() - startedAt) / 1000,
+          });
+        }
       }),
     );
   }
@@ -337,6 +348,12 @@ export class CheckRunnerService {
       }),
       this.worker.id,
     );
+    for (const { check, outcome } of items) {
+      // Not recorded: the execution was cancelled (or taken over) while the provider answered.
+      check.ended = recorded.has(check.executionId)
+        ? { status: outcome instanceof Error ? 'failed' : 'success', usage: usageOf(outcome) }
+        : { status: 'cancelled', usage: null };
+    }
     await this.usage.recordChecks(
       manager,
       items.flatMap((item) => {

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { BatchCommitter } from '../common/batching/batch-committer';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
 import type { AttemptOutcome } from './attempt-outcome';
@@ -54,6 +55,7 @@ export class DeliveryOutcomeRecorder {
     private readonly worker: WorkerIdentity,
     private readonly logger: JsonLogger,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {
     this.committer = new BatchCommitter(
       dataSource,
@@ -72,7 +74,9 @@ export class DeliveryOutcomeRecorder {
     outcome: AttemptOutcome,
     attemptedAt: Date,
   ): Promise<void> {
-    return this.committer.submit({ claim, outcome, attemptedAt });
+    return this.committer
+      .submit({ claim, outcome, attemptedAt })
+      .then(() => this.metrics.recordDelivery(claim.channel, outcome.status));
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {

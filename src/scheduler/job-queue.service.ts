@@ -4,7 +4,6 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { HealthCheckRegistry } from '../health/health-check.registry';
 import { QueueRepository } from './queue.repository';
 
 export const CHECK_QUEUE = 'task-check';
@@ -30,12 +29,13 @@ export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
 @Injectable()
 export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   private readonly boss: PgBoss;
+  /** Between a finished start and the beginning of a stop. */
+  private running = false;
 
   constructor(
     private readonly repository: QueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: JsonLogger,
-    health: HealthCheckRegistry,
   ) {
     this.boss = new PgBoss({
       db: repository.poolConnection(),
@@ -51,11 +51,12 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     this.boss.on('error', (error: Error) =>
       this.logger.warn({ msg: 'Job queue error', error: error.message }),
     );
-    health.register('job_queue', () => this.boss.getQueue(CHECK_QUEUE));
+    this.boss.on('stopped', () => (this.running = false));
   }
 
   async onModuleInit(): Promise<void> {
     await this.boss.start();
+    this.running = true;
     const checkQueue: PgBoss.Queue = {
       name: CHECK_QUEUE,
       policy: 'standard',
@@ -85,7 +86,14 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.running = false;
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+  }
+
+  /** Resolves when the queue is running and its tables answer (`GET /health`). */
+  async ping(): Promise<void> {
+    if (!this.running) throw new Error('The job queue is not running');
+    if (!(await this.boss.getQueue(CHECK_QUEUE))) throw new Error('The check queue is missing');
   }
 
   /** A queue change that failed names the operation; the caller's transaction then rolls back. */

@@ -18,6 +18,12 @@ export interface QueueJobRow {
   retry_count: number;
 }
 
+export interface QueueJobCount {
+  queue: string;
+  state: string;
+  jobs: number;
+}
+
 /**
  * The queue's database side: the connections pg-boss runs its statements on, and read-only SQL on
  * its tables. Changes to jobs go through pg-boss (JobQueueService).
@@ -62,5 +68,17 @@ export class QueueRepository {
       ),
     ]);
     return { jobs: rows, total: count[0]?.total ?? 0 };
+  }
+
+  /**
+   * Jobs by queue and state, for `monitor_queue_jobs`. A scan of the live job table (archived
+   * jobs are elsewhere): no index serves a full count, and the metrics cache it for a few seconds.
+   */
+  countJobsByState(): Promise<QueueJobCount[]> {
+    return this.dataSource.query<QueueJobCount[]>(
+      `SELECT name AS queue, state::text AS state, count(*)::int AS jobs
+       FROM ${QUEUE_SCHEMA}.job
+       GROUP BY name, state`,
+    );
   }
 }

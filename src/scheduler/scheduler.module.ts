@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { JobQueueHealthIndicator } from './job-queue.health-indicator';
 import { JobQueueService } from './job-queue.service';
 import { PeriodicJobs } from './periodic-jobs.service';
 import { QueueRepository } from './queue.repository';
@@ -10,6 +11,7 @@ import { WorkerIdentity } from './worker-identity';
 @Module({
   providers: [
     JobQueueService,
+    JobQueueHealthIndicator,
     QueueRepository,
     WorkerIdentity,
     WorkerHeartbeatService,

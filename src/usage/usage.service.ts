@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import type { ProviderUsage } from '../search/search-provider';
 import type { AdminUsageQueryDto } from './dto/usage-query.dto';
 import type { UsageKind } from './usage-event.entity';
@@ -32,6 +33,7 @@ export class UsageService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** `GET /api/v1/usage`: the caller's sums for a UTC month (default: this one). */
@@ -70,12 +72,13 @@ export class UsageService {
   }
 
   /** Counts a suggestion or a preview (a check's usage is written with its result). */
-  recordCall(
+  async recordCall(
     userId: string,
     kind: Exclude<UsageKind, 'check'>,
     usage: ProviderUsage,
   ): Promise<void> {
-    return this.usage.record([{ userId, kind, executionId: null, usage }]);
+    await this.usage.record([{ userId, kind, executionId: null, usage }]);
+    this.metrics.recordLlmCost(usage);
   }
 
   /** Checks' usage, in the caller's transaction (the check runner's result batch). */

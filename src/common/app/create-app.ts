@@ -7,6 +7,8 @@ import { jsonBody } from '../http/json-body';
 import { decodablePath } from '../http/request-path';
 import type { JsonLogger } from '../logging/json-logger';
 import { requestLogging } from '../logging/request-logging';
+import { httpMetrics } from '../../metrics/http-metrics.middleware';
+import { MetricsService } from '../../metrics/metrics.service';
 
 /** Node's own default: a client gets 5 minutes to send its request. */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -25,6 +27,7 @@ export async function createApp(
   app.disable('x-powered-by');
   // No ETag: hashing every answer costs CPU, and the API's answers are not cached by clients.
   app.set('etag', false);
+  app.use(httpMetrics(app.get(MetricsService)));
   app.use(requestLogging(logger));
   app.use(decodablePath());
   app.use(jsonBody());

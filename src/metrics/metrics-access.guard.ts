@@ -1,0 +1,44 @@
+import {
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+
+/**
+ * `GET /metrics` has its own rule (contract §10), not the API's credentials: with `METRICS_TOKEN`
+ * set, that token as a Bearer credential (else 401); without it, open when `AUTH_DISABLED=true`;
+ * otherwise the route does not exist (404).
+ */
+@Injectable()
+export class MetricsAccessGuard implements CanActivate {
+  private readonly tokenDigest: Buffer | null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.tokenDigest = config.metricsToken === null ? null : digest(config.metricsToken);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.tokenDigest === null) {
+      if (this.config.authDisabled) return true;
+      throw new NotFoundException('Not Found');
+    }
+    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
+    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+    if (!match) throw new UnauthorizedException('Authorization header missing');
+    // Digests have one length, so the comparison takes the same time whatever was sent.
+    if (!timingSafeEqual(digest(match[1]), this.tokenDigest)) {
+      throw new UnauthorizedException('Invalid metrics token');
+    }
+    return true;
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
