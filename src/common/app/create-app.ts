@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from '../../app.module';
-import type { AppConfig } from '../../config/app-config';
+import type { AppConfig } from '../../app.config';
 import { HttpErrorFilter } from '../filters/http-error.filter';
 import { ROUTER_OPTIONS } from '../filters/route-index';
 import { MAX_BODY_BYTES, registerJsonBody } from '../http/json-body';
@@ -21,7 +21,7 @@ export async function createApp(
   logger: JsonLogger,
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    trustProxy: config.trustProxy,
+    trustProxy: config.server.trustProxy,
     bodyLimit: MAX_BODY_BYTES,
     requestIdHeader: false,
     genReqId: requestId,
