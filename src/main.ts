@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { createApp } from './common/app/create-app';
+import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
+import { createApp } from './create-app';
 import { JsonLogger } from './common/logging/json-logger';
-import { ConfigValidationError, loadConfig, type AppConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
 
 function loadEnvFile(): void {
@@ -24,8 +24,8 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const logger = new JsonLogger(config.logLevel);
-  const database = await prepareDatabase(config, logger);
+  const logger = new JsonLogger(config.server.logLevel);
+  const database = await prepareDatabase(config.database, logger);
   const app = await createApp(config, database.url, logger).catch(async (error: unknown) => {
     await database.embedded?.stop(); // never leave the embedded server behind a failed start
     throw error;
@@ -52,7 +52,7 @@ async function bootstrap(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   try {
-    await app.listen(config.port, config.host);
+    await app.listen(config.server.port, config.server.host);
   } catch (error) {
     await app.close().catch(() => undefined);
     await database.embedded?.stop();
@@ -60,8 +60,8 @@ async function bootstrap(): Promise<void> {
   }
   logger.log({
     msg: 'Listening',
-    host: config.host,
-    port: config.port,
+    host: config.server.host,
+    port: config.server.port,
     embeddedDatabase: database.embedded !== null,
   });
 }

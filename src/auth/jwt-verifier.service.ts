@@ -1,13 +1,9 @@
-import {
-  Inject,
-  Injectable,
-  ServiceUnavailableException,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, importSPKI, type KeyLike } from 'jose';
 import type { JwtPayload } from 'jsonwebtoken';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import type { IdentityClaims } from '../users/users.service';
+import { authConfig, type AuthConfig } from './auth.config';
 
 /** The signature algorithms accepted (what identity providers issue and jsonwebtoken verifies). */
 export const JWT_ALGORITHMS = [
@@ -36,7 +32,7 @@ type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
 export class JwtVerifierService {
   private keySource: Promise<RemoteKeySet | KeyLike> | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig(authConfig) private readonly config: AuthConfig) {}
 
   isConfigured(): boolean {
     return this.config.jwt.jwksUrl !== null || this.config.jwt.publicKey !== null;

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
 import { deliveryJobId } from '../notifications/delivery-job';
 import {
@@ -11,6 +11,7 @@ import {
   type CheckJobData,
   type QueueJob,
 } from '../scheduler/job-queue.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { WorkerIdentity } from '../scheduler/worker-identity';
 import {
   ProviderError,
@@ -18,6 +19,7 @@ import {
   type CheckResult,
   type ProviderUsage,
 } from '../search/search-provider';
+import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from '../common/batching/batch-committer';
@@ -28,6 +30,7 @@ import {
   type TaskOutcome,
 } from './check-outcome';
 import { CheckScheduleRepository } from './check-schedule.repository';
+import { executionsConfig, type ExecutionsConfig } from './executions.config';
 import { ExecutionRepository, type ClaimedRun } from './execution.repository';
 
 /** A job whose execution is now `running` on this worker. */
@@ -67,7 +70,9 @@ export class CheckRunnerService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(usageConfig) private readonly usageSettings: UsageConfig,
+    @InjectConfig(executionsConfig) private readonly executionSettings: ExecutionsConfig,
+    @InjectConfig(schedulerConfig) private readonly schedulerSettings: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly provider: SearchProvider,
     private readonly worker: WorkerIdentity,
@@ -111,7 +116,7 @@ export class CheckRunnerService {
   }
 
   private async callProvider(check: ClaimedCheck): Promise<CheckResult | Error> {
-    const budget = this.config.userMonthlyBudgetUsd;
+    const budget = this.usageSettings.userMonthlyBudgetUsd;
     if (check.budgetReached && budget !== null) return new BudgetReachedError(budget);
     try {
       return await this.provider.check({
@@ -225,7 +230,10 @@ export class CheckRunnerService {
         outcome: item.outcome,
         job: item.check.job,
         now,
-        config: this.config,
+        config: {
+          alertAfterFailures: this.executionSettings.alertAfterFailures,
+          scheduler: this.schedulerSettings,
+        },
       }),
     }));
     const jobsToComplete: string[] = [];

@@ -1,14 +1,15 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
-import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { Clock } from '../common/clock/clock';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository } from './execution.repository';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
@@ -31,7 +32,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly logger: JsonLogger,
     private readonly jobs: PeriodicJobs,

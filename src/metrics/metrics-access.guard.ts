@@ -1,5 +1,4 @@
 import {
-  Inject,
   Injectable,
   NotFoundException,
   UnauthorizedException,
@@ -8,7 +7,9 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { authConfig, type AuthConfig } from '../auth/auth.config';
+import { InjectConfig } from '../config/config-slice';
+import { metricsConfig, type MetricsConfig } from './metrics.config';
 
 /**
  * `GET /metrics` has its own rule (contract §10), not the API's credentials: with `METRICS_TOKEN`
@@ -19,13 +20,16 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 export class MetricsAccessGuard implements CanActivate {
   private readonly tokenDigest: Buffer | null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @InjectConfig(metricsConfig) config: MetricsConfig,
+    @InjectConfig(authConfig) private readonly auth: AuthConfig,
+  ) {
     this.tokenDigest = config.metricsToken === null ? null : digest(config.metricsToken);
   }
 
   canActivate(context: ExecutionContext): boolean {
     if (this.tokenDigest === null) {
-      if (this.config.authDisabled) return true;
+      if (this.auth.authDisabled) return true;
       throw new NotFoundException('Not Found');
     }
     const header = context.switchToHttp().getRequest<Request>().headers.authorization;

@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BatchCommitter } from '../common/batching/batch-committer';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { MetricsService } from '../metrics/metrics.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
@@ -16,6 +16,7 @@ import {
   type SendRecordWrite,
 } from './notification-delivery.repository';
 import { Clock } from '../common/clock/clock';
+import { notificationsConfig, type NotificationsConfig } from './notifications.config';
 
 /** Outcomes are written in groups of at most this many (one transaction each)... */
 const MAX_RECORD_BATCH = 256;
@@ -49,7 +50,7 @@ export class DeliveryOutcomeRecorder {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(notificationsConfig) private readonly config: NotificationsConfig,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
     private readonly worker: WorkerIdentity,

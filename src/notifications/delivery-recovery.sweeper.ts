@@ -1,12 +1,13 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
-import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { derivedJobId, webhookIdFor, type DeliveryAttemptJobData } from './delivery-job';
 import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 const SWEEP_INTERVAL_MS = 10_000;
 const REQUEUE_EVERY_N_SWEEPS = 3;
@@ -34,7 +35,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly repository: DeliveryRecoveryRepository,
     private readonly logger: JsonLogger,

@@ -1,15 +1,15 @@
 import {
-  Inject,
   Injectable,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { QueuePuller } from '../scheduler/queue-puller';
 import { MAX_DELIVERIES_IN_FLIGHT, type DeliveryAttemptJobData } from './delivery-job';
 import { NotificationDeliveryService } from './notification-delivery.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 const MAX_FETCH = 512;
 
@@ -22,7 +22,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   private readonly puller: QueuePuller<DeliveryAttemptJobData>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     queue: JobQueueService,
     deliveries: NotificationDeliveryService,
     logger: JsonLogger,

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
+import { notificationsConfig, type NotificationsConfig } from './notifications.config';
 
 /** A lookup of a notification host gives up after this long, well inside the delivery deadline. */
 export const DNS_TIMEOUT_MS = 5_000;
@@ -35,7 +36,7 @@ export class DnsTimeoutError extends Error {
 export class HostResolver {
   private readonly resolver = new Resolver({ timeout: DNS_TRY_TIMEOUT_MS, tries: DNS_TRIES });
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig(notificationsConfig) config: NotificationsConfig) {
     if (config.dnsServers.length > 0) this.resolver.setServers(config.dnsServers);
   }
 

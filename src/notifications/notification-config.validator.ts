@@ -1,13 +1,12 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { NotificationChannelRegistry } from './channels/channel-registry';
-import type { ChannelOwner } from './channels/notification-channel';
-import type { NotificationConfig } from './notification-config';
 import {
-  NOTIFICATION_EVENTS,
   NOTIFICATION_TYPES,
-  type NotificationEvent,
+  NotificationChannelRegistry,
+  type NotificationConfig,
   type NotificationType,
-} from './notification-types';
+} from './channels/channel-registry';
+import type { ChannelOwner } from './channels/notification-channel';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-types';
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
@@ -46,9 +45,9 @@ export class NotificationConfigValidator {
       seen.add(type);
       const events = validEvents(entry.events);
       const previous = existing.find((config) => config.type === type);
-      const config = (await this.channels
+      const config: NotificationConfig = await this.channels
         .get(type)
-        .validate(entry, previous, owner)) as NotificationConfig;
+        .validate(entry, previous, owner);
       result.push(events ? { ...config, events } : config);
     }
     return result;

@@ -1,13 +1,4 @@
-/** The channel types a task's `notifications` may hold (docs/api.md). */
-export const NOTIFICATION_TYPES = [
-  'email',
-  'webhook',
-  'slack',
-  'discord',
-  'ntfy',
-  'telegram',
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type { NotificationType } from './channels/channel-registry';
 
 /** The events a config may subscribe to (`events`, default all of them). */
 export const NOTIFICATION_EVENTS = ['condition_met', 'check_failing', 'check_recovered'] as const;
@@ -19,7 +10,8 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
 
 /** What every channel config holds. */
 export interface NotificationConfigBase {
-  type: NotificationType;
+  /** The channel's type (channels/channel-registry.ts lists them). */
+  type: string;
   /** Absent: every event (docs/api.md). */
   events?: NotificationEvent[];
 }

@@ -1,10 +1,10 @@
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
+import { emailConfig, type EmailConfig } from './channels/email/email.config';
 import { DeliveryAttemptRunner } from './delivery-attempt.runner';
 import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
 import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
@@ -25,7 +25,7 @@ import { NotificationsService } from './notifications.service';
 import { TestNotificationService } from './test-notification.service';
 
 /** SMTP_URL plus timeouts that keep one attempt well inside the delivery job's expiry. */
-function mailerOptions(config: AppConfig): MailerOptions {
+function mailerOptions(config: EmailConfig): MailerOptions {
   return {
     // Without SMTP_URL nothing is ever handed to the transport (the email channel records the
     // attempt as failed), but the mailer module insists on one.
@@ -49,7 +49,7 @@ function mailerOptions(config: AppConfig): MailerOptions {
       TaskEntity,
       EmailVerificationEntity,
     ]),
-    MailerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: mailerOptions }),
+    MailerModule.forRootAsync({ inject: [emailConfig.token], useFactory: mailerOptions }),
   ],
   controllers: [NotificationsController, EmailVerificationController],
   providers: [

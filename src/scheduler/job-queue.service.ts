@@ -1,23 +1,26 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { QueueRepository } from './queue.repository';
+import {
+  CHECK_QUEUE,
+  CHECK_RETRY_LIMIT,
+  DELIVERY_QUEUE,
+  QUEUE_SCHEMA,
+  type CheckJobData,
+} from './queues';
+import { schedulerConfig, type SchedulerConfig } from './scheduler.config';
 
-export const CHECK_QUEUE = 'task-check';
-export const DELIVERY_QUEUE = 'notification-delivery';
-export const QUEUE_SCHEMA = 'pgboss';
-
-/** Provider failures worth retrying are retried this many times by the queue. */
-export const CHECK_RETRY_LIMIT = 2;
-
-export interface CheckJobData {
-  taskId: string;
-  /** Set for a run requested through the API: the execution row already exists. */
-  executionId?: string;
-}
+export {
+  CHECK_QUEUE,
+  CHECK_RETRY_LIMIT,
+  DELIVERY_QUEUE,
+  QUEUE_SCHEMA,
+  type CheckJobData,
+} from './queues';
 
 export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
 
@@ -34,7 +37,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly repository: QueueRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly logger: JsonLogger,
   ) {
     this.boss = new PgBoss({

@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { CHECK_QUEUE, QUEUE_SCHEMA, type CheckJobData } from './job-queue.service';
+import { CHECK_QUEUE, QUEUE_SCHEMA, type CheckJobData } from './queues';
 
 export interface QueueJobRow {
   id: string;

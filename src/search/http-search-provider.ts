@@ -1,20 +1,22 @@
-import type { AppConfig } from '../config/app-config';
 import { ProviderHttpClient, type ProviderHttpOptions } from './provider-http.client';
 import { pricesFor, type ListPrice, type Prices } from './provider-usage';
 import { SearchProvider } from './search-provider';
+import type { ProviderSettings } from './search-provider.definition';
 
 /**
  * What the adapters that call a vendor over HTTP share: the configured model and its prices
  * (the list price of the default model unless `PRICE_*` override it), and their HTTP clients,
  * closed together at shutdown.
  */
-export abstract class HttpSearchProvider extends SearchProvider {
+export abstract class HttpSearchProvider<
+  C extends ProviderSettings = ProviderSettings,
+> extends SearchProvider {
   readonly model: string;
   protected readonly prices: Prices;
   private readonly clients: ProviderHttpClient[] = [];
 
   constructor(
-    protected readonly config: AppConfig,
+    protected readonly config: C,
     model: string,
     listPrice: ListPrice,
     private readonly httpOptions: ProviderHttpOptions,

@@ -4,7 +4,7 @@ import {
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
-import { DEFAULT_TASK_NAME, type NotifyBehavior } from '../tasks/task.entity';
+import { DEFAULT_TASK_NAME, type NotifyBehavior } from './search.types';
 
 /** Every unusable reply fails with this prefix, so an execution's error_message reads the same. */
 export const UNPARSEABLE_REPLY_PREFIX = "Could not parse the model's reply";

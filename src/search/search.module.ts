@@ -1,10 +1,9 @@
 import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { UsageModule } from '../usage/usage.module';
-import { GroundedSearchService } from './grounded-search.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-http.client';
 import { SearchProvider } from './search-provider';
 import { createSearchProvider } from './search-provider.registry';
+import { searchConfig, type SearchConfig } from './search.config';
 
 /** Optional injection token to override `DEFAULT_PROVIDER_HTTP_OPTIONS` in a module. */
 export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
@@ -16,19 +15,28 @@ const logger = new Logger('SearchProvider');
  * depends on the abstract `SearchProvider` only.
  */
 @Module({
-  imports: [UsageModule],
   providers: [
     {
       provide: SearchProvider,
-      useFactory: (config: AppConfig, options?: Partial<ProviderHttpOptions>) =>
-        createSearchProvider(config, { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options }, (message) =>
-          logger.warn(message),
+      useFactory: (
+        search: SearchConfig,
+        scheduler: SchedulerConfig,
+        options?: Partial<ProviderHttpOptions>,
+      ) =>
+        createSearchProvider(
+          search.provider,
+          { ...search, scheduler },
+          { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options },
+          (message) => logger.warn(message),
         ),
-      inject: [APP_CONFIG, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
+      inject: [
+        searchConfig.token,
+        schedulerConfig.token,
+        { token: PROVIDER_HTTP_OPTIONS, optional: true },
+      ],
     },
-    GroundedSearchService,
   ],
-  exports: [SearchProvider, GroundedSearchService],
+  exports: [SearchProvider],
 })
 export class SearchModule implements OnApplicationShutdown {
   constructor(@Inject(SearchProvider) private readonly provider: SearchProvider) {}

@@ -90,9 +90,7 @@ export class TaskSharingService {
   }
 
   private copyForOwnFork(configs: NotificationConfig[]): NotificationConfig[] {
-    return configs.map(
-      (config) => this.channels.get(config.type).copyForOwnFork(config) as NotificationConfig,
-    );
+    return configs.map((config) => this.channels.get(config.type).copyForOwnFork(config));
   }
 
   /**

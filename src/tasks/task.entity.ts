@@ -11,10 +11,10 @@ import type { NotificationConfig } from '../notifications/notification-config';
 import { UserEntity } from '../users/user.entity';
 
 export type TaskState = 'active' | 'paused' | 'completed';
-export type NotifyBehavior = 'once' | 'always';
 
-/** The name of a task created or suggested without one. */
-export const DEFAULT_TASK_NAME = 'New Monitor';
+import type { NotifyBehavior } from '../search/search.types';
+
+export { DEFAULT_TASK_NAME, type NotifyBehavior } from '../search/search.types';
 
 export type { NotificationConfig } from '../notifications/notification-config';
 

@@ -4,6 +4,8 @@ import { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionsModule } from '../executions/executions.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { SearchModule } from '../search/search.module';
+import { UsageModule } from '../usage/usage.module';
+import { GroundedSearchService } from './grounded-search.service';
 import { TaskCreationService } from './task-creation.service';
 import { TaskSharingController } from './task-sharing.controller';
 import { TaskSharingService } from './task-sharing.service';
@@ -18,9 +20,16 @@ import { TasksService } from './tasks.service';
     ExecutionsModule,
     NotificationsModule,
     SearchModule,
+    UsageModule,
   ],
   controllers: [TasksController, TaskSharingController],
-  providers: [TasksService, TaskCreationService, TaskSharingService, TaskRepository],
+  providers: [
+    TasksService,
+    GroundedSearchService,
+    TaskCreationService,
+    TaskSharingService,
+    TaskRepository,
+  ],
   exports: [TasksService, TaskRepository],
 })
 export class TasksModule {}

@@ -1,7 +1,6 @@
 import {
   ConflictException,
   HttpException,
-  Inject,
   Injectable,
   InternalServerErrorException,
   NotFoundException,
@@ -9,7 +8,7 @@ import {
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { ExecutionEntity } from '../executions/execution.entity';
 import { UserEntity } from '../users/user.entity';
 import { channelOwner } from '../notifications/channels/notification-channel';
@@ -22,6 +21,7 @@ import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
+import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
 
@@ -33,7 +33,7 @@ export class TasksService {
     @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(tasksConfig) private readonly config: TasksConfig,
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
   ) {}

@@ -1,8 +1,8 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ProviderUsage } from '../search/search-provider';
 import type { AdminUsageQueryDto } from './dto/usage-query.dto';
@@ -15,6 +15,7 @@ import {
   type UserUsageTotals,
 } from './usage.repository';
 import { Clock } from '../common/clock/clock';
+import { usageConfig, type UsageConfig } from './usage.config';
 
 export interface MonthlyUsage extends UsageTotals {
   month: string;
@@ -30,7 +31,7 @@ export function budgetReachedMessage(budgetUsd: number): string {
 @Injectable()
 export class UsageService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(usageConfig) private readonly config: UsageConfig,
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../config/config-slice';
 import type { UserEntity, UserRole } from './user.entity';
 import { UserRepository } from './user.repository';
+import { usersConfig, type UsersConfig } from './users.config';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
 
@@ -17,7 +18,7 @@ export interface IdentityClaims {
 export class UsersService {
   constructor(
     private readonly users: UserRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(usersConfig) private readonly config: UsersConfig,
   ) {}
 
   findById(id: string): Promise<UserEntity | null> {

@@ -1,7 +1,7 @@
 import { RequestMethod, type Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { routeAuthLevel } from '../../src/common/guards/auth.guard';
+import { routeAuthLevel } from '../../src/common/decorators/auth.decorators';
 import { THROTTLER_LIMIT, THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import { startTestApp, type TestApp } from '../support/test-app';
 

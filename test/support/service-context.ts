@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
 import { JsonLogger } from '../../src/common/logging/json-logger';
-import { loadConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import {
   ProviderError,
@@ -99,7 +99,9 @@ export async function startServiceContext(
   const clock = new ManualClock();
   const provider = new ScriptedSearchProvider();
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, databaseUrl, logger: new JsonLogger(config.logLevel) })],
+    imports: [
+      AppModule.forRoot({ config, databaseUrl, logger: new JsonLogger(config.server.logLevel) }),
+    ],
   })
     .overrideProvider(Clock)
     .useValue(clock)

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createApp } from '../../src/common/app/create-app';
+import { createApp } from '../../src/create-app';
 import { JsonLogger } from '../../src/common/logging/json-logger';
-import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { loadConfig, type AppConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import type { GeminiStandIn } from './gemini-stand-in';
 import { JwksServer } from './jwks-server';
@@ -93,7 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   await runMigrations(databaseUrl);
-  const app = await createApp(config, databaseUrl, new JsonLogger(config.logLevel));
+  const app = await createApp(config, databaseUrl, new JsonLogger(config.server.logLevel));
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const db = new Pool({ connectionString: databaseUrl, max: 3 });

@@ -1,7 +1,7 @@
 import type { AttemptOutcome } from '../attempt-outcome';
 import type { HttpDeliveryClient } from '../http/http-delivery.client';
 import type { NotificationContent } from '../notification-content';
-import type { NotificationConfigBase, NotificationType } from '../notification-types';
+import type { NotificationConfigBase } from '../notification-types';
 import {
   maskUrl,
   type NotificationChannel,
@@ -18,7 +18,7 @@ export interface UrlHookConfig extends NotificationConfigBase {
  * checked by the SSRF guard, and each attempt POSTs the app's JSON message to it.
  */
 export abstract class UrlHookChannel<C extends UrlHookConfig> implements NotificationChannel<C> {
-  abstract readonly type: NotificationType;
+  abstract readonly type: C['type'];
 
   protected constructor(private readonly http: HttpDeliveryClient) {}
 

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { OptionalEnum } from '../../common/validation/fields';
 import { PageQueryDto } from '../../common/dto/page-query.dto';
-import { NOTIFICATION_TYPES, type NotificationType } from '../notification-types';
+import { NOTIFICATION_TYPES, type NotificationType } from '../channels/channel-registry';
 
 /** `GET /api/v1/notifications/sends` (docs/api.md). */
 export class ListSendsQueryDto extends PageQueryDto {

@@ -1,13 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty, UuidProperty } from '../../common/openapi/schema-properties';
 import { GroundingSourceResponse } from '../../executions/execution.mapper';
+import { NOTIFICATION_TYPES, type NotificationType } from '../channels/channel-registry';
 import type { SendStatus } from '../notification-send.entity';
-import {
-  NOTIFICATION_TYPES,
-  SEND_EVENTS,
-  type NotificationType,
-  type SendEvent,
-} from '../notification-types';
+import { SEND_EVENTS, type SendEvent } from '../notification-types';
 
 /** A Notification send record (docs/api.md): exactly these fields. */
 export class SendRecordResponse {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OptionalEnum } from '../../common/validation/fields';
-import { NOTIFICATION_TYPES, type NotificationType } from '../notification-types';
+import { NOTIFICATION_TYPES, type NotificationType } from '../channels/channel-registry';
 import type { SendStatus } from '../notification-send.entity';
 
 /** `POST /api/v1/tasks/{id}/notifications/test` (docs/api.md). */

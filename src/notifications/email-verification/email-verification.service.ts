@@ -1,7 +1,6 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import {
   BadRequestException,
-  Inject,
   Injectable,
   NotFoundException,
   ServiceUnavailableException,
@@ -9,7 +8,7 @@ import {
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { DataSource, Repository } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config-slice';
 import type { ChannelOwner } from '../channels/notification-channel';
 import type {
   EmailVerificationListItem,
@@ -17,6 +16,7 @@ import type {
 } from './dto/email-verification.dto';
 import { EmailVerificationEntity } from './email-verification.entity';
 import { Clock } from '../../common/clock/clock';
+import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 
 /** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
 export const CODE_VALIDITY_MS = 30 * 60_000;
@@ -34,7 +34,7 @@ export const CODE_VOID =
 @Injectable()
 export class EmailVerificationService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(emailConfig) private readonly config: EmailConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(EmailVerificationEntity)
     private readonly verifications: Repository<EmailVerificationEntity>,

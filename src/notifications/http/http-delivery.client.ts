@@ -1,9 +1,4 @@
-import {
-  BadRequestException,
-  Inject,
-  Injectable,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { BadRequestException, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   Agent as HttpAgent,
   request as httpRequest,
@@ -12,11 +7,12 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config-slice';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../attempt-outcome';
 import { MAX_DELIVERIES_IN_FLIGHT } from '../delivery-job';
 import { HostResolver } from '../host-resolver';
 import { BlockedDestinationError, type ResolvedAddress } from '../network-guard';
+import { notificationsConfig, type NotificationsConfig } from '../notifications.config';
 
 /**
  * Contract section 2, "Webhook delivery": an attempt (DNS lookup, connection, answer and reading
@@ -79,7 +75,7 @@ export class HttpDeliveryClient implements OnApplicationShutdown {
   private readonly httpsAgent = new HttpsAgent(AGENT_OPTIONS);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(notificationsConfig) private readonly config: NotificationsConfig,
     private readonly hosts: HostResolver,
   ) {}
 

@@ -7,9 +7,13 @@ import {
   suggestReply,
   textReply,
 } from '../../../test/support/gemini-stand-in';
-import { loadConfig, type AppConfig } from '../../config/app-config';
+import { readConfig } from '../../config/config-slice';
+import { schedulerConfig } from '../../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from '../provider-http.client';
 import { ProviderError, type CheckRequest } from '../search-provider';
+import type { ProviderSettings } from '../search-provider.definition';
+import { searchConfig } from '../search.config';
+import type { GeminiConfig } from './gemini-search.config';
 import { GeminiSearchProvider } from './gemini-search.provider';
 
 /** Tiny delays so retry tests take milliseconds; the timeout is generous unless a test says so. */
@@ -51,9 +55,18 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** What the search module builds the adapter with, from these variables alone. */
+function loadConfig(env: Record<string, string>): ProviderSettings & GeminiConfig {
+  const { search, scheduler } = readConfig(env, {
+    search: searchConfig,
+    scheduler: schedulerConfig,
+  });
+  return { ...search, scheduler };
+}
+
 describe('GeminiSearchProvider', () => {
   let standIn: GeminiStandIn;
-  let config: AppConfig;
+  let config: ProviderSettings & GeminiConfig;
 
   const providers: GeminiSearchProvider[] = [];
 

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import {
   asRecord,
@@ -18,8 +17,8 @@ import {
   type SuggestReply,
   type SuggestRequest,
 } from '../search-provider';
-
-export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
+import { defineSearchProvider, type ProviderSettings } from '../search-provider.definition';
+import { DEFAULT_GEMINI_MODEL, readGeminiConfig, type GeminiConfig } from './gemini-search.config';
 
 /** Gemini 2.5 Flash list price (README, "Providers"): grounding is billed per grounded prompt. */
 export const GEMINI_LIST_PRICE: ListPrice = {
@@ -41,12 +40,12 @@ const BLOCKING_FINISH_REASONS = new Set([
  * The Gemini adapter: one `generateContent` call with Google Search
  * grounding per check or suggestion.
  */
-export class GeminiSearchProvider extends HttpSearchProvider {
+export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & GeminiConfig> {
   readonly name = 'gemini';
   readonly http = this.httpClient('Gemini API');
 
   constructor(
-    config: AppConfig,
+    config: ProviderSettings & GeminiConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
@@ -160,3 +159,11 @@ export function geminiTokens(body: unknown): TokenUsage {
     searchCalls: 1,
   };
 }
+
+export const geminiSearchProvider = defineSearchProvider({
+  name: 'gemini',
+  label: 'Gemini',
+  variables: ['GEMINI_API_KEY'],
+  readConfig: readGeminiConfig,
+  create: (...args) => new GeminiSearchProvider(...args),
+});

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
@@ -13,8 +12,8 @@ import {
   urlCitations,
   urlSource,
 } from './responses-api.wire';
-
-export const DEFAULT_OPENAI_MODEL = 'gpt-5-mini';
+import { defineSearchProvider, type ProviderSettings } from '../search-provider.definition';
+import { DEFAULT_OPENAI_MODEL, readOpenAiConfig, type OpenAiConfig } from './openai-search.config';
 
 /** GPT-5 mini list price with the web search tool (README, "Providers"). */
 export const OPENAI_LIST_PRICE: ListPrice = {
@@ -26,12 +25,12 @@ export const OPENAI_LIST_PRICE: ListPrice = {
  * The OpenAI adapter: one `POST /responses` per check or suggestion, with
  * the `web_search` tool required and its sources included.
  */
-export class OpenAiSearchProvider extends HttpSearchProvider {
+export class OpenAiSearchProvider extends HttpSearchProvider<ProviderSettings & OpenAiConfig> {
   readonly name = 'openai';
   readonly http = this.httpClient('OpenAI API');
 
   constructor(
-    config: AppConfig,
+    config: ProviderSettings & OpenAiConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
@@ -103,3 +102,11 @@ export function openAiTokens(body: unknown): TokenUsage {
   const searchCalls = searchActions(body).filter((action) => action.type === 'search').length;
   return { inputTokens, outputTokens, searchCalls };
 }
+
+export const openAiSearchProvider = defineSearchProvider({
+  name: 'openai',
+  label: 'OpenAI',
+  variables: ['OPENAI_API_KEY'],
+  readConfig: readOpenAiConfig,
+  create: (...args) => new OpenAiSearchProvider(...args),
+});

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
@@ -12,8 +11,12 @@ import {
   type SuggestRequest,
 } from '../search-provider';
 import { incompleteHint, itemsOfType, responsesText, responsesUsage } from './responses-api.wire';
-
-export const DEFAULT_PERPLEXITY_MODEL = 'perplexity/sonar';
+import { defineSearchProvider, type ProviderSettings } from '../search-provider.definition';
+import {
+  DEFAULT_PERPLEXITY_MODEL,
+  readPerplexityConfig,
+  type PerplexityConfig,
+} from './perplexity-search.config';
 
 /** Sonar list price (README, "Providers"); the API's own `usage.cost` wins when it sends one. */
 export const PERPLEXITY_LIST_PRICE: ListPrice = {
@@ -25,12 +28,14 @@ export const PERPLEXITY_LIST_PRICE: ListPrice = {
  * The Perplexity adapter: one `POST /v1/agent` per check or suggestion with
  * the web search tool forced. A 200 can still carry a failed run (`status: failed`).
  */
-export class PerplexitySearchProvider extends HttpSearchProvider {
+export class PerplexitySearchProvider extends HttpSearchProvider<
+  ProviderSettings & PerplexityConfig
+> {
   readonly name = 'perplexity';
   readonly http = this.httpClient('Perplexity API');
 
   constructor(
-    config: AppConfig,
+    config: ProviderSettings & PerplexityConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
@@ -126,3 +131,11 @@ export function perplexityTokens(body: unknown): TokenUsage {
     reportedCostUsd: typeof totalCost === 'number' && totalCost >= 0 ? totalCost : null,
   };
 }
+
+export const perplexitySearchProvider = defineSearchProvider({
+  name: 'perplexity',
+  label: 'Perplexity',
+  variables: ['PERPLEXITY_API_KEY'],
+  readConfig: readPerplexityConfig,
+  create: (...args) => new PerplexitySearchProvider(...args),
+});

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../../config/app-config';
 import {
   buildResultsCheckPrompt,
   buildSuggestPrompt,
@@ -22,6 +21,8 @@ import type {
   SuggestReply,
   SuggestRequest,
 } from '../search-provider';
+import { defineSearchProvider, type ProviderSettings } from '../search-provider.definition';
+import { readSearxngConfig, type SearxngConfig } from './searxng-search.config';
 
 /** SearXNG itself costs nothing per search; the model's tokens have no built-in price (self-hosted). */
 export const SEARXNG_LIST_PRICE: ListPrice = {
@@ -37,13 +38,13 @@ export const MAX_RESULTS_SHOWN = 10;
  * (`GET /search?format=json`), then one `POST /chat/completions` that judges the numbered
  * results. A suggestion is the chat call alone: the model has no search of its own.
  */
-export class SearxngSearchProvider extends HttpSearchProvider {
+export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings & SearxngConfig> {
   readonly name = 'searxng';
   readonly search = this.httpClient('SearXNG');
   readonly chat = this.httpClient('LLM server');
 
   constructor(
-    config: AppConfig,
+    config: ProviderSettings & SearxngConfig,
     httpOptions: ProviderHttpOptions,
     warn: (message: string) => void,
   ) {
@@ -164,3 +165,11 @@ function chatTokens(body: unknown): TokenUsage {
     searchCalls: 0,
   };
 }
+
+export const searxngSearchProvider = defineSearchProvider({
+  name: 'searxng',
+  label: 'SearXNG judged by an OpenAI-compatible model',
+  variables: ['SEARXNG_URL', 'LLM_BASE_URL', 'LLM_MODEL'],
+  readConfig: readSearxngConfig,
+  create: (...args) => new SearxngSearchProvider(...args),
+});

@@ -5,6 +5,7 @@ import { HttpDeliveryClient } from '../../http/http-delivery.client';
 import { messageParts, oneLine, type NotificationContent } from '../../notification-content';
 import type { NotificationConfigBase } from '../../notification-types';
 import {
+  defineChannel,
   maskUrl,
   type NotificationChannel,
   type OutgoingNotification,
@@ -133,3 +134,9 @@ function isHeaderSafe(token: string): boolean {
     return false;
   }
 }
+
+export const ntfyChannel = defineChannel<NtfyNotificationConfig>({
+  type: 'ntfy',
+  channel: NtfyChannel,
+  fields: 'url, token?',
+});

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpDeliveryClient } from '../../http/http-delivery.client';
 import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
+import { defineChannel } from '../notification-channel';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 
 export interface SlackNotificationConfig extends UrlHookConfig {
@@ -72,3 +73,9 @@ export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
     return slackMessage(content);
   }
 }
+
+export const slackChannel = defineChannel<SlackNotificationConfig>({
+  type: 'slack',
+  channel: SlackChannel,
+  fields: 'url',
+});

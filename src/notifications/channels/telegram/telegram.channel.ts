@@ -1,5 +1,5 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectConfig } from '../../../config/config-slice';
 import type { AttemptOutcome } from '../../attempt-outcome';
 import { HttpDeliveryClient } from '../../http/http-delivery.client';
 import {
@@ -9,7 +9,12 @@ import {
   type NotificationContent,
 } from '../../notification-content';
 import type { NotificationConfigBase } from '../../notification-types';
-import type { NotificationChannel, OutgoingNotification } from '../notification-channel';
+import {
+  defineChannel,
+  type NotificationChannel,
+  type OutgoingNotification,
+} from '../notification-channel';
+import { telegramConfig, type TelegramConfig } from './telegram.config';
 
 export interface TelegramNotificationConfig extends NotificationConfigBase {
   type: 'telegram';
@@ -70,7 +75,7 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
   readonly type = 'telegram';
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(telegramConfig) private readonly config: TelegramConfig,
     private readonly http: HttpDeliveryClient,
   ) {}
 
@@ -118,3 +123,10 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
     });
   }
 }
+
+export const telegramChannel = defineChannel<TelegramNotificationConfig>({
+  type: 'telegram',
+  channel: TelegramChannel,
+  fields: 'chat_id, bot_token',
+  config: telegramConfig,
+});

@@ -6,6 +6,7 @@ import { HttpDeliveryClient, parseConfigUrl } from '../../http/http-delivery.cli
 import { webhookBody } from '../../notification-content';
 import type { NotificationConfigBase } from '../../notification-types';
 import {
+  defineChannel,
   maskUrl,
   type NotificationChannel,
   type OutgoingNotification,
@@ -179,3 +180,9 @@ export function headerProblem(name: string, value: unknown): string | null {
   }
   return null;
 }
+
+export const webhookChannel = defineChannel<WebhookNotificationConfig>({
+  type: 'webhook',
+  channel: WebhookChannel,
+  fields: 'url, method, headers, secret',
+});

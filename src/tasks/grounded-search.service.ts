@@ -1,17 +1,17 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { Clock } from '../common/clock/clock';
 import { GroundingSourceResponse } from '../executions/execution.mapper';
-import { UsageService } from '../usage/usage.service';
 import {
   ProviderError,
-  ProviderNotConfiguredError,
   SearchProvider,
   type ProviderUsage,
   type SuggestRequest,
   type SuggestResult,
-} from './search-provider';
-import { Clock } from '../common/clock/clock';
-import type { NotifyBehavior } from '../tasks/task.entity';
+} from '../search/search-provider';
+import { ProviderNotConfiguredError } from '../search/search-provider.registry';
+import { UsageService } from '../usage/usage.service';
+import type { NotifyBehavior } from './task.entity';
 
 export class PreviewResponse {
   @ApiProperty()

@@ -1,6 +1,6 @@
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { JsonLogger } from '../common/logging/json-logger';
+import { JsonLogger } from '../logging/json-logger';
 
 /**
  * The one way this service runs periodic work (heartbeats, sweepers, flushers), through

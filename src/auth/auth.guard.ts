@@ -6,27 +6,10 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthService } from '../../auth/auth.service';
-import { CredentialAuthenticator } from '../../auth/credential-authenticator';
-import {
-  AUTH_LEVEL_KEY,
-  type AuthenticatedRequest,
-  type AuthLevel,
-} from '../decorators/auth.decorators';
-
-/** The declared auth level of a route handler (`user` when it declares none). */
-export function routeAuthLevel(
-  reflector: Reflector,
-  handler: object,
-  controller: object,
-): AuthLevel {
-  return (
-    reflector.getAllAndOverride<AuthLevel | undefined>(AUTH_LEVEL_KEY, [
-      handler,
-      controller,
-    ] as never) ?? 'user'
-  );
-}
+import { AuthService } from './auth.service';
+import type { AuthenticatedUser } from './authenticated-user';
+import { CredentialAuthenticator } from './credential-authenticator';
+import { routeAuthLevel, type AuthenticatedRequest } from '../common/decorators/auth.decorators';
 
 /**
  * Global guard: every route needs an active user unless it declares otherwise. It reads the
@@ -44,7 +27,7 @@ export class AccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const level = routeAuthLevel(this.reflector, context.getHandler(), context.getClass());
     if (level === 'public') return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest<AuthenticatedUser>>();
     const local = this.auth.localCaller();
     if (local) {
       request.user = local;

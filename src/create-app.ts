@@ -1,14 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AppModule } from '../../app.module';
-import type { AppConfig } from '../../config/app-config';
-import { jsonBody } from '../http/json-body';
-import { decodablePath } from '../http/request-path';
-import type { JsonLogger } from '../logging/json-logger';
-import { requestLogging } from '../logging/request-logging';
-import { httpMetrics } from '../../metrics/http-metrics.middleware';
-import { MetricsService } from '../../metrics/metrics.service';
+import { AppModule } from './app.module';
+import type { AppConfig } from './app.config';
+import { jsonBody } from './common/http/json-body';
+import { decodablePath } from './common/http/request-path';
+import type { JsonLogger } from './common/logging/json-logger';
+import { requestLogging } from './common/logging/request-logging';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 
 /** Node's own default: a client gets 5 minutes to send its request. */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -23,7 +23,7 @@ export async function createApp(
     AppModule.forRoot({ config, databaseUrl, logger }),
     { bodyParser: false, logger, abortOnError: false },
   );
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', config.server.trustProxy);
   app.disable('x-powered-by');
   // No ETag: hashing every answer costs CPU, and the API's answers are not cached by clients.
   app.set('etag', false);

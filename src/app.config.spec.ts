@@ -1,27 +1,22 @@
-import { ConfigValidationError, loadConfig } from './app-config';
+import { ConfigValidationError, loadConfig } from './app.config';
 
 describe('loadConfig', () => {
   it('should apply the documented defaults when the environment is empty', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 3000,
-      host: '0.0.0.0',
-      databaseUrl: null,
-      dataDir: './data',
-      nodeEnv: 'development',
-      authDisabled: false,
-      mailFrom: 'Monitor <monitor@localhost>',
-      webhookAllowPrivateNetworks: false,
+      server: { port: 3000, host: '0.0.0.0', nodeEnv: 'development' },
+      database: { url: null, dataDir: './data' },
+      auth: { authDisabled: false },
+      email: { mailFrom: 'Monitor <monitor@localhost>' },
+      notifications: { webhookAllowPrivateNetworks: false, dnsServers: [] },
       rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
-      maxActiveTasksPerUser: 100,
-      scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000 },
-      workerEnabled: true,
-      dnsServers: [],
+      tasks: { maxActiveTasksPerUser: 100 },
+      scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
     });
-    expect(config.webhookRetryScheduleMs).toEqual([
+    expect(config.notifications.webhookRetryScheduleMs).toEqual([
       5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5,
     ]);
-    expect(config.gemini.baseUrl).toBe('https://generativelanguage.googleapis.com');
+    expect(config.search.gemini.baseUrl).toBe('https://generativelanguage.googleapis.com');
   });
 
   it('should list every bad variable in one error when several are invalid', () => {
@@ -68,9 +63,9 @@ describe('loadConfig', () => {
   });
 
   it('should bind to loopback when AUTH_DISABLED=true and HOST is not set', () => {
-    expect(loadConfig({ AUTH_DISABLED: 'true' }).host).toBe('127.0.0.1');
-    expect(loadConfig({ AUTH_DISABLED: 'true', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
-    expect(loadConfig({}).host).toBe('0.0.0.0');
+    expect(loadConfig({ AUTH_DISABLED: 'true' }).server.host).toBe('127.0.0.1');
+    expect(loadConfig({ AUTH_DISABLED: 'true', HOST: '0.0.0.0' }).server.host).toBe('0.0.0.0');
+    expect(loadConfig({}).server.host).toBe('0.0.0.0');
   });
 
   it('should read the authorized parties and the spend caps when they are set', () => {
@@ -80,11 +75,11 @@ describe('loadConfig', () => {
       MAX_ACTIVE_TASKS_PER_USER: '0',
       RATE_LIMIT_LLM_PER_HOUR: '5',
     });
-    expect(config.jwt).toMatchObject({
+    expect(config.auth.jwt).toMatchObject({
       authorizedParties: ['https://app.example', 'https://admin.example'],
       trustEmail: true,
     });
-    expect(config.maxActiveTasksPerUser).toBe(0);
+    expect(config.tasks.maxActiveTasksPerUser).toBe(0);
     expect(config.rateLimit.llmPerHour).toBe(5);
   });
 
@@ -96,11 +91,9 @@ describe('loadConfig', () => {
   });
 
   it('should take DNS_SERVERS as IP addresses with optional ports and refuse anything else', () => {
-    expect(loadConfig({ DNS_SERVERS: '10.0.0.2, 127.0.0.1:5353,[::1]:53' }).dnsServers).toEqual([
-      '10.0.0.2',
-      '127.0.0.1:5353',
-      '[::1]:53',
-    ]);
+    expect(
+      loadConfig({ DNS_SERVERS: '10.0.0.2, 127.0.0.1:5353,[::1]:53' }).notifications.dnsServers,
+    ).toEqual(['10.0.0.2', '127.0.0.1:5353', '[::1]:53']);
     expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
   });
 });
@@ -114,28 +107,32 @@ describe('loadConfig: search provider selection', () => {
   };
 
   it('should run without a provider when no provider variables are set', () => {
-    expect(loadConfig({}).searchProvider).toBeNull();
+    expect(loadConfig({}).search.provider).toBeNull();
   });
 
   it('should pick the first configured provider in registry order when SEARCH_PROVIDER is unset', () => {
-    expect(loadConfig({ ...SEARXNG, ...OPENAI }).searchProvider).toBe('openai');
+    expect(loadConfig({ ...SEARXNG, ...OPENAI }).search.provider).toBe('openai');
     expect(
-      loadConfig({ ...SEARXNG, PERPLEXITY_API_KEY: 'p', GEMINI_API_KEY: 'g' }).searchProvider,
+      loadConfig({ ...SEARXNG, PERPLEXITY_API_KEY: 'p', GEMINI_API_KEY: 'g' }).search.provider,
     ).toBe('gemini');
   });
 
   it('should skip searxng when SEARCH_PROVIDER is unset and its model is missing', () => {
     expect(
-      loadConfig({ SEARXNG_URL: 'http://searx:8080', LLM_BASE_URL: 'http://llm/v1' })
-        .searchProvider,
+      loadConfig({ SEARXNG_URL: 'http://searx:8080', LLM_BASE_URL: 'http://llm/v1' }).search
+        .provider,
     ).toBeNull();
   });
 
   it('should use the named provider when SEARCH_PROVIDER is set and several are configured', () => {
     const config = loadConfig({ ...OPENAI, ...SEARXNG, SEARCH_PROVIDER: 'SearXNG' });
-    expect(config.searchProvider).toBe('searxng');
-    expect(config.searxng.url).toBe('http://searx:8080');
-    expect(config.llm).toEqual({ baseUrl: 'http://ollama:11434/v1', apiKey: null, model: 'qwen3' });
+    expect(config.search.provider).toBe('searxng');
+    expect(config.search.searxng.url).toBe('http://searx:8080');
+    expect(config.search.llm).toEqual({
+      baseUrl: 'http://ollama:11434/v1',
+      apiKey: null,
+      model: 'qwen3',
+    });
   });
 
   it('should fail naming every missing variable when SEARCH_PROVIDER names an unconfigured provider', () => {
@@ -152,12 +149,12 @@ describe('loadConfig: search provider selection', () => {
 
   it('should apply the provider defaults when only the keys are set', () => {
     const config = loadConfig({ ...OPENAI, PERPLEXITY_API_KEY: 'p' });
-    expect(config.openai).toEqual({
+    expect(config.search.openai).toEqual({
       apiKey: 'sk-o',
       baseUrl: 'https://api.openai.com/v1',
       model: 'gpt-5-mini',
     });
-    expect(config.perplexity).toEqual({
+    expect(config.search.perplexity).toEqual({
       apiKey: 'p',
       baseUrl: 'https://api.perplexity.ai',
       model: 'perplexity/sonar',
@@ -170,9 +167,9 @@ describe('loadConfig: search provider selection', () => {
       PRICE_PER_SEARCH: '0',
       USER_MONTHLY_BUDGET_USD: '2.5',
     });
-    expect(config.prices).toEqual({ inputPerMTok: 0.15, outputPerMTok: null, perSearch: 0 });
-    expect(config.userMonthlyBudgetUsd).toBe(2.5);
-    expect(loadConfig({}).userMonthlyBudgetUsd).toBeNull();
+    expect(config.search.prices).toEqual({ inputPerMTok: 0.15, outputPerMTok: null, perSearch: 0 });
+    expect(config.usage.userMonthlyBudgetUsd).toBe(2.5);
+    expect(loadConfig({}).usage.userMonthlyBudgetUsd).toBeNull();
     expect(() =>
       loadConfig({ USER_MONTHLY_BUDGET_USD: '-1', PRICE_OUTPUT_PER_MTOK: 'cheap' }),
     ).toThrow(/PRICE_OUTPUT_PER_MTOK[\s\S]*USER_MONTHLY_BUDGET_USD/);
