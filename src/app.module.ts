@@ -16,6 +16,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { PublicModule } from './public/public.module';
 import { ExecutionsModule } from './executions/executions.module';
@@ -41,6 +42,7 @@ export class AppModule {
         DiscoveryModule,
         ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
+        DatabaseModule,
         RateLimitModule,
         HealthModule,
         UsersModule,

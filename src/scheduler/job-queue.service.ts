@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { sqlStateOf } from '../database/database-errors';
 import { HealthCheckRegistry } from '../health/health-check.registry';
 import { QueueRepository } from './queue.repository';
 
@@ -21,6 +22,19 @@ export interface CheckJobData {
 }
 
 export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
+
+/** A queue change that failed, with the database's SQLSTATE when it had one. */
+export class QueueOperationError extends Error {
+  readonly code: string | undefined;
+
+  constructor(operation: string, cause: unknown) {
+    super(`${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'QueueOperationError';
+    this.code = sqlStateOf(cause);
+  }
+}
 
 /**
  * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
@@ -88,14 +102,16 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
   }
 
-  /** A queue change that failed names the operation; the caller's transaction then rolls back. */
+  /**
+   * A queue change that failed names the operation; the caller's transaction then rolls back.
+   * The error keeps its SQLSTATE (`code`, and the original as `cause`), so a lost lock conflict
+   * is still retried by TransactionRunner.
+   */
   private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw new Error(
-        `${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new QueueOperationError(operation, error);
     }
   }
 
