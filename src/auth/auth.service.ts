@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { UserEntity } from '../users/user.entity';
-import { UsersService, type IdentityClaims } from '../users/users.service';
+import { USER_DEACTIVATED, UsersService, type IdentityClaims } from '../users/users.service';
 import { ApiKeyService } from './api-key.service';
 import type { AuthenticatedUser } from './authenticated-user';
 
@@ -63,7 +63,7 @@ export class AuthService implements OnApplicationBootstrap {
     credential: 'api_key' | 'jwt',
     apiKeyId: string | null,
   ): AuthenticatedUser {
-    if (user.state !== 'active') throw new UnauthorizedException('User account is deactivated');
+    if (user.state !== 'active') throw new UnauthorizedException(USER_DEACTIVATED);
     return { user, id: user.id, isAdmin: this.users.isAdmin(user), credential, apiKeyId };
   }
 }

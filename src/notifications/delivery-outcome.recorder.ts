@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { BatchCommitter } from '../common/batching/batch-committer';
+import { TransactionRunner } from '../database/transaction-runner';
 import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
@@ -47,7 +47,7 @@ export class DeliveryOutcomeRecorder {
   private readonly committer: BatchCommitter<AttemptRecord>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    transactions: TransactionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
@@ -56,13 +56,11 @@ export class DeliveryOutcomeRecorder {
     private readonly clock: Clock,
   ) {
     this.committer = new BatchCommitter(
-      dataSource,
+      transactions,
       MAX_RECORD_BATCH,
       (manager, records) => this.writeOutcomes(manager, records),
       PARALLEL_FLUSHES,
-      // A deadlock with a concurrent task deletion or a second instance: the retry sees the rows
-      // as they are now.
-      { tries: RECORD_TRIES, isTransient: isTransientDatabaseError },
+      RECORD_TRIES,
     );
   }
 
@@ -76,6 +74,12 @@ export class DeliveryOutcomeRecorder {
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
+    // Lock order (contract §10): the tasks first (a delete or a deactivation of one waits, or
+    // went first and its deliveries are then found gone or final), then deliveries and jobs.
+    await this.repository.holdTasks(
+      manager,
+      group.map((record) => record.claim.taskId),
+    );
     const now = this.clock.now().getTime();
     const decided = group.map((record) => {
       const { claim, outcome } = record;
@@ -157,12 +161,4 @@ function sendRecord({ claim, outcome, attemptedAt }: AttemptRecord): SendRecordW
     attempt: claim.attempt,
     attemptedAt,
   };
-}
-
-/** Deadlock, serialization failure, or a row deleted under a foreign key (retry sees it gone). */
-function isTransientDatabaseError(error: unknown): boolean {
-  const code =
-    (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ??
-    (error as { code?: string })?.code;
-  return code === '40P01' || code === '40001' || code === '23503';
 }
