@@ -25,11 +25,6 @@ const FIRST_BACKOFF_MS = 10;
 export class TransactionRunner {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Outside any transaction: one statement at a time on the pool. */
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
   async run<T>(
     work: (manager: EntityManager) => Promise<T>,
     options: TransactionOptions = {},
