@@ -7,6 +7,7 @@ import {
   type LockLoadResult,
 } from '../support/lock-conflict-load';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -69,5 +70,32 @@ describe('Lock conflicts under mixed load (two instances, one database)', () => 
 
   it('should never record a check as failed because its result lost a lock conflict', () => {
     expect(result.resultsLost).toBe(0);
+  });
+
+  it('should answer 404 to a test send whose task was deleted while the send was out', async () => {
+    const factory = new Factory(first);
+    const user = await factory.user();
+    const task = await factory.task(user, {
+      notifications: [{ type: 'webhook', url: `${receiver.url}/slow` }],
+    });
+    receiver.recordRequests = true;
+    receiver.respondWith((request) => ({
+      status: 200,
+      body: 'ok',
+      delayMs: request.path.startsWith('/slow') ? 1_000 : 0,
+    }));
+    const send = first.http
+      .post(`/api/v1/tasks/${task.id}/notifications/test`)
+      .set('Authorization', user.auth)
+      .send({})
+      .then((response) => response);
+    await waitFor(async () => receiver.requestsTo('/slow').length > 0, { what: 'the test send' });
+    await second.http
+      .delete(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', user.auth)
+      .expect(204);
+    const response = await send;
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ detail: 'Task not found' });
   });
 });
