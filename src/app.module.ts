@@ -16,6 +16,7 @@ import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PublicModule } from './public/public.module';
@@ -42,6 +43,7 @@ export class AppModule {
         DiscoveryModule,
         ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.database.poolSize)),
+        DatabaseModule,
         RateLimitModule,
         HealthModule,
         MetricsModule,

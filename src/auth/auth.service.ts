@@ -1,7 +1,7 @@
 import { Injectable, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConfig } from '../config/config-slice';
 import type { UserEntity } from '../users/user.entity';
-import { UsersService, type IdentityClaims } from '../users/users.service';
+import { USER_DEACTIVATED, UsersService, type IdentityClaims } from '../users/users.service';
 import { ApiKeyService } from './api-key.service';
 import type { AuthenticatedUser } from './authenticated-user';
 import { authConfig, type AuthConfig } from './auth.config';
@@ -59,7 +59,7 @@ export class AuthService implements OnApplicationBootstrap {
     credential: 'api_key' | 'jwt',
     apiKeyId: string | null,
   ): AuthenticatedUser {
-    if (user.state !== 'active') throw new UnauthorizedException('User account is deactivated');
+    if (user.state !== 'active') throw new UnauthorizedException(USER_DEACTIVATED);
     return { user, id: user.id, isAdmin: this.users.isAdmin(user), credential, apiKeyId };
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
@@ -23,6 +22,8 @@ import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from '../common/batching/batch-committer';
+import { isLockConflict } from '../database/database-errors';
+import { TransactionRunner } from '../database/transaction-runner';
 import {
   BudgetReachedError,
   planCheckOutcome,
@@ -54,9 +55,27 @@ interface FinishedCheck {
   outcome: CheckResult | Error;
 }
 
+/** What a claim found: checks now running here, and jobs whose task another transaction holds. */
+interface ClaimRound {
+  claimed: ClaimedCheck[];
+  busy: Array<QueueJob<CheckJobData>>;
+}
+
 const MAX_FINISH_BATCH = 100;
 /** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
 const FINISH_PARALLELISM = 3;
+/**
+ * A result's transaction runs this many times when it loses a lock conflict, and the whole
+ * submission is repeated this many times more: a paid answer is not given up for a conflict.
+ */
+const FINISH_TRIES = 6;
+const FINISH_ROUNDS = 3;
+/**
+ * A claim skips tasks another transaction holds (a request changing the task, a result being
+ * recorded) and comes back for them after a short pause; the last round waits for their locks.
+ */
+const CLAIM_ROUNDS = 4;
+const CLAIM_PAUSE_MS = 25;
 
 /**
  * Runs check jobs (README, "Architecture"): claim (execution `running`), one
@@ -69,7 +88,7 @@ export class CheckRunnerService {
   private readonly finisher: BatchCommitter<FinishedCheck>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @InjectConfig(usageConfig) private readonly usageSettings: UsageConfig,
     @InjectConfig(executionsConfig) private readonly executionSettings: ExecutionsConfig,
     @InjectConfig(schedulerConfig) private readonly schedulerSettings: SchedulerConfig,
@@ -84,27 +103,22 @@ export class CheckRunnerService {
     private readonly metrics: MetricsService,
   ) {
     this.finisher = new BatchCommitter(
-      dataSource,
+      transactions,
       MAX_FINISH_BATCH,
       (manager, items) => this.finish(manager, items),
       FINISH_PARALLELISM,
+      FINISH_TRIES,
     );
   }
 
   /** Runs a batch of jobs fetched together; resolves when every one is recorded. */
   async runBatch(jobs: Array<QueueJob<CheckJobData>>): Promise<void> {
-    const claimed = await this.dataSource.transaction((manager) => this.claim(manager, jobs));
+    const claimed = await this.claimAll(jobs);
     await Promise.all(
       claimed.map(async (check) => {
         const startedAt = performance.now();
         const outcome = await this.callProvider(check);
-        await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
-          // A result the database refuses still ends its execution, as a failure.
-          this.finisher.submit({
-            check,
-            outcome: new ProviderError(`The check's result could not be stored: ${String(error)}`),
-          }),
-        );
+        await this.submitOutcome(check, outcome);
         if (check.ended) {
           this.metrics.recordCheck({
             ...check.ended,
@@ -113,6 +127,94 @@ export class CheckRunnerService {
         }
       }),
     );
+  }
+
+  /**
+   * Claims in rounds: tasks held by another transaction are skipped and tried again after a short
+   * jittered pause, the last round waiting for their locks. A round that fails for good sends
+   * its jobs back to the queue; the checks already claimed run on (none is left `running`
+   * without a worker on it).
+   */
+  private async claimAll(jobs: Array<QueueJob<CheckJobData>>): Promise<ClaimedCheck[]> {
+    const claimed: ClaimedCheck[] = [];
+    let pending = jobs;
+    for (let round = 1; pending.length > 0; round++) {
+      const waitForLocks = round >= CLAIM_ROUNDS;
+      try {
+        const result = await this.transactions.run((manager) =>
+          this.claim(manager, pending, waitForLocks),
+        );
+        claimed.push(...result.claimed);
+        pending = result.busy;
+      } catch (error) {
+        if (claimed.length === 0) throw error;
+        this.logger.warn({
+          msg: 'Claiming checks failed',
+          jobs: pending.length,
+          error: String(error),
+        });
+        await this.queue
+          .fail(
+            CHECK_QUEUE,
+            pending.map((job) => job.id),
+            String(error),
+          )
+          .catch(() => undefined);
+        break;
+      }
+      if (pending.length > 0)
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_PAUSE_MS * (0.5 + Math.random())));
+    }
+    return claimed;
+  }
+
+  /**
+   * Records a check's outcome. The commit retries lost lock conflicts, and the whole submission
+   * is repeated a few times more: a conflict never turns a paid answer into a failed check.
+   * Another refusal still ends the execution, as a failure. If even that cannot be written, the
+   * execution goes back to `retrying` and its job to the queue, so nothing stays `running`.
+   */
+  private async submitOutcome(check: ClaimedCheck, outcome: CheckResult | Error): Promise<void> {
+    let lastError: unknown;
+    for (let round = 1; round <= FINISH_ROUNDS; round++) {
+      try {
+        await this.finisher.submit({ check, outcome });
+        return;
+      } catch (error) {
+        lastError = error;
+        if (!isLockConflict(error)) break;
+      }
+    }
+    if (!isLockConflict(lastError)) {
+      try {
+        await this.finisher.submit({
+          check,
+          outcome: new ProviderError(
+            `The check's result could not be stored: ${String(lastError)}`,
+          ),
+        });
+        return;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    this.logger.error({
+      msg: "A check's result could not be stored; the check is retried",
+      taskId: check.taskId,
+      executionId: check.executionId,
+      error: String(lastError),
+    });
+    await this.transactions
+      .run(async (manager) => {
+        const marked = await this.executions.markRetrying(
+          manager,
+          [{ executionId: check.executionId, message: 'The result could not be stored' }],
+          this.worker.id,
+        );
+        if (marked.size > 0)
+          await this.queue.fail(CHECK_QUEUE, check.job.id, 'result not stored', manager);
+      })
+      .catch(() => undefined);
   }
 
   private async callProvider(check: ClaimedCheck): Promise<CheckResult | Error> {
@@ -139,11 +241,27 @@ export class CheckRunnerService {
    */
   private async claim(
     manager: EntityManager,
-    jobs: Array<QueueJob<CheckJobData>>,
-  ): Promise<ClaimedCheck[]> {
+    batch: Array<QueueJob<CheckJobData>>,
+    waitForLocks: boolean,
+  ): Promise<ClaimRound> {
     const workerId = this.worker.id;
-    const manual = jobs.filter((job) => job.data.executionId);
-    const scheduled = jobs.filter((job) => !job.data.executionId);
+    // Lock order (contract §10): the tasks in id order first, then their executions and jobs.
+    // Tasks of inactive users are not claimed (contract §11); their jobs complete below.
+    const taskIds = [...new Set(batch.map((job) => job.data.taskId))];
+    const locked = new Set(await this.schedule.lockForClaim(manager, taskIds, !waitForLocks));
+    const held =
+      locked.size === taskIds.length
+        ? new Set<string>()
+        : new Set(
+            await this.schedule.claimableTasks(
+              manager,
+              taskIds.filter((id) => !locked.has(id)),
+            ),
+          );
+    const busy = batch.filter((job) => held.has(job.data.taskId));
+    const jobs = batch.filter((job) => !held.has(job.data.taskId));
+    const manual = jobs.filter((job) => locked.has(job.data.taskId) && job.data.executionId);
+    const scheduled = jobs.filter((job) => locked.has(job.data.taskId) && !job.data.executionId);
     const claimedRows: ClaimedRun[] = [];
     if (manual.length > 0) {
       claimedRows.push(
@@ -180,7 +298,7 @@ export class CheckRunnerService {
       CHECK_QUEUE,
       jobs.filter((job) => !claimedJobs.has(job.id)).map((job) => job.id),
     );
-    if (claimedRows.length === 0) return [];
+    if (claimedRows.length === 0) return { claimed: [], busy };
     const details = await this.executions.findRunDetails(
       manager,
       claimedRows.map((row) => row.id),
@@ -192,7 +310,7 @@ export class CheckRunnerService {
     );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
     const byExecution = new Map(details.map((row) => [row.execution_id, row]));
-    return claimedRows.flatMap((row) => {
+    const claimed = claimedRows.flatMap((row) => {
       const detail = byExecution.get(row.id);
       const job = jobsById.get(row.job_id);
       if (!detail || !job) return [];
@@ -210,6 +328,7 @@ export class CheckRunnerService {
         },
       ];
     });
+    return { claimed, busy };
   }
 
   /**

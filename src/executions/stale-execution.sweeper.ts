@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
@@ -31,7 +31,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
   private sweeps = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly logger: JsonLogger,
@@ -64,25 +64,35 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * waiting for the queue's expiry.
    */
   async requeueUnclaimedChecks(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const jobs = await this.schedule.lockUnclaimedChecks(
+    return this.transactions.run(async (manager) => {
+      const candidates = await this.schedule.findUnclaimedChecks(
         manager,
         WORKER_STALE_AFTER_MS / 1000,
         BATCH,
       );
-      if (jobs.length === 0) return 0;
-      await this.queue.complete(
-        manager,
-        CHECK_QUEUE,
-        jobs.map((job) => job.id),
-      );
+      if (candidates.length === 0) return 0;
+      // Lock order (contract §10): the tasks first, then their jobs.
       const taskIds = await this.schedule.lockActiveAwaiting(
         manager,
-        jobs.map((job) => ({ taskId: job.task_id, jobId: job.id })),
+        candidates.map((job) => ({ taskId: job.task_id, jobId: job.id })),
       );
-      await this.checkNow(manager, taskIds);
-      this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.length });
-      return jobs.length;
+      const jobs = new Set(
+        await this.schedule.lockUnclaimedChecks(
+          manager,
+          candidates.map((job) => job.id),
+        ),
+      );
+      if (jobs.size === 0) return 0;
+      await this.queue.complete(manager, CHECK_QUEUE, [...jobs]);
+      const awaiting = new Set(taskIds);
+      await this.checkNow(
+        manager,
+        candidates
+          .filter((job) => jobs.has(job.id) && awaiting.has(job.task_id))
+          .map((job) => job.task_id),
+      );
+      this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.size });
+      return jobs.size;
     });
   }
 
@@ -92,7 +102,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * its execution row; after MAX_ATTEMPTS it is failed instead. Returns how many were failed.
    */
   async requeueAbandoned(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const rows = await this.executions.releaseAbandoned(manager, {
         staleAfterSeconds: WORKER_STALE_AFTER_MS / 1000,
         limit: BATCH,
@@ -134,7 +144,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * gets its check back.
    */
   async rescheduleUnscheduled(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const taskIds = await this.schedule.lockUnscheduled(manager, BATCH);
       if (taskIds.length === 0) return 0;
       await this.checkNow(manager, taskIds);
@@ -145,6 +155,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
 
   /** Gives each task a check due now (its job id and next_run), in the caller's transaction. */
   private async checkNow(manager: EntityManager, taskIds: string[]): Promise<void> {
+    if (taskIds.length === 0) return;
     const now = this.clock.now();
     const jobIds = await this.queue.scheduleChecks(
       manager,

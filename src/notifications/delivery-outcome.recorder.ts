@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { BatchCommitter } from '../common/batching/batch-committer';
+import { TransactionRunner } from '../database/transaction-runner';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { MetricsService } from '../metrics/metrics.service';
@@ -49,7 +49,7 @@ export class DeliveryOutcomeRecorder {
   private readonly committer: BatchCommitter<AttemptRecord>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    transactions: TransactionRunner,
     @InjectConfig(notificationsConfig) private readonly config: NotificationsConfig,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
@@ -59,13 +59,11 @@ export class DeliveryOutcomeRecorder {
     private readonly metrics: MetricsService,
   ) {
     this.committer = new BatchCommitter(
-      dataSource,
+      transactions,
       MAX_RECORD_BATCH,
       (manager, records) => this.writeOutcomes(manager, records),
       PARALLEL_FLUSHES,
-      // A deadlock with a concurrent task deletion or a second instance: the retry sees the rows
-      // as they are now.
-      { tries: RECORD_TRIES, isTransient: isTransientDatabaseError },
+      RECORD_TRIES,
     );
   }
 
@@ -81,6 +79,12 @@ export class DeliveryOutcomeRecorder {
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
+    // Lock order (contract §10): the tasks first (a delete or a deactivation of one waits, or
+    // went first and its deliveries are then found gone or final), then deliveries and jobs.
+    await this.repository.holdTasks(
+      manager,
+      group.map((record) => record.claim.taskId),
+    );
     const now = this.clock.now().getTime();
     const decided = group.map((record) => {
       const { claim, outcome } = record;
@@ -162,12 +166,4 @@ function sendRecord({ claim, outcome, attemptedAt }: AttemptRecord): SendRecordW
     attempt: claim.attempt,
     attemptedAt,
   };
-}
-
-/** Deadlock, serialization failure, or a row deleted under a foreign key (retry sees it gone). */
-function isTransientDatabaseError(error: unknown): boolean {
-  const code =
-    (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ??
-    (error as { code?: string })?.code;
-  return code === '40P01' || code === '40001' || code === '23503';
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
@@ -20,10 +21,12 @@ export interface OrphanedDelivery {
 /** The queries of the delivery-recovery sweeper. */
 @Injectable()
 export class DeliveryRecoveryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   /** Start of the oldest worker that still sends heartbeats, or null when none does. */
-  async findOldestLiveWorkerStart(dataSource: DataSource): Promise<Date | null> {
+  async findOldestLiveWorkerStart(): Promise<Date | null> {
     const [live] = await queryRows<{ oldest: Date | null }>(
-      dataSource,
+      this.dataSource,
       `SELECT min(started_at) AS oldest FROM worker_instances
        WHERE heartbeat_at > now() - make_interval(secs => $1)`,
       [WORKER_STALE_AFTER_MS / 1000],
@@ -32,13 +35,9 @@ export class DeliveryRecoveryRepository {
   }
 
   /** Ids of at most `limit` active delivery jobs taken before `startedBefore`. */
-  async findDeliveryJobsStartedBefore(
-    dataSource: DataSource,
-    startedBefore: Date,
-    limit: number,
-  ): Promise<string[]> {
+  async findDeliveryJobsStartedBefore(startedBefore: Date, limit: number): Promise<string[]> {
     const jobs = await queryRows<{ id: string }>(
-      dataSource,
+      this.dataSource,
       `SELECT id FROM ${QUEUE_SCHEMA}.job
        WHERE name = $1 AND state = 'active' AND started_on < $2 LIMIT $3`,
       [DELIVERY_QUEUE, startedBefore, limit],

@@ -1,6 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { DELIVERY_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
@@ -34,7 +33,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
   private oldestLiveStart: number | null = null;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly repository: DeliveryRecoveryRepository,
@@ -65,11 +64,9 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
    * Returns how many jobs went back.
    */
   async releaseJobsOfStoppedWorkers(): Promise<number> {
-    const oldest =
-      (await this.repository.findOldestLiveWorkerStart(this.dataSource))?.getTime() ?? null;
+    const oldest = (await this.repository.findOldestLiveWorkerStart())?.getTime() ?? null;
     if (oldest === null || oldest === this.oldestLiveStart) return 0;
     const jobs = await this.repository.findDeliveryJobsStartedBefore(
-      this.dataSource,
       new Date(oldest),
       RELEASE_BATCH,
     );
@@ -84,7 +81,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
 
   /** Returns how many deliveries got a new job (or were given up). */
   async requeueOrphanedDeliveries(olderThanSeconds = ORPHANED_AFTER_SECONDS): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const rows = await this.repository.lockOrphanedDeliveries(manager, olderThanSeconds, BATCH);
       if (rows.length === 0) return 0;
       const giveUp = rows.filter((row) => row.recoveries >= MAX_RECOVERIES);

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { GroundingSource } from '../search/search.types';
-import type { NotificationConfig } from '../tasks/task.entity';
+import { TaskEntity, type NotificationConfig } from '../tasks/task.entity';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
@@ -17,6 +18,8 @@ export interface AttemptContextRow {
   user_id: string;
   user_email: string | null;
   user_email_verified: boolean;
+  /** Deliveries of an inactive user's tasks are not sent (contract §11). */
+  user_active: boolean;
   task_name: string;
   search_query: string;
   condition_description: string;
@@ -85,7 +88,9 @@ const DELIVERY_COLUMNS = `$1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5:
 const DELIVERY_FIELDS =
   'id, execution_id, task_id, channel, attempt, state, job_id, last_error, event';
 
-function deliveryParameters(rows: DeliveryWrite[]): unknown[] {
+/** In delivery id order, so concurrent writers of the same rows lock them in one order. */
+function deliveryParameters(unordered: DeliveryWrite[]): unknown[] {
+  const rows = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return [
     rows.map((row) => row.id),
     rows.map((row) => row.executionId),
@@ -138,15 +143,36 @@ function sendParameters(sends: SendRecordWrite[]): unknown[] {
  */
 @Injectable()
 export class NotificationDeliveryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Holds these tasks (FOR SHARE, in id order) until the caller's transaction ends: the first
+   * lock of every transaction that records deliveries (contract §10). A delete or a deactivation
+   * of a task (which lock it first too) then waits for the record or goes first, never halfway,
+   * and the rows recorded cannot lose the task they refer to. Returns the ids still there.
+   */
+  async holdTasks(manager: EntityManager, taskIds: string[]): Promise<Set<string>> {
+    if (taskIds.length === 0) return new Set();
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      'SELECT id FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE',
+      [[...new Set(taskIds)]],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** A task of `userId` with what a test send needs, read outside any transaction. */
+  findTaskOfUser(taskId: string, userId: string): Promise<TaskEntity | null> {
+    return this.dataSource.getRepository(TaskEntity).findOneBy({ id: taskId, userId });
+  }
+
   /** One read for a batch of jobs; attempts whose execution is gone have no row. */
-  loadAttemptContexts(
-    runner: DataSource | EntityManager,
-    keys: DeliveryKey[],
-  ): Promise<AttemptContextRow[]> {
+  loadAttemptContexts(keys: DeliveryKey[]): Promise<AttemptContextRow[]> {
     return queryRows<AttemptContextRow>(
-      runner,
+      this.dataSource,
       `SELECT v.delivery_id, e.id AS execution_id, t.id AS task_id, t.user_id,
          u.email AS user_email, u.email_verified AS user_email_verified,
+         u.state = 'active' AS user_active,
          t.name AS task_name, t.search_query, t.condition_description, t.notifications,
          e.status, e.error_message,
          (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,
@@ -247,10 +273,10 @@ export class NotificationDeliveryRepository {
     };
   }
 
-  /** Send records of attempts made outside the queue (test sends). */
-  async insertSends(runner: DataSource | EntityManager, sends: SendRecordWrite[]): Promise<void> {
+  /** Send records of attempts made outside the queue (test sends), in the caller's transaction. */
+  async insertSends(manager: EntityManager, sends: SendRecordWrite[]): Promise<void> {
     if (sends.length === 0) return;
-    await runner.query(sendsInsert(0), sendParameters(sends));
+    await manager.query(sendsInsert(0), sendParameters(sends));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
 import { JsonLogger } from '../common/logging/json-logger';
 import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
@@ -43,7 +43,7 @@ interface DecidedAttempt {
 @Injectable()
 export class NotificationDeliveryService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
     private readonly channels: NotificationChannelRegistry,
@@ -116,10 +116,7 @@ export class NotificationDeliveryService {
    */
   private async planAttempts(attempts: DeliveryAttempt[]): Promise<ClaimedAttempt[]> {
     const contexts = new Map(
-      (await this.repository.loadAttemptContexts(this.dataSource, attempts)).map((row) => [
-        row.delivery_id,
-        row,
-      ]),
+      (await this.repository.loadAttemptContexts(attempts)).map((row) => [row.delivery_id, row]),
     );
     const finished: string[] = [];
     const decided: DecidedAttempt[] = [];
@@ -130,9 +127,11 @@ export class NotificationDeliveryService {
 
     for (const attempt of attempts) {
       const context = contexts.get(attempt.deliveryId);
-      // No context: the task (and with it the execution) was deleted; nothing to send.
+      // No context: the task (and with it the execution) was deleted; nothing to send. Nor is
+      // anything sent for an inactive user's task (contract §11).
       if (
         !context ||
+        !context.user_active ||
         seen.has(attempt.deliveryId) ||
         isStale(context, attempt, this.channels.get(attempt.channel).claimedSlots !== undefined)
       ) {
@@ -156,7 +155,12 @@ export class NotificationDeliveryService {
     }
     if (finished.length === 0 && decided.length === 0) return toSend;
 
-    await this.dataSource.transaction(async (manager) => {
+    await this.transactions.run(async (manager) => {
+      // Lock order (contract §10): the tasks, then their deliveries and jobs.
+      await this.repository.holdTasks(
+        manager,
+        decided.map((item) => item.claim.taskId),
+      );
       await this.repository.takeOverAttempts(manager, this.worker.id, interrupted);
       await this.repository.recordAttempts(
         manager,
@@ -203,11 +207,16 @@ export class NotificationDeliveryService {
    * attempt is taken over.
    */
   private async sendClaimed(claim: ClaimedAttempt): Promise<void> {
-    const claimed = await this.dataSource.transaction((manager) =>
-      this.repository.claimAttempts(manager, this.worker.id, [
+    const claimed = await this.transactions.run(async (manager) => {
+      // The task was deleted since the plan: nothing to send, the job is done.
+      if ((await this.repository.holdTasks(manager, [claim.taskId])).size === 0) {
+        await this.queue.complete(manager, DELIVERY_QUEUE, claim.jobId);
+        return new Set<string>();
+      }
+      return this.repository.claimAttempts(manager, this.worker.id, [
         deliveryWrite(claim, 'sending', claim.jobId, null),
-      ]),
-    );
+      ]);
+    });
     if (!claimed.has(claim.deliveryId)) return;
     const attemptedAt = this.clock.now();
     const outcome = await this.runner.runAttempt(claim, attemptedAt);

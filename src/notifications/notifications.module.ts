@@ -1,8 +1,6 @@
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
-import { TaskEntity } from '../tasks/task.entity';
+import { ExecutionsModule } from '../executions/executions.module';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
 import { emailConfig, type EmailConfig } from './channels/email/email.config';
 import { DeliveryAttemptRunner } from './delivery-attempt.runner';
@@ -11,15 +9,14 @@ import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
 import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
 import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
-import { EmailVerificationEntity } from './email-verification/email-verification.entity';
+import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
 import { HostResolver } from './host-resolver';
 import { HttpDeliveryClient } from './http/http-delivery.client';
 import { NotificationConfigValidator } from './notification-config.validator';
-import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
 import { NotificationDeliveryService } from './notification-delivery.service';
-import { NotificationSendEntity } from './notification-send.entity';
+import { NotificationSendRepository } from './notification-send.repository';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
 import { TestNotificationService } from './test-notification.service';
@@ -42,13 +39,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([
-      NotificationSendEntity,
-      NotificationDeliveryEntity,
-      ExecutionEntity,
-      TaskEntity,
-      EmailVerificationEntity,
-    ]),
+    ExecutionsModule,
     MailerModule.forRootAsync({ inject: [emailConfig.token], useFactory: mailerOptions }),
   ],
   controllers: [NotificationsController, EmailVerificationController],
@@ -56,11 +47,13 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     HostResolver,
     HttpDeliveryClient,
     EmailVerificationService,
+    EmailVerificationRepository,
     ...CHANNEL_PROVIDERS,
     NotificationChannelRegistry,
     NotificationConfigValidator,
     NotificationsService,
     NotificationDeliveryRepository,
+    NotificationSendRepository,
     DeliveryAttemptRunner,
     DeliveryOutcomeRecorder,
     NotificationDeliveryService,

@@ -1,9 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import type { DataSource, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { TaskEntity } from '../tasks/task.entity';
+import { TransactionRunner } from '../database/transaction-runner';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from './channels/channel-registry';
 import { channelOwner } from './channels/notification-channel';
@@ -25,8 +23,7 @@ export const TEST_SEND_DEADLINE_MS = 18_000;
 @Injectable()
 export class TestNotificationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly transactions: TransactionRunner,
     private readonly channels: NotificationChannelRegistry,
     private readonly repository: NotificationDeliveryRepository,
     private readonly clock: Clock,
@@ -37,7 +34,7 @@ export class TestNotificationService {
     taskId: string,
     type: NotificationType | undefined,
   ): Promise<TestNotificationResponse> {
-    const task = await this.tasks.findOneBy({ id: taskId, userId: caller.id });
+    const task = await this.repository.findTaskOfUser(taskId, caller.id);
     if (!task) throw new NotFoundException('Task not found');
     const configs = task.notifications.filter((config) => !type || config.type === type);
     if (configs.length === 0) {
@@ -75,22 +72,28 @@ export class TestNotificationService {
         return { config, channel, deliveryId, outcome };
       }),
     );
-    await this.repository.insertSends(
-      this.dataSource,
-      attempts.map(({ config, channel, deliveryId, outcome }) => ({
-        deliveryId,
-        userId: task.userId,
-        taskId: task.id,
-        executionId: null,
-        recipient: channel.maskedRecipient(config),
-        notificationType: config.type,
-        event: 'test',
-        status: outcome.status,
-        errorMessage: outcome.errorMessage,
-        attempt: 1,
-        attemptedAt: now,
-      })),
-    );
+    // The sends went out; their records refer to the task, which a delete may have removed
+    // meanwhile: then there is nothing to record and, as for the user, no such task (404).
+    await this.transactions.run(async (manager) => {
+      if ((await this.repository.holdTasks(manager, [task.id])).size === 0)
+        throw new NotFoundException('Task not found');
+      await this.repository.insertSends(
+        manager,
+        attempts.map(({ config, channel, deliveryId, outcome }) => ({
+          deliveryId,
+          userId: task.userId,
+          taskId: task.id,
+          executionId: null,
+          recipient: channel.maskedRecipient(config),
+          notificationType: config.type,
+          event: 'test',
+          status: outcome.status,
+          errorMessage: outcome.errorMessage,
+          attempt: 1,
+          attemptedAt: now,
+        })),
+      );
+    });
     return {
       results: attempts.map(({ config, outcome }) => ({
         notification_type: config.type,

@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
+import { sqlStateOf } from '../database/database-errors';
 import { QueueRepository } from './queue.repository';
 import {
   CHECK_QUEUE,
@@ -23,6 +24,19 @@ export {
 } from './queues';
 
 export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
+
+/** A queue change that failed, with the database's SQLSTATE when it had one. */
+export class QueueOperationError extends Error {
+  readonly code: string | undefined;
+
+  constructor(operation: string, cause: unknown) {
+    super(`${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'QueueOperationError';
+    this.code = sqlStateOf(cause);
+  }
+}
 
 /**
  * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
@@ -99,14 +113,16 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     if (!(await this.boss.getQueue(CHECK_QUEUE))) throw new Error('The check queue is missing');
   }
 
-  /** A queue change that failed names the operation; the caller's transaction then rolls back. */
+  /**
+   * A queue change that failed names the operation; the caller's transaction then rolls back.
+   * The error keeps its SQLSTATE (`code`, and the original as `cause`), so a lost lock conflict
+   * is still retried by TransactionRunner.
+   */
   private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw new Error(
-        `${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new QueueOperationError(operation, error);
     }
   }
 

@@ -21,6 +21,8 @@ export class TaskCreationService {
   async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<CreatedTaskResponse> {
     let immediateExecutionError: string | null = null;
     const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
+      // The transaction may run again after a lost lock conflict: only its last run counts.
+      immediateExecutionError = null;
       try {
         // A savepoint: the task is created even when its first run cannot be queued.
         await manager.transaction((inner) => this.executions.startRun(inner, task.id, false));
