@@ -2,6 +2,7 @@ import {
   citedResultIds,
   findFirstJsonObject,
   isFiveFieldCron,
+  MAX_REPLY_TEXT_BYTES,
   parseCheckText,
   parseNextCheckAt,
   parseSuggestText,
@@ -89,6 +90,48 @@ describe('findFirstJsonObject', () => {
 
   it('should return null when no object is in the text', () => {
     expect(findFirstJsonObject('no JSON here, only [1, 2] and {broken')).toBeNull();
+  });
+});
+
+describe('reply size and search time', () => {
+  const request: SuggestRequest = { prompt: 'Tell me when the example product ships' };
+  /** A check reply of exactly `bytes` bytes in UTF-8: the JSON followed by `filler`. */
+  const replyOf = (bytes: number, filler = ' ') => {
+    const json = checkJson();
+    return json + filler.repeat((bytes - json.length) / Buffer.byteLength(filler));
+  };
+
+  it('should refuse with Provider reply too large when the text is over 256 kB', () => {
+    const text = replyOf(300 * 1024);
+    const error = parseError(() => parseCheckText(text, NOW));
+    expect(error.message).toBe('Provider reply too large');
+    expect(error.retryable).toBe(false);
+    expect(parseError(() => parseSuggestText(text, request)).message).toBe(
+      'Provider reply too large',
+    );
+  });
+
+  it('should refuse when the text is within 256 kB characters but over it in UTF-8 bytes', () => {
+    const text = replyOf(MAX_REPLY_TEXT_BYTES + 2, 'é');
+    expect(text.length).toBeLessThan(MAX_REPLY_TEXT_BYTES);
+    expect(parseError(() => parseCheckText(text, NOW)).message).toBe('Provider reply too large');
+  });
+
+  it('should read the reply when it is exactly 256 kB', () => {
+    const text = replyOf(MAX_REPLY_TEXT_BYTES);
+    expect(Buffer.byteLength(text)).toBe(MAX_REPLY_TEXT_BYTES);
+    expect(parseCheckText(text, NOW).answer).toBe('Version 2.0 was released on 30 April.');
+  });
+
+  it.each([
+    ['200,000 braces', '{'.repeat(200_000)],
+    ['braces before the object', `${'{'.repeat(200_000)}${checkJson()}`],
+    ['braces and quotes', '{"'.repeat(120_000)],
+  ])('should search a reply of %s in steps linear in its length', (_label, text) => {
+    const counter = { steps: 0 };
+    findFirstJsonObject(text, counter);
+    expect(counter.steps).toBeGreaterThanOrEqual(text.length);
+    expect(counter.steps).toBeLessThanOrEqual(3 * text.length);
   });
 });
 
