@@ -10,6 +10,7 @@ import { RouteIndex } from './common/filters/route-index';
 import { AccessGuard } from './common/guards/auth.guard';
 import type { JsonLogger } from './common/logging/json-logger';
 import { LoggingModule } from './common/logging/logging.module';
+import { OutboundHttpModule } from './common/outbound/outbound-http.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -41,6 +42,10 @@ export class AppModule {
         DiscoveryModule,
         ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
+        OutboundHttpModule.forRoot({
+          allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+          dnsServers: config.dnsServers,
+        }),
         RateLimitModule,
         HealthModule,
         UsersModule,
