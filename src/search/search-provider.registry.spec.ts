@@ -1,5 +1,6 @@
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { loadConfig } from '../config/app-config';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-http.client';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-api';
 import { GeminiSearchProvider } from './providers/gemini-search.provider';
 import { SearxngSearchProvider } from './providers/searxng-search.provider';
 import { NO_PROVIDER_MESSAGE, ProviderNotConfiguredError } from './search-provider';
@@ -9,10 +10,17 @@ import {
   UnconfiguredSearchProvider,
 } from './search-provider.registry';
 
+const client = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
 const create = (env: Record<string, string>) =>
-  createSearchProvider(loadConfig(env), DEFAULT_PROVIDER_HTTP_OPTIONS, () => undefined);
+  createSearchProvider(
+    loadConfig(env),
+    { client, options: DEFAULT_PROVIDER_HTTP_OPTIONS },
+    () => undefined,
+  );
 
 describe('search provider registry', () => {
+  afterAll(() => client.onApplicationShutdown());
+
   it('should name every variable of every provider when no provider is configured', () => {
     for (const registration of SEARCH_PROVIDERS) {
       for (const variable of registration.variables)

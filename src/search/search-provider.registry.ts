@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/app-config';
-import type { ProviderHttpOptions } from './provider-http.client';
+import type { ProviderHttp } from './provider-api';
 import { UNKNOWN_PRICES } from './provider-usage';
 import { GeminiSearchProvider } from './providers/gemini-search.provider';
 import { OpenAiSearchProvider } from './providers/openai-search.provider';
@@ -17,11 +17,7 @@ export interface ProviderRegistration {
   name: string;
   /** Every one must be set for the provider to run. */
   variables: readonly string[];
-  create(
-    config: AppConfig,
-    http: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ): SearchProvider;
+  create(config: AppConfig, http: ProviderHttp, warn: (message: string) => void): SearchProvider;
 }
 
 /**
@@ -73,7 +69,7 @@ export class UnconfiguredSearchProvider extends SearchProvider {
 /** The provider `SEARCH_PROVIDER` (already resolved by the configuration) names. */
 export function createSearchProvider(
   config: AppConfig,
-  http: ProviderHttpOptions,
+  http: ProviderHttp,
   warn: (message: string) => void,
 ): SearchProvider {
   const registration = SEARCH_PROVIDERS.find(

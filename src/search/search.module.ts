@@ -1,8 +1,9 @@
 import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UsageModule } from '../usage/usage.module';
 import { GroundedSearchService } from './grounded-search.service';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-http.client';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-api';
 import { SearchProvider } from './search-provider';
 import { createSearchProvider } from './search-provider.registry';
 
@@ -20,11 +21,17 @@ const logger = new Logger('SearchProvider');
   providers: [
     {
       provide: SearchProvider,
-      useFactory: (config: AppConfig, options?: Partial<ProviderHttpOptions>) =>
-        createSearchProvider(config, { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options }, (message) =>
-          logger.warn(message),
+      useFactory: (
+        config: AppConfig,
+        client: OutboundHttpClient,
+        options?: Partial<ProviderHttpOptions>,
+      ) =>
+        createSearchProvider(
+          config,
+          { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options } },
+          (message) => logger.warn(message),
         ),
-      inject: [APP_CONFIG, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
+      inject: [APP_CONFIG, OutboundHttpClient, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
     },
     GroundedSearchService,
   ],

@@ -8,7 +8,7 @@ import {
   unparseable,
 } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
@@ -45,18 +45,8 @@ export class GeminiSearchProvider extends HttpSearchProvider {
   readonly name = 'gemini';
   readonly http = this.httpClient('Gemini API');
 
-  constructor(
-    config: AppConfig,
-    httpOptions: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ) {
-    super(
-      config,
-      config.gemini.model.replace(/^models\//, ''),
-      GEMINI_LIST_PRICE,
-      httpOptions,
-      warn,
-    );
+  constructor(config: AppConfig, http: ProviderHttp, warn: (message: string) => void) {
+    super(config, config.gemini.model.replace(/^models\//, ''), GEMINI_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import type { ListPrice, TokenUsage } from '../provider-usage';
 import type { CheckReply, CheckRequest, SuggestReply, SuggestRequest } from '../search-provider';
 import {
@@ -30,12 +30,8 @@ export class OpenAiSearchProvider extends HttpSearchProvider {
   readonly name = 'openai';
   readonly http = this.httpClient('OpenAI API');
 
-  constructor(
-    config: AppConfig,
-    httpOptions: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ) {
-    super(config, config.openai.model, OPENAI_LIST_PRICE, httpOptions, warn);
+  constructor(config: AppConfig, http: ProviderHttp, warn: (message: string) => void) {
+    super(config, config.openai.model, OPENAI_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config/app-config';
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
@@ -29,12 +29,8 @@ export class PerplexitySearchProvider extends HttpSearchProvider {
   readonly name = 'perplexity';
   readonly http = this.httpClient('Perplexity API');
 
-  constructor(
-    config: AppConfig,
-    httpOptions: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ) {
-    super(config, config.perplexity.model, PERPLEXITY_LIST_PRICE, httpOptions, warn);
+  constructor(config: AppConfig, http: ProviderHttp, warn: (message: string) => void) {
+    super(config, config.perplexity.model, PERPLEXITY_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

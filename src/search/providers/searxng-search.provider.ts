@@ -13,7 +13,7 @@ import {
   uniqueSources,
 } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import type {
   CheckReply,
@@ -42,12 +42,8 @@ export class SearxngSearchProvider extends HttpSearchProvider {
   readonly search = this.httpClient('SearXNG');
   readonly chat = this.httpClient('LLM server');
 
-  constructor(
-    config: AppConfig,
-    httpOptions: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ) {
-    super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, httpOptions, warn);
+  constructor(config: AppConfig, http: ProviderHttp, warn: (message: string) => void) {
+    super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {
