@@ -13,8 +13,7 @@ import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
 import { EmailVerificationEntity } from './email-verification/email-verification.entity';
 import { EmailVerificationService } from './email-verification/email-verification.service';
-import { HostResolver } from './host-resolver';
-import { HttpDeliveryClient } from './http/http-delivery.client';
+import { HttpDeliveryService } from './http/http-delivery.service';
 import { NotificationConfigValidator } from './notification-config.validator';
 import { NotificationDeliveryEntity } from './notification-delivery.entity';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
@@ -53,8 +52,7 @@ function mailerOptions(config: AppConfig): MailerOptions {
   ],
   controllers: [NotificationsController, EmailVerificationController],
   providers: [
-    HostResolver,
-    HttpDeliveryClient,
+    HttpDeliveryService,
     EmailVerificationService,
     ...CHANNEL_PROVIDERS,
     NotificationChannelRegistry,

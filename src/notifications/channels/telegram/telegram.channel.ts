@@ -1,7 +1,7 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { HttpDeliveryService } from '../../http/http-delivery.service';
 import {
   escapeHtml,
   messageParts,
@@ -71,7 +71,7 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly http: HttpDeliveryClient,
+    private readonly http: HttpDeliveryService,
   ) {}
 
   validate(entry: Record<string, unknown>): Promise<TelegramNotificationConfig> {
