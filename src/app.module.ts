@@ -11,6 +11,7 @@ import { RouteIndex } from './common/filters/route-index';
 import { AccessGuard } from './auth/auth.guard';
 import type { JsonLogger } from './common/logging/json-logger';
 import { LoggingModule } from './common/logging/logging.module';
+import { OutboundHttpModule } from './common/outbound/outbound-http.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -44,6 +45,10 @@ export class AppModule {
         ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.database.poolSize)),
         DatabaseModule,
+        OutboundHttpModule.forRoot({
+          allowPrivateNetworks: config.notifications.webhookAllowPrivateNetworks,
+          dnsServers: config.notifications.dnsServers,
+        }),
         RateLimitModule,
         HealthModule,
         MetricsModule,

@@ -1,6 +1,6 @@
 import { failedAttempt } from './attempt-outcome';
 import { decideRetry } from './delivery-retry';
-import { outcomeOfStatus } from './http/http-delivery.client';
+import { outcomeOfStatus } from './http/http-delivery.service';
 
 describe('decideRetry', () => {
   const schedule = [5_000, 300_000, 1_800_000];

@@ -11,8 +11,7 @@ import { DeliveryWorkerService } from './delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
 import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
-import { HostResolver } from './host-resolver';
-import { HttpDeliveryClient } from './http/http-delivery.client';
+import { HttpDeliveryService } from './http/http-delivery.service';
 import { NotificationConfigValidator } from './notification-config.validator';
 import { NotificationDeliveryRepository } from './notification-delivery.repository';
 import { NotificationDeliveryService } from './notification-delivery.service';
@@ -44,8 +43,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
   ],
   controllers: [NotificationsController, EmailVerificationController],
   providers: [
-    HostResolver,
-    HttpDeliveryClient,
+    HttpDeliveryService,
     EmailVerificationService,
     EmailVerificationRepository,
     ...CHANNEL_PROVIDERS,

@@ -1,6 +1,6 @@
 import type { EnvReader } from '../config/env-reader';
 import type { CheckIntervalBounds } from './check-prompts';
-import type { ProviderHttpOptions } from './provider-http.client';
+import type { ProviderHttp } from './provider-api';
 import type { Prices } from './provider-usage';
 import type { SearchProvider } from './search-provider';
 
@@ -27,7 +27,7 @@ export interface SearchProviderDefinition<N extends string = string, C extends o
   readConfig(read: EnvReader): C;
   create(
     config: ProviderSettings & C,
-    http: ProviderHttpOptions,
+    http: ProviderHttp,
     warn: (message: string) => void,
   ): SearchProvider;
 }

@@ -1,6 +1,7 @@
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { readConfig } from '../config/config-slice';
 import { schedulerConfig } from '../scheduler/scheduler.config';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-http.client';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-api';
 import { GeminiSearchProvider } from './providers/gemini-search.provider';
 import { SearxngSearchProvider } from './providers/searxng-search.provider';
 import {
@@ -12,6 +13,8 @@ import {
 } from './search-provider.registry';
 import { searchConfig } from './search.config';
 
+const client = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
+
 function create(env: Record<string, string>) {
   const { search, scheduler } = readConfig(env, {
     search: searchConfig,
@@ -20,12 +23,14 @@ function create(env: Record<string, string>) {
   return createSearchProvider(
     search.provider,
     { ...search, scheduler },
-    DEFAULT_PROVIDER_HTTP_OPTIONS,
+    { client, options: DEFAULT_PROVIDER_HTTP_OPTIONS },
     () => undefined,
   );
 }
 
 describe('search provider registry', () => {
+  afterAll(() => client.onApplicationShutdown());
+
   it('should name every way to configure a provider when none is configured', () => {
     expect(NO_PROVIDER_MESSAGE).toBe(
       'No grounded-search provider is configured (set GEMINI_API_KEY for Gemini, OPENAI_API_KEY for OpenAI, ' +

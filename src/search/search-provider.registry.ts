@@ -1,4 +1,4 @@
-import type { ProviderHttpOptions } from './provider-http.client';
+import type { ProviderHttp } from './provider-api';
 import { UNKNOWN_PRICES } from './provider-usage';
 import { geminiSearchProvider } from './providers/gemini-search.provider';
 import { openAiSearchProvider } from './providers/openai-search.provider';
@@ -76,7 +76,7 @@ export class UnconfiguredSearchProvider extends SearchProvider {
 export function createSearchProvider(
   selected: string | null,
   config: ProviderSettings & ProviderConfigs,
-  http: ProviderHttpOptions,
+  http: ProviderHttp,
   warn: (message: string) => void,
 ): SearchProvider {
   const definition: SearchProviderDefinition | undefined = SEARCH_PROVIDERS.find(

@@ -1,6 +1,7 @@
 import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-http.client';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-api';
 import { SearchProvider } from './search-provider';
 import { createSearchProvider } from './search-provider.registry';
 import { searchConfig, type SearchConfig } from './search.config';
@@ -21,17 +22,19 @@ const logger = new Logger('SearchProvider');
       useFactory: (
         search: SearchConfig,
         scheduler: SchedulerConfig,
+        client: OutboundHttpClient,
         options?: Partial<ProviderHttpOptions>,
       ) =>
         createSearchProvider(
           search.provider,
           { ...search, scheduler },
-          { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options },
+          { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options } },
           (message) => logger.warn(message),
         ),
       inject: [
         searchConfig.token,
         schedulerConfig.token,
+        OutboundHttpClient,
         { token: PROVIDER_HTTP_OPTIONS, optional: true },
       ],
     },

@@ -1,5 +1,5 @@
 import type { AttemptOutcome } from '../attempt-outcome';
-import type { HttpDeliveryClient } from '../http/http-delivery.client';
+import type { HttpDeliveryService } from '../http/http-delivery.service';
 import type { NotificationContent } from '../notification-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {
@@ -20,7 +20,7 @@ export interface UrlHookConfig extends NotificationConfigBase {
 export abstract class UrlHookChannel<C extends UrlHookConfig> implements NotificationChannel<C> {
   abstract readonly type: C['type'];
 
-  protected constructor(private readonly http: HttpDeliveryClient) {}
+  protected constructor(private readonly http: HttpDeliveryService) {}
 
   /** The app's JSON message for this notification. */
   protected abstract render(content: NotificationContent): unknown;

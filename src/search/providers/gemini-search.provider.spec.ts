@@ -7,9 +7,14 @@ import {
   suggestReply,
   textReply,
 } from '../../../test/support/gemini-stand-in';
+import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
 import { readConfig } from '../../config/config-slice';
 import { schedulerConfig } from '../../scheduler/scheduler.config';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from '../provider-http.client';
+import {
+  DEFAULT_PROVIDER_HTTP_OPTIONS,
+  MAX_PROVIDER_ANSWER_BYTES,
+  type ProviderHttpOptions,
+} from '../provider-api';
 import { ProviderError, type CheckRequest } from '../search-provider';
 import type { ProviderSettings } from '../search-provider.definition';
 import { searchConfig } from '../search.config';
@@ -68,16 +73,14 @@ describe('GeminiSearchProvider', () => {
   let standIn: GeminiStandIn;
   let config: ProviderSettings & GeminiConfig;
 
-  const providers: GeminiSearchProvider[] = [];
+  const client = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
 
   function provider(options: Partial<ProviderHttpOptions> = {}): GeminiSearchProvider {
-    const created = new GeminiSearchProvider(
+    return new GeminiSearchProvider(
       config,
-      { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...FAST, ...options },
+      { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...FAST, ...options } },
       () => undefined,
     );
-    providers.push(created);
-    return created;
   }
 
   beforeAll(async () => {
@@ -94,7 +97,7 @@ describe('GeminiSearchProvider', () => {
   });
 
   afterAll(async () => {
-    providers.forEach((created) => created.close());
+    client.onApplicationShutdown();
     await standIn.stop();
   });
 
@@ -299,6 +302,19 @@ describe('GeminiSearchProvider', () => {
 
       expect(result.answer).toBe('after a reset');
       expect(standIn.requestCount).toBe(2);
+    });
+
+    it('should fail without retrying when the answer is larger than 2 MB', async () => {
+      standIn.respondWith({
+        status: 200,
+        body: { padding: 'x'.repeat(MAX_PROVIDER_ANSWER_BYTES) },
+      });
+
+      const error = await rejection(provider().check(checkRequest()));
+
+      expect(error.message).toBe('Gemini API answered with more than 2 MB');
+      expect((error as ProviderError).retryable).toBe(false);
+      expect(standIn.requestCount).toBe(1);
     });
 
     it('should give up with a retryable network error when nothing listens', async () => {

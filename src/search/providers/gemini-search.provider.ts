@@ -7,7 +7,7 @@ import {
   unparseable,
 } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
@@ -46,16 +46,10 @@ export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & 
 
   constructor(
     config: ProviderSettings & GeminiConfig,
-    httpOptions: ProviderHttpOptions,
+    http: ProviderHttp,
     warn: (message: string) => void,
   ) {
-    super(
-      config,
-      config.gemini.model.replace(/^models\//, ''),
-      GEMINI_LIST_PRICE,
-      httpOptions,
-      warn,
-    );
+    super(config, config.gemini.model.replace(/^models\//, ''), GEMINI_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

@@ -1,7 +1,7 @@
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import type { ListPrice, TokenUsage } from '../provider-usage';
 import type { CheckReply, CheckRequest, SuggestReply, SuggestRequest } from '../search-provider';
 import {
@@ -31,10 +31,10 @@ export class OpenAiSearchProvider extends HttpSearchProvider<ProviderSettings & 
 
   constructor(
     config: ProviderSettings & OpenAiConfig,
-    httpOptions: ProviderHttpOptions,
+    http: ProviderHttp,
     warn: (message: string) => void,
   ) {
-    super(config, config.openai.model, OPENAI_LIST_PRICE, httpOptions, warn);
+    super(config, config.openai.model, OPENAI_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

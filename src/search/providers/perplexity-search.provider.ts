@@ -1,7 +1,7 @@
 import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../check-prompts';
 import { asRecord, parseCheckText, parseSuggestText, uniqueSources } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import {
   ProviderError,
@@ -36,10 +36,10 @@ export class PerplexitySearchProvider extends HttpSearchProvider<
 
   constructor(
     config: ProviderSettings & PerplexityConfig,
-    httpOptions: ProviderHttpOptions,
+    http: ProviderHttp,
     warn: (message: string) => void,
   ) {
-    super(config, config.perplexity.model, PERPLEXITY_LIST_PRICE, httpOptions, warn);
+    super(config, config.perplexity.model, PERPLEXITY_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

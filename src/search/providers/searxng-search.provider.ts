@@ -12,7 +12,7 @@ import {
   uniqueSources,
 } from '../model-reply.parser';
 import { HttpSearchProvider } from '../http-search-provider';
-import type { ProviderHttpOptions } from '../provider-http.client';
+import type { ProviderHttp } from '../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../provider-usage';
 import type {
   CheckReply,
@@ -45,10 +45,10 @@ export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings &
 
   constructor(
     config: ProviderSettings & SearxngConfig,
-    httpOptions: ProviderHttpOptions,
+    http: ProviderHttp,
     warn: (message: string) => void,
   ) {
-    super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, httpOptions, warn);
+    super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, http, warn);
   }
 
   isConfigured(): boolean {

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { validateHeaderValue } from 'node:http';
 import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { HttpDeliveryService } from '../../http/http-delivery.service';
 import { messageParts, oneLine, type NotificationContent } from '../../notification-content';
 import type { NotificationConfigBase } from '../../notification-types';
 import {
@@ -81,7 +81,7 @@ export function ntfyMessage(content: NotificationContent): {
 export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> {
   readonly type = 'ntfy';
 
-  constructor(private readonly http: HttpDeliveryClient) {}
+  constructor(private readonly http: HttpDeliveryService) {}
 
   async validate(entry: Record<string, unknown>): Promise<NtfyNotificationConfig> {
     const url = await this.http.checkConfigUrl(entry.url, 'an ntfy notification');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { HttpDeliveryService } from '../../http/http-delivery.service';
 import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
 import { defineChannel } from '../notification-channel';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
@@ -65,7 +65,7 @@ export function slackMessage(content: NotificationContent): { text: string; bloc
 export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
   readonly type = 'slack';
 
-  constructor(http: HttpDeliveryClient) {
+  constructor(http: HttpDeliveryService) {
     super(http);
   }
 

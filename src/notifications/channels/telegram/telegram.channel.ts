@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
 import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { HttpDeliveryService } from '../../http/http-delivery.service';
 import {
   escapeHtml,
   messageParts,
@@ -76,7 +76,7 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
 
   constructor(
     @InjectConfig(telegramConfig) private readonly config: TelegramConfig,
-    private readonly http: HttpDeliveryClient,
+    private readonly http: HttpDeliveryService,
   ) {}
 
   validate(entry: Record<string, unknown>): Promise<TelegramNotificationConfig> {

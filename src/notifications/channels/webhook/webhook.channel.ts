@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { failedAttempt, type AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient, parseConfigUrl } from '../../http/http-delivery.client';
+import { HttpDeliveryService, parseConfigUrl } from '../../http/http-delivery.service';
 import { webhookBody } from '../../notification-content';
 import type { NotificationConfigBase } from '../../notification-types';
 import {
@@ -61,7 +61,7 @@ export function generateWebhookSecret(): string {
 export class WebhookChannel implements NotificationChannel<WebhookNotificationConfig> {
   readonly type = 'webhook';
 
-  constructor(private readonly http: HttpDeliveryClient) {}
+  constructor(private readonly http: HttpDeliveryService) {}
 
   async validate(
     entry: Record<string, unknown>,

@@ -1,11 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { InjectConfig } from '../config/config-slice';
 import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
-import { notificationsConfig, type NotificationsConfig } from './notifications.config';
 
-/** A lookup of a notification host gives up after this long, well inside the delivery deadline. */
+/** A lookup gives up after this long, well inside the 15 s delivery deadline (contract section 6). */
 export const DNS_TIMEOUT_MS = 5_000;
 /** c-ares waits this long for the first try and longer for the next; the deadline caps it all. */
 const DNS_TRY_TIMEOUT_MS = 2_000;
@@ -24,26 +21,36 @@ export class DnsTimeoutError extends Error {
   }
 }
 
+/** Resolving a host failed (no such name, no answer in time, a refused query). */
+export class HostLookupError extends Error {
+  constructor(
+    readonly host: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'HostLookupError';
+  }
+}
+
 /**
- * Resolves the hosts of notification URLs (webhooks) with c-ares (`dns.promises.Resolver`)
- * rather than `dns.lookup`: c-ares runs on the event loop, not on libuv's four-thread pool, so a
+ * Resolves the hosts of notification URLs (webhooks, chat hooks, Telegram) with c-ares
+ * (`dns.promises.Resolver`) rather than `dns.lookup`: c-ares runs on the event loop, not on libuv's four-thread pool, so a
  * name server that never answers cannot hold up file, crypto or other lookups of the process,
  * and every lookup ends within DNS_TIMEOUT_MS. `DNS_SERVERS` chooses the servers (default: the
  * system's, from /etc/resolv.conf). c-ares does not read /etc/hosts: IP literals and
  * `localhost` are answered here.
  */
-@Injectable()
 export class HostResolver {
   private readonly resolver = new Resolver({ timeout: DNS_TRY_TIMEOUT_MS, tries: DNS_TRIES });
 
-  constructor(@InjectConfig(notificationsConfig) config: NotificationsConfig) {
-    if (config.dnsServers.length > 0) this.resolver.setServers(config.dnsServers);
+  constructor(dnsServers: readonly string[]) {
+    if (dnsServers.length > 0) this.resolver.setServers([...dnsServers]);
   }
 
   /**
    * Returns the address to connect to, refusing a host with a blocked address unless private
-   * networks are allowed (SSRF guard). Delivery connects to exactly this address, so DNS cannot
-   * change the answer between check and use.
+   * networks are allowed (SSRF guard): `BlockedDestinationError`, or `HostLookupError` when the
+   * host does not resolve.
    */
   async resolveAllowed(host: string, allowPrivate: boolean): Promise<ResolvedAddress> {
     const addresses = await this.resolve(host);
@@ -53,15 +60,20 @@ export class HostResolver {
     return addresses[0];
   }
 
-  private async resolve(host: string): Promise<ResolvedAddress[]> {
+  /** Every address of `host` (at least one), or `HostLookupError`. */
+  async resolve(host: string): Promise<ResolvedAddress[]> {
     const bare = host.replace(/^\[|\]$/g, '');
     const literal = isIP(bare);
     if (literal) return [{ address: bare, family: literal as 4 | 6 }];
     const name = bare.toLowerCase().replace(/\.$/, '');
     if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
-    const addresses = await this.withDeadline(this.lookup(name));
-    if (addresses.length === 0) throw new Error(`${host} does not resolve`);
-    return addresses;
+    try {
+      const addresses = await this.withDeadline(this.lookup(name));
+      if (addresses.length === 0) throw new Error(`${host} does not resolve`);
+      return addresses;
+    } catch (error) {
+      throw new HostLookupError(host, error);
+    }
   }
 
   /** IPv4 addresses; IPv6 ones for a name that has no A record. */

@@ -1,4 +1,5 @@
-import { outcomeOfStatus, retryAfterMs } from './http-delivery.client';
+import { OutboundError } from '../../common/outbound/outbound-http.client';
+import { outcomeOfFailure, outcomeOfStatus, retryAfterMs } from './http-delivery.service';
 
 describe('outcomeOfStatus', () => {
   it('should succeed when the status is 2xx', () => {
@@ -28,7 +29,42 @@ describe('outcomeOfStatus', () => {
       errorMessage: 'HTTP 500',
       retryable: true,
     });
-    expect(outcomeOfStatus(302, undefined)).toMatchObject({ retryable: true });
+    expect(outcomeOfStatus(302, undefined)).toEqual({
+      status: 'failed',
+      errorMessage: 'HTTP 302 (redirects are not followed)',
+      retryable: true,
+    });
+  });
+});
+
+describe('outcomeOfFailure', () => {
+  const url = 'https://hooks.example.com/secret-path';
+
+  it('should stop without retrying when the SSRF guard refuses the destination', () => {
+    const error = new OutboundError(
+      'blocked',
+      'hooks.example.com resolves to a private or reserved address',
+    );
+    expect(outcomeOfFailure(error, url)).toEqual({
+      status: 'failed',
+      errorMessage: 'Refused: hooks.example.com resolves to a private or reserved address',
+      retryable: false,
+    });
+  });
+
+  it('should name the host, never the path, and retry when DNS fails or the receiver is slow', () => {
+    expect(outcomeOfFailure(new OutboundError('dns', 'queryA ENOTFOUND'), url)).toEqual({
+      status: 'failed',
+      errorMessage: 'DNS lookup of hooks.example.com failed: queryA ENOTFOUND',
+      retryable: true,
+    });
+    expect(outcomeOfFailure(new OutboundError('timeout', 'no answer'), url)).toMatchObject({
+      errorMessage: 'Timed out after 15 s',
+      retryable: true,
+    });
+    expect(
+      outcomeOfFailure(new OutboundError('network', 'connect refused', 'ECONNREFUSED'), url),
+    ).toMatchObject({ errorMessage: 'Connection refused (ECONNREFUSED)', retryable: true });
   });
 });
 

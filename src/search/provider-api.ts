@@ -1,9 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import {
+  OutboundError,
+  type OutboundHttpClient,
+  type OutboundResponse,
+} from '../common/outbound/outbound-http.client';
+import { backoffDelayMs, parseRetryAfterMs } from '../common/outbound/retry-timing';
 import { asRecord } from './model-reply.parser';
 import { ProviderError } from './search-provider';
 
-/** Knobs of the HTTP client every provider shares; tests shrink the delays. */
+/** Knobs of the retry policy every provider shares; tests shrink the delays. */
 export interface ProviderHttpOptions {
   /** Retries after the first attempt for 429, 5xx and network errors. */
   maxRetries: number;
@@ -24,10 +28,16 @@ export const DEFAULT_PROVIDER_HTTP_OPTIONS: Readonly<ProviderHttpOptions> = {
   timeoutMs: 60_000,
 };
 
+/** What a provider adapter is built with: the shared outbound client and the retry knobs. */
+export interface ProviderHttp {
+  client: OutboundHttpClient;
+  options: ProviderHttpOptions;
+}
+
+/** Contract section 11: "A provider's HTTP answer is at most 2 MB". */
+export const MAX_PROVIDER_ANSWER_BYTES = 2 * 1024 * 1024;
 /** Error bodies and thrown messages are cut to this length before they reach a user. */
 const MAX_ERROR_DETAIL_LENGTH = 300;
-const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256 };
 
 /** One call of a provider's API; `secret` is redacted from every message the call produces. */
 export interface ProviderHttpRequest {
@@ -55,30 +65,22 @@ type Attempt =
       retryAfterMs: number | null;
     };
 
-type RawResponse = { status: number; headers: IncomingMessage['headers']; text: string };
-
 /**
- * The HTTP side every provider shares: JSON over Node's own client (keep-alive; measured cheaper
- * per request than axios, see the webhook channel), retried with exponential backoff and jitter
- * on 429, 5xx and network errors, `Retry-After` honoured, credentials never in a message.
+ * The retry policy of one provider endpoint (contract sections 3 and 4) on the shared outbound
+ * client: JSON in and out, retried with exponential backoff and jitter on 429, 5xx and network
+ * errors, `Retry-After` (or Google's `RetryInfo`) honoured, credentials never in a message.
  * `label` names the API in errors ("Gemini API", "OpenAI API").
  */
-export class ProviderHttpClient {
+export class ProviderApi {
   /** Jitter source; replaceable so a test can pin the delays. */
   random: () => number = Math.random;
-  private readonly httpAgent = new HttpAgent(AGENT_OPTIONS);
-  private readonly httpsAgent = new HttpsAgent(AGENT_OPTIONS);
 
   constructor(
     readonly label: string,
+    private readonly client: OutboundHttpClient,
     readonly options: ProviderHttpOptions,
     private readonly warn: (message: string) => void,
   ) {}
-
-  close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
-  }
 
   /** The parsed JSON body of the first 2xx answer; throws `ProviderError` otherwise. */
   async requestJson(call: ProviderHttpRequest, transient?: TransientCheck): Promise<unknown> {
@@ -99,27 +101,45 @@ export class ProviderHttpClient {
     }
   }
 
+  /** Exponential backoff with equal jitter, never shorter than what the server asked for. */
+  retryDelayMs(attempt: number, requestedMs: number | null): number {
+    const { backoffBaseMs, backoffMaxMs, retryAfterCapMs } = this.options;
+    return backoffDelayMs(
+      attempt,
+      { baseMs: backoffBaseMs, maxMs: backoffMaxMs },
+      this.random,
+      requestedMs === null ? null : { ms: requestedMs, capMs: retryAfterCapMs },
+    );
+  }
+
   private async attemptOnce(
     call: ProviderHttpRequest,
     transient?: TransientCheck,
   ): Promise<Attempt> {
     if (call.signal?.aborted) throw this.cancelled(call.signal);
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    let response: RawResponse;
+    let response: OutboundResponse;
     try {
-      response = await this.send(call, timeout);
+      response = await this.client.request({
+        destination: 'operator',
+        method: call.method,
+        url: call.url,
+        headers: {
+          accept: 'application/json',
+          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...call.headers,
+        },
+        body: call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body)),
+        timeoutMs: this.options.timeoutMs,
+        response: 'text',
+        maxResponseBytes: MAX_PROVIDER_ANSWER_BYTES,
+        signal: call.signal,
+      });
     } catch (error) {
-      if (call.signal?.aborted) throw this.cancelled(call.signal);
-      if (timeout.aborted) {
-        // A hung attempt already used the whole timeout; retrying would multiply the wait.
-        const seconds = formatSeconds(this.options.timeoutMs);
-        const summary = `${this.label} did not answer within ${seconds}`;
-        return { ok: false, retryable: true, final: true, summary, detail: '', retryAfterMs: null };
-      }
-      return this.networkFailure(error);
+      if (!(error instanceof OutboundError)) throw error;
+      return this.exchangeFailure(error, call);
     }
     const { status } = response;
-    const body = parseJson(response.text);
+    const body = parseJson(response.body);
     if (status >= 200 && status < 300) {
       if (body === undefined) {
         return failure(false, `${this.label} answered with a body that is not JSON`, '');
@@ -137,65 +157,47 @@ export class ProviderHttpClient {
         ? `${this.label} request failed with HTTP ${status}`
         : `${this.label} rejected the request with HTTP ${status}`,
       detail: apiErrorMessage(body),
-      retryAfterMs: retryable ? retryAfterMs(response.headers, body) : null,
+      retryAfterMs: retryable ? requestedDelayMs(response, body) : null,
     };
   }
 
-  private send(call: ProviderHttpRequest, timeout: AbortSignal): Promise<RawResponse> {
-    const url = new URL(call.url);
-    const https = url.protocol === 'https:';
-    const payload = call.body === undefined ? null : Buffer.from(JSON.stringify(call.body));
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-    return new Promise((resolve, reject) => {
-      const request = (https ? httpsRequest : httpRequest)(
-        url,
-        {
-          method: call.method,
-          agent: https ? this.httpsAgent : this.httpAgent,
-          signal,
-          headers: {
-            accept: 'application/json',
-            ...(payload ? { 'content-type': 'application/json' } : {}),
-            ...(payload ? { 'content-length': String(payload.length) } : {}),
-            ...call.headers,
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_RESPONSE_BYTES) response.destroy(new Error('response too large'));
-            else chunks.push(chunk);
-          });
-          response.once('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          response.once('error', reject);
-        },
-      );
-      request.once('error', reject);
-      request.end(payload ?? undefined);
-    });
-  }
-
-  private networkFailure(error: unknown): Attempt {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(true, `Could not reach the ${this.label}`, code ?? truncate(message));
-  }
-
-  /** Exponential backoff with equal jitter, never shorter than what the server asked for. */
-  retryDelayMs(attempt: number, requestedMs: number | null): number {
-    const { backoffBaseMs, backoffMaxMs, retryAfterCapMs } = this.options;
-    const exponential = Math.min(backoffMaxMs, backoffBaseMs * 2 ** (attempt - 1));
-    const jittered = Math.round(exponential / 2 + (this.random() * exponential) / 2);
-    if (requestedMs === null) return jittered;
-    return Math.max(jittered, Math.min(requestedMs, retryAfterCapMs));
+  private exchangeFailure(error: OutboundError, call: ProviderHttpRequest): Attempt {
+    switch (error.failure) {
+      case 'cancelled':
+        throw this.cancelled(call.signal);
+      case 'timeout': {
+        // A hung attempt already used the whole timeout; retrying would multiply the wait.
+        const summary = `${this.label} did not answer within ${formatSeconds(this.options.timeoutMs)}`;
+        return { ok: false, retryable: true, final: true, summary, detail: '', retryAfterMs: null };
+      }
+      case 'too-large': {
+        const megabytes = MAX_PROVIDER_ANSWER_BYTES / (1024 * 1024);
+        const summary = `${this.label} answered with more than ${megabytes} MB`;
+        return {
+          ok: false,
+          retryable: false,
+          final: true,
+          summary,
+          detail: '',
+          retryAfterMs: null,
+        };
+      }
+      case 'invalid-url':
+        return {
+          ok: false,
+          retryable: false,
+          final: true,
+          summary: `Could not reach the ${this.label}`,
+          detail: 'the configured URL is not a valid http or https URL',
+          retryAfterMs: null,
+        };
+      default:
+        return failure(
+          true,
+          `Could not reach the ${this.label}`,
+          error.code ?? truncate(error.message),
+        );
+    }
   }
 
   private sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
@@ -276,14 +278,9 @@ function apiErrorMessage(body: unknown): string {
  * The wait the server asked for: the `Retry-After` header (seconds or an HTTP date) or the
  * `google.rpc.RetryInfo` detail that Gemini puts in 429 bodies (`"retryDelay": "17s"`).
  */
-function retryAfterMs(headers: IncomingMessage['headers'], body: unknown): number | null {
-  const header = headers['retry-after'];
-  if (typeof header === 'string' && header.trim() !== '') {
-    const value = header.trim();
-    if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
+function requestedDelayMs(response: OutboundResponse, body: unknown): number | null {
+  const header = parseRetryAfterMs(response.header('retry-after'));
+  if (header !== null) return header;
   const details = asRecord(asRecord(body)?.error)?.details;
   if (!Array.isArray(details)) return null;
   for (const detail of details) {
