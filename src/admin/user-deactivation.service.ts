@@ -9,7 +9,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
 import { TransactionRunner } from '../database/transaction-runner';
-import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
+import { NotificationDeliveryService } from '../notifications/delivery/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { UserRepository } from '../users/user.repository';

@@ -1,4 +1,7 @@
-import type { NotificationEvent, NotificationType } from '../notifications/notification-types';
+import type {
+  NotificationEvent,
+  NotificationType,
+} from '../notifications/channels/notification-types';
 import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
 import type { CheckIntervalBounds } from '../search/check-prompts';
 import { ProviderError, type CheckResult } from '../search/search-provider';

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
-import { deliveryJobId } from '../notifications/delivery-job';
+import { deliveryJobId } from '../notifications/delivery/delivery-job';
 import {
   CHECK_QUEUE,
   JobQueueService,

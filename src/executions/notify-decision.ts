@@ -1,5 +1,5 @@
-import type { NotificationConfig } from '../notifications/notification-config';
-import { subscribesTo, type NotificationType } from '../notifications/notification-types';
+import type { NotificationConfig } from '../notifications/channels/notification-config';
+import { subscribesTo, type NotificationType } from '../notifications/channels/notification-types';
 import type { NotifyBehavior, TaskState } from '../tasks/task.entity';
 
 export interface NotifyDecision {

@@ -3,22 +3,22 @@ import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
 import { emailConfig, type EmailConfig } from './channels/email/email.config';
-import { DeliveryAttemptRunner } from './delivery-attempt.runner';
-import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
-import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
-import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
-import { DeliveryWorkerService } from './delivery-worker.service';
+import { DeliveryAttemptRunner } from './delivery/delivery-attempt.runner';
+import { DeliveryOutcomeRecorder } from './delivery/delivery-outcome.recorder';
+import { DeliveryRecoveryRepository } from './delivery/delivery-recovery.repository';
+import { DeliveryRecoverySweeper } from './delivery/delivery-recovery.sweeper';
+import { DeliveryWorkerService } from './delivery/delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
 import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
-import { HttpDeliveryService } from './http/http-delivery.service';
-import { NotificationConfigValidator } from './notification-config.validator';
-import { NotificationDeliveryRepository } from './notification-delivery.repository';
-import { NotificationDeliveryService } from './notification-delivery.service';
-import { NotificationSendRepository } from './notification-send.repository';
+import { HttpDeliveryService } from './channels/http-delivery.service';
+import { NotificationConfigValidator } from './channels/notification-config.validator';
+import { NotificationDeliveryRepository } from './delivery/notification-delivery.repository';
+import { NotificationDeliveryService } from './delivery/notification-delivery.service';
+import { NotificationSendRepository } from './history/notification-send.repository';
 import { NotificationsController } from './notifications.controller';
-import { NotificationsService } from './notifications.service';
-import { TestNotificationService } from './test-notification.service';
+import { NotificationHistoryService } from './history/notification-history.service';
+import { TestNotificationService } from './test-sends/test-notification.service';
 
 /** SMTP_URL plus timeouts that keep one attempt well inside the delivery job's expiry. */
 function mailerOptions(config: EmailConfig): MailerOptions {
@@ -49,7 +49,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     ...CHANNEL_PROVIDERS,
     NotificationChannelRegistry,
     NotificationConfigValidator,
-    NotificationsService,
+    NotificationHistoryService,
     NotificationDeliveryRepository,
     NotificationSendRepository,
     DeliveryAttemptRunner,

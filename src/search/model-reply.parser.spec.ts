@@ -9,7 +9,7 @@ import {
   truncateText,
   uniqueSources,
 } from './model-reply.parser';
-import { groundingSources, replyText } from './providers/gemini-search.provider';
+import { groundingSources, replyText } from './providers/gemini/gemini-search.provider';
 import { ProviderError, type SuggestRequest } from './search-provider';
 
 // The replies below arrive in Gemini's wire format, the one the parser was first written for.

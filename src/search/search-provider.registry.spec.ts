@@ -2,8 +2,8 @@ import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { readConfig } from '../config/config-slice';
 import { schedulerConfig } from '../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-api';
-import { GeminiSearchProvider } from './providers/gemini-search.provider';
-import { SearxngSearchProvider } from './providers/searxng-search.provider';
+import { GeminiSearchProvider } from './providers/gemini/gemini-search.provider';
+import { SearxngSearchProvider } from './providers/searxng/searxng-search.provider';
 import {
   createSearchProvider,
   NO_PROVIDER_MESSAGE,

@@ -1,9 +1,9 @@
 import type { ProviderHttp } from './provider-api';
 import { UNKNOWN_PRICES } from './provider-usage';
-import { geminiSearchProvider } from './providers/gemini-search.provider';
-import { openAiSearchProvider } from './providers/openai-search.provider';
-import { perplexitySearchProvider } from './providers/perplexity-search.provider';
-import { searxngSearchProvider } from './providers/searxng-search.provider';
+import { geminiSearchProvider } from './providers/gemini/gemini-search.provider';
+import { openAiSearchProvider } from './providers/openai/openai-search.provider';
+import { perplexitySearchProvider } from './providers/perplexity/perplexity-search.provider';
+import { searxngSearchProvider } from './providers/searxng/searxng-search.provider';
 import { SearchProvider, type CheckReply, type SuggestReply } from './search-provider';
 import type { ProviderSettings, SearchProviderDefinition } from './search-provider.definition';
 

@@ -12,7 +12,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { ExecutionRepository } from '../executions/execution.repository';
 import { UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
-import { NotificationConfigValidator } from '../notifications/notification-config.validator';
+import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';

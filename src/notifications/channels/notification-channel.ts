@@ -1,9 +1,9 @@
 import type { Type } from '@nestjs/common';
 import type { ConfigSlice } from '../../config/config-slice';
-import type { AttemptOutcome } from '../attempt-outcome';
-import type { ConcurrencyLimit } from '../concurrency-limit';
-import type { NotificationContent } from '../notification-content';
-import type { NotificationConfigBase } from '../notification-types';
+import type { AttemptOutcome } from '../delivery/attempt-outcome';
+import type { ConcurrencyLimit } from '../delivery/concurrency-limit';
+import type { NotificationContent } from '../content/notification-content';
+import type { NotificationConfigBase } from './notification-types';
 
 /** The task owner a config is validated or delivered for. */
 export interface ChannelOwner {

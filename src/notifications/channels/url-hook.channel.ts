@@ -1,7 +1,7 @@
-import type { AttemptOutcome } from '../attempt-outcome';
-import type { HttpDeliveryService } from '../http/http-delivery.service';
-import type { NotificationContent } from '../notification-content';
-import type { NotificationConfigBase } from '../notification-types';
+import type { AttemptOutcome } from '../delivery/attempt-outcome';
+import type { HttpDeliveryService } from './http-delivery.service';
+import type { NotificationContent } from '../content/notification-content';
+import type { NotificationConfigBase } from './notification-types';
 import {
   maskUrl,
   type NotificationChannel,

@@ -8,7 +8,7 @@ import {
 import {
   NOTIFICATION_EVENTS,
   type NotificationEvent,
-} from '../../notifications/notification-types';
+} from '../../notifications/channels/notification-types';
 
 /**
  * One element of `notifications`: its `type` decides the other fields (docs/api.md). Types and

@@ -1,11 +1,11 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
-import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../attempt-outcome';
-import { ConcurrencyLimit } from '../../concurrency-limit';
+import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
+import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import { renderEmail, type RenderedEmail } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+import { renderEmail, type RenderedEmail } from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   type ChannelOwner,

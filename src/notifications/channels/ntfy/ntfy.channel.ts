@@ -1,9 +1,13 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { validateHeaderValue } from 'node:http';
-import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryService } from '../../http/http-delivery.service';
-import { messageParts, oneLine, type NotificationContent } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+import type { AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService } from '../http-delivery.service';
+import {
+  messageParts,
+  oneLine,
+  type NotificationContent,
+} from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   maskUrl,

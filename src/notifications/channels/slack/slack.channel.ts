@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { HttpDeliveryService } from '../../http/http-delivery.service';
-import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
+import { HttpDeliveryService } from '../http-delivery.service';
+import {
+  escapeWithin,
+  messageParts,
+  type NotificationContent,
+} from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 

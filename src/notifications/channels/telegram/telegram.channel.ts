@@ -1,14 +1,14 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
-import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryService } from '../../http/http-delivery.service';
+import type { AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService } from '../http-delivery.service';
 import {
   escapeHtml,
   messageParts,
   truncate,
   type NotificationContent,
-} from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+} from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   type NotificationChannel,

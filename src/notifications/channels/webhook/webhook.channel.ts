@@ -1,10 +1,10 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { failedAttempt, type AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryService, parseConfigUrl } from '../../http/http-delivery.service';
-import { webhookBody } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
+import { webhookBody } from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   maskUrl,
