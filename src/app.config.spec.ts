@@ -47,6 +47,24 @@ describe('loadConfig', () => {
     ).not.toThrow();
   });
 
+  it('should refuse AUTH_DISABLED unless NODE_ENV is development or test, in any case', () => {
+    const database = { DATABASE_URL: 'postgres://db/monitor' };
+    for (const nodeEnv of ['staging', 'Production', 'PRODUCTION', 'prod', 'local']) {
+      expect(() => loadConfig({ ...database, NODE_ENV: nodeEnv, AUTH_DISABLED: 'true' })).toThrow(
+        /AUTH_DISABLED/,
+      );
+    }
+    for (const nodeEnv of ['development', 'Development', 'test', 'TEST']) {
+      expect(() =>
+        loadConfig({ ...database, NODE_ENV: nodeEnv, AUTH_DISABLED: 'true' }),
+      ).not.toThrow();
+    }
+    expect(() => loadConfig({ ...database, AUTH_DISABLED: 'true' })).not.toThrow();
+    expect(() => loadConfig({ ...database, NODE_ENV: 'staging' })).not.toThrow();
+    // Production is recognised whatever its case: the embedded database is refused there too.
+    expect(() => loadConfig({ NODE_ENV: 'Production' })).toThrow(/DATABASE_URL/);
+  });
+
   it('should refuse JWT verification without JWT_ISSUER when NODE_ENV=production', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' };
     expect(() =>

@@ -10,10 +10,10 @@ function parseTrustProxy(value: string | undefined): string | boolean | number {
 
 /** The process and its HTTP server (README, "Configuration"). */
 export const serverConfig = defineConfig('server', (read) => {
-  const nodeEnv = read.string('NODE_ENV', 'development');
+  const nodeEnv = read.nodeEnv;
   return {
     nodeEnv,
-    isProduction: nodeEnv === 'production',
+    isProduction: read.isProduction,
     port: read.integer('PORT', 3000, 0, 65535),
     // Without authentication anyone who can connect is an administrator: stay on this machine.
     host: read.string('HOST', read.boolean('AUTH_DISABLED', false) ? '127.0.0.1' : '0.0.0.0'),

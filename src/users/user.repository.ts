@@ -72,10 +72,23 @@ export class UserRepository {
   async upsertLocalAdmin(email: string): Promise<UserEntity> {
     await this.users.query(
       `INSERT INTO users (clerk_user_id, email, role) VALUES ($1, $2, 'admin')
-       ON CONFLICT (clerk_user_id) DO UPDATE SET role = 'admin', state = 'active'`,
+       ON CONFLICT (clerk_user_id) DO UPDATE SET role = 'admin', state = 'active', deactivated_at = NULL`,
       [LOCAL_SUBJECT, email],
     );
     return this.users.findOneByOrFail({ clerkUserId: LOCAL_SUBJECT });
+  }
+
+  /**
+   * Makes the local user of `AUTH_DISABLED` an inactive, ordinary user (contract §11), keeping
+   * its data: its checks and deliveries stop, as for any inactive user.
+   */
+  async retireLocalUser(): Promise<void> {
+    await this.users.query(
+      `UPDATE users SET state = 'deactivated', role = 'user',
+         deactivated_at = COALESCE(deactivated_at, now()), updated_at = now()
+       WHERE clerk_user_id = $1 AND (state <> 'deactivated' OR role <> 'user')`,
+      [LOCAL_SUBJECT],
+    );
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { InjectConfig } from '../config/config-slice';
 import type { UserEntity, UserRole } from './user.entity';
-import { UserRepository, type UserLockMode } from './user.repository';
+import { LOCAL_SUBJECT, UserRepository, type UserLockMode } from './user.repository';
 import { usersConfig, type UsersConfig } from './users.config';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
@@ -84,6 +84,17 @@ export class UsersService {
   /** The fixed caller of `AUTH_DISABLED=true` instances. */
   ensureLocalUser(): Promise<UserEntity> {
     return this.users.upsertLocalAdmin(LOCAL_USER_EMAIL);
+  }
+
+  /** With authentication on, the local user is inactive (contract §11); its data is kept. */
+  retireLocalUser(): Promise<void> {
+    return this.users.retireLocalUser();
+  }
+
+  /** Whether a credential leads to the local user of `AUTH_DISABLED`, by user or by JWT `sub`. */
+  isLocalIdentity(identity: Pick<UserEntity, 'clerkUserId'> | { subject: string }): boolean {
+    const subject = 'subject' in identity ? identity.subject : identity.clerkUserId;
+    return subject === LOCAL_SUBJECT;
   }
 }
 
