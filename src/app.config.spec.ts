@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       email: { mailFrom: 'Monitor <monitor@localhost>' },
       notifications: { webhookAllowPrivateNetworks: false, dnsServers: [] },
       rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
-      tasks: { maxActiveTasksPerUser: 100 },
+      tasks: { maxActiveTasksPerUser: 100, maxTasksPerUser: 1000 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
     });
     expect(config.notifications.webhookRetryScheduleMs).toEqual([
