@@ -65,6 +65,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'Production' })).toThrow(/DATABASE_URL/);
   });
 
+  it('should take PUBLIC_URL as an http(s) URL, default http://localhost:<PORT>, and refuse anything else', () => {
+    expect(loadConfig({}).server.publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '8080' }).server.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://monitor.example.com/' }).server.publicUrl).toBe(
+      'https://monitor.example.com',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/monitor//' }).server.publicUrl).toBe(
+      'https://example.com/monitor',
+    );
+    for (const bad of [
+      'monitor.example.com',
+      'ftp://monitor.example.com',
+      'javascript:alert(1)',
+      'https://monitor.example.com/?from=env',
+      'https://monitor.example.com/#top',
+      'https://user:secret@monitor.example.com',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/PUBLIC_URL/);
+    }
+  });
+
   it('should refuse JWT verification without JWT_ISSUER when NODE_ENV=production', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' };
     expect(() =>
