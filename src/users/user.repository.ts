@@ -79,6 +79,29 @@ export class UserRepository {
   }
 
   /**
+   * The users with this email (lower-cased), oldest first, but the local user of `AUTH_DISABLED`.
+   */
+  findByEmail(email: string): Promise<UserEntity[]> {
+    return this.users
+      .createQueryBuilder('u')
+      .where('u.email = :email', { email })
+      .andWhere('u.clerk_user_id IS DISTINCT FROM :local', { local: LOCAL_SUBJECT })
+      .orderBy('u.created_at', 'ASC')
+      .getMany();
+  }
+
+  /** A user without an identity-provider subject, made by the operator (`npm run create-key`). */
+  insertWithoutIdentity(email: string, role: UserRole): Promise<UserEntity> {
+    return this.users.save(
+      this.users.create({ clerkUserId: null, email, emailVerified: true, role }),
+    );
+  }
+
+  async setRole(userId: string, role: UserRole): Promise<void> {
+    await this.users.update({ id: userId }, { role, updatedAt: new Date() });
+  }
+
+  /**
    * Makes the local user of `AUTH_DISABLED` an inactive, ordinary user (contract §11), keeping
    * its data: its checks and deliveries stop, as for any inactive user.
    */
