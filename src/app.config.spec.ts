@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       email: { mailFrom: 'Monitor <monitor@localhost>' },
       notifications: { webhookAllowPrivateNetworks: false, dnsServers: [] },
       rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
-      tasks: { maxActiveTasksPerUser: 100 },
+      tasks: { maxActiveTasksPerUser: 100, maxTasksPerUser: 1000 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
     });
     expect(config.notifications.webhookRetryScheduleMs).toEqual([
@@ -45,6 +45,45 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/monitor' }),
     ).not.toThrow();
+  });
+
+  it('should refuse AUTH_DISABLED unless NODE_ENV is development or test, in any case', () => {
+    const database = { DATABASE_URL: 'postgres://db/monitor' };
+    for (const nodeEnv of ['staging', 'Production', 'PRODUCTION', 'prod', 'local']) {
+      expect(() => loadConfig({ ...database, NODE_ENV: nodeEnv, AUTH_DISABLED: 'true' })).toThrow(
+        /AUTH_DISABLED/,
+      );
+    }
+    for (const nodeEnv of ['development', 'Development', 'test', 'TEST']) {
+      expect(() =>
+        loadConfig({ ...database, NODE_ENV: nodeEnv, AUTH_DISABLED: 'true' }),
+      ).not.toThrow();
+    }
+    expect(() => loadConfig({ ...database, AUTH_DISABLED: 'true' })).not.toThrow();
+    expect(() => loadConfig({ ...database, NODE_ENV: 'staging' })).not.toThrow();
+    // Production is recognised whatever its case: the embedded database is refused there too.
+    expect(() => loadConfig({ NODE_ENV: 'Production' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('should take PUBLIC_URL as an http(s) URL, default http://localhost:<PORT>, and refuse anything else', () => {
+    expect(loadConfig({}).server.publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '8080' }).server.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://monitor.example.com/' }).server.publicUrl).toBe(
+      'https://monitor.example.com',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/monitor//' }).server.publicUrl).toBe(
+      'https://example.com/monitor',
+    );
+    for (const bad of [
+      'monitor.example.com',
+      'ftp://monitor.example.com',
+      'javascript:alert(1)',
+      'https://monitor.example.com/?from=env',
+      'https://monitor.example.com/#top',
+      'https://user:secret@monitor.example.com',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/PUBLIC_URL/);
+    }
   });
 
   it('should refuse JWT verification without JWT_ISSUER when NODE_ENV=production', () => {

@@ -2,15 +2,9 @@ import 'reflect-metadata';
 import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
 import { createApp } from './create-app';
 import { JsonLogger } from './common/logging/json-logger';
+import { loadEnvFile } from './config/env-file';
 import { prepareDatabase } from './database/prepare-database';
-
-function loadEnvFile(): void {
-  try {
-    process.loadEnvFile('.env');
-  } catch {
-    // no .env file: the environment alone configures the service
-  }
-}
+import { startupSummary } from './startup-summary';
 
 async function bootstrap(): Promise<void> {
   loadEnvFile();
@@ -58,12 +52,8 @@ async function bootstrap(): Promise<void> {
     await database.embedded?.stop();
     throw error;
   }
-  logger.log({
-    msg: 'Listening',
-    host: config.server.host,
-    port: config.server.port,
-    embeddedDatabase: database.embedded !== null,
-  });
+  // One line that says how this instance is set up (README, "Run it"); no secrets in it.
+  logger.log(startupSummary(config, database.embedded !== null));
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { UserEntity } from '../users/user.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { queryRows } from '../database/sql-rows';
@@ -12,15 +12,17 @@ type KeyAndUserRow = Omit<UserEntity, 'id'> & { keyId: string; userId: string };
 export class ApiKeyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  countActive(userId: string): Promise<number> {
-    return this.dataSource.getRepository(ApiKeyEntity).countBy({ userId, state: 'active' });
+  /** The user's active keys, counted in the caller's transaction (ix_api_keys_user_id). */
+  countActive(manager: EntityManager, userId: string): Promise<number> {
+    return manager.countBy(ApiKeyEntity, { userId, state: 'active' });
   }
 
+  /** Inserts a key in the caller's transaction. */
   insert(
+    manager: EntityManager,
     key: Pick<ApiKeyEntity, 'userId' | 'name' | 'keyHash' | 'keyPrefix'>,
   ): Promise<ApiKeyEntity> {
-    const keys = this.dataSource.getRepository(ApiKeyEntity);
-    return keys.save(keys.create({ ...key, state: 'active' }));
+    return manager.save(manager.create(ApiKeyEntity, { ...key, state: 'active' }));
   }
 
   listActive(userId: string): Promise<ApiKeyEntity[]> {

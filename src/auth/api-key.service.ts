@@ -1,5 +1,5 @@
 import {
-  BadRequestException,
+  ConflictException,
   Injectable,
   NotFoundException,
   type OnModuleDestroy,
@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
+import { TransactionRunner } from '../database/transaction-runner';
 import type { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';
 import { Clock } from '../common/clock/clock';
@@ -15,7 +17,7 @@ import { Clock } from '../common/clock/clock';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY_LENGTH = 32;
 const KEY_PATTERN = /^sk_[A-Za-z0-9]{32}$/;
-const MAX_ACTIVE_KEYS_PER_USER = 50;
+export const MAX_ACTIVE_KEYS_PER_USER = 50;
 const LAST_USED_FLUSH_MS = 15_000;
 
 export function hashApiKey(key: string): string {
@@ -40,6 +42,8 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     private readonly keys: ApiKeyRepository,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
+    private readonly transactions: TransactionRunner,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -50,19 +54,23 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     await this.flushLastUsed();
   }
 
+  /**
+   * A new key of an active user: 409 past 50 active keys (contract §11). The count and the insert
+   * run under the user's row, held exclusively, so keys created at once cannot pass the cap.
+   */
   async create(userId: string, name: string): Promise<CreatedApiKey> {
-    const active = await this.keys.countActive(userId);
-    if (active >= MAX_ACTIVE_KEYS_PER_USER) {
-      throw new BadRequestException(
-        `API key limit reached: at most ${MAX_ACTIVE_KEYS_PER_USER} active keys per user`,
-      );
-    }
     const key = generateKey();
-    const record = await this.keys.insert({
-      userId,
-      name,
-      keyHash: hashApiKey(key),
-      keyPrefix: `sk_...${key.slice(-5)}`,
+    const record = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, userId, 'exclusive');
+      if ((await this.keys.countActive(manager, userId)) >= MAX_ACTIVE_KEYS_PER_USER) {
+        throw new ConflictException(`API key limit reached (${MAX_ACTIVE_KEYS_PER_USER})`);
+      }
+      return this.keys.insert(manager, {
+        userId,
+        name,
+        keyHash: hashApiKey(key),
+        keyPrefix: `sk_...${key.slice(-5)}`,
+      });
     });
     return { record, key };
   }

@@ -1,5 +1,8 @@
 import { defineConfig, type ConfigOf } from '../config/config-slice';
 
+/** The only `NODE_ENV` values (compared case-insensitively) under which `AUTH_DISABLED` may start. */
+const AUTH_DISABLED_ENVIRONMENTS = ['development', 'test'];
+
 /** How callers prove who they are (README, "Authentication"). */
 export const authConfig = defineConfig('auth', (read) => {
   const authDisabled = read.boolean('AUTH_DISABLED', false);
@@ -14,8 +17,11 @@ export const authConfig = defineConfig('auth', (read) => {
     /** Trust the email claim as verified even without `email_verified: true`. */
     trustEmail: read.boolean('JWT_TRUST_EMAIL', false),
   };
-  if (read.isProduction && authDisabled) {
-    read.problem('AUTH_DISABLED: not allowed when NODE_ENV=production');
+  // Contract §11: an allow-list, so `staging` or a mistyped `Prodution` cannot open the service.
+  if (authDisabled && !AUTH_DISABLED_ENVIRONMENTS.includes(read.nodeEnv)) {
+    read.problem(
+      `AUTH_DISABLED: allowed only when NODE_ENV is development or test, not "${read.string('NODE_ENV', '')}"`,
+    );
   }
   if (
     read.isProduction &&

@@ -51,8 +51,9 @@ export class AuthController {
   @HttpCode(200)
   @ApiRoute({
     summary: 'Create an API key (the full key is shown only here)',
+    description: 'At most 50 active keys per user: the 51st answers 409.',
     response: CreatedApiKeyResponse,
-    errors: [400, 413, 422],
+    errors: [409, 413, 422],
   })
   async createApiKey(
     @CurrentUser() caller: AuthenticatedUser,

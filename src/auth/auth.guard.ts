@@ -9,12 +9,18 @@ import { Reflector } from '@nestjs/core';
 import { AuthService } from './auth.service';
 import type { AuthenticatedUser } from './authenticated-user';
 import { CredentialAuthenticator } from './credential-authenticator';
-import { routeAuthLevel, type AuthenticatedRequest } from '../common/decorators/auth.decorators';
+import {
+  routeAuthLevel,
+  type AuthenticatedRequest,
+  type AuthLevel,
+} from '../common/decorators/auth.decorators';
+import { AuthFailureLimiter } from '../common/rate-limit/auth-failure-limiter';
 
 /**
  * Global guard: every route needs an active user unless it declares otherwise. It reads the
  * Bearer credential's shape and hands it to the passport strategy for it: `sk_...` to
- * `api-key`, a JWT to `jwt`.
+ * `api-key`, a JWT to `jwt`. Failed authentication is limited per client IP
+ * (`AuthFailureLimiter`).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -22,6 +28,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly credentials: CredentialAuthenticator,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,20 +41,34 @@ export class AccessGuard implements CanActivate {
       return true;
     }
     const header = request.headers.authorization;
+    // An anonymous caller of a route that allows one has failed nothing.
     if (level === 'optional' && !header) return true;
-    const credential = bearerCredential(header);
-    if (credential.startsWith('sk_')) {
-      if (level === 'jwt')
-        throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
-      request.user = await this.credentials.apiKey(request);
-    } else if (looksLikeJwt(credential)) {
-      request.user = await this.credentials.jwt(request);
-    } else {
-      throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
+    // A client past its failures of the minute is refused before its credential is looked up.
+    await this.failures.assertBelowLimit(request);
+    try {
+      request.user = await this.authenticate(level, header, request);
+    } catch (error) {
+      if (error instanceof UnauthorizedException) await this.failures.recordFailure(request);
+      throw error;
     }
     if (level === 'admin' && !request.user.isAdmin)
       throw new ForbiddenException('Admin access required');
     return true;
+  }
+
+  private async authenticate(
+    level: AuthLevel,
+    header: string | undefined,
+    request: AuthenticatedRequest<AuthenticatedUser>,
+  ): Promise<AuthenticatedUser> {
+    const credential = bearerCredential(header);
+    if (credential.startsWith('sk_')) {
+      if (level === 'jwt')
+        throw new UnauthorizedException('This endpoint requires an identity-provider JWT');
+      return this.credentials.apiKey(request);
+    }
+    if (looksLikeJwt(credential)) return this.credentials.jwt(request);
+    throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
   }
 }
 

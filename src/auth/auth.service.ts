@@ -20,8 +20,13 @@ export class AuthService implements OnApplicationBootstrap {
     private readonly apiKeys: ApiKeyService,
   ) {}
 
+  /**
+   * The local user acts only while authentication is off (contract §11): with it on, that user is
+   * made inactive, and no credential leads to it (below).
+   */
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.authDisabled) this.localUser = await this.users.ensureLocalUser();
+    else await this.users.retireLocalUser();
   }
 
   /** With `AUTH_DISABLED=true`, every request acts as the local administrator. */
@@ -38,11 +43,15 @@ export class AuthService implements OnApplicationBootstrap {
 
   async authenticateApiKey(key: string): Promise<AuthenticatedUser> {
     const found = await this.apiKeys.findActiveByKey(key);
-    if (!found) throw new UnauthorizedException('Invalid API key');
+    // A key made while authentication was off is not a key of anyone now.
+    if (!found || this.users.isLocalIdentity(found.user))
+      throw new UnauthorizedException('Invalid API key');
     return this.caller(found.user, 'api_key', found.keyId);
   }
 
   async authenticateIdentity(claims: IdentityClaims): Promise<AuthenticatedUser> {
+    // The local user's subject is reserved: a token claiming it would take over that user.
+    if (this.users.isLocalIdentity(claims)) throw new UnauthorizedException('Invalid token');
     const user = await this.users.resolveIdentity(claims);
     return { ...this.caller(user, 'jwt', null), claims };
   }

@@ -21,9 +21,14 @@ export class EnvReader {
 
   constructor(private readonly env: Env) {}
 
-  /** `NODE_ENV=production`: several features refuse development shortcuts then. */
+  /** `NODE_ENV`, lower-cased: `Production` is production too. */
+  get nodeEnv(): string {
+    return this.string('NODE_ENV', 'development').toLowerCase();
+  }
+
+  /** `NODE_ENV=production` (any case): several features refuse development shortcuts then. */
   get isProduction(): boolean {
-    return this.string('NODE_ENV', 'development') === 'production';
+    return this.nodeEnv === 'production';
   }
 
   /** Every problem found so far, each once (two features may read one variable). */

@@ -113,6 +113,26 @@ export class EmbeddedDatabase {
     return adminUrl.replace(/\/postgres$/, `/${DATABASE_NAME}`);
   }
 
+  /**
+   * The URL of a server already running on this data directory (the service's, typically), or
+   * null: a command run beside the service connects to it rather than start a second server,
+   * which would stop the service's. The caller does not own that server and leaves it running.
+   */
+  async runningServerUrl(): Promise<string | null> {
+    let fields: string[];
+    try {
+      fields = (await readFile(join(this.clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
+    } catch {
+      return null;
+    }
+    // postmaster.pid: the pid, the data directory, the start time, then the port.
+    const [pid, port] = [Number(fields[0]), Number(fields[3])];
+    if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return null;
+    if (!isAlive(pid) || !(await isPostgresProcess(pid))) return null;
+    const password = (await readFile(join(this.root, '.postgres-password'), 'utf8')).trim();
+    return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+  }
+
   /** Stops the server once, however many signals arrive, then frees the data directory. */
   stop(): Promise<void> {
     if (!this.instance) return Promise.resolve();

@@ -8,19 +8,35 @@ export interface PreparedDatabase {
   embedded: EmbeddedDatabase | null;
 }
 
-/** Starts the embedded server when no `DATABASE_URL` is set, then brings the schema up to date. */
+export interface PrepareDatabaseOptions {
+  /**
+   * With the embedded database, use the server already running on `DATA_DIR` (the service's)
+   * when there is one, instead of starting one: for commands run beside the service.
+   */
+  reuseRunningServer?: boolean;
+}
+
+/**
+ * Starts the embedded server when no `DATABASE_URL` is set, then brings the schema up to date.
+ * `embedded` is the server this call started (null when it started none), for the caller to stop.
+ */
 export async function prepareDatabase(
   config: DatabaseConfig,
   logger: JsonLogger,
+  options: PrepareDatabaseOptions = {},
 ): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.url;
   if (!url) {
-    embedded = new EmbeddedDatabase(config.dataDir, {
+    const server = new EmbeddedDatabase(config.dataDir, {
       log: (message) => logger.log({ msg: message, context: 'EmbeddedDatabase' }),
       warn: (message) => logger.warn({ msg: message, context: 'EmbeddedDatabase' }),
     });
-    url = await embedded.start();
+    url = options.reuseRunningServer ? await server.runningServerUrl() : null;
+    if (!url) {
+      embedded = server;
+      url = await server.start();
+    }
   }
   try {
     const applied = await runMigrations(url);

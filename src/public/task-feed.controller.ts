@@ -5,7 +5,6 @@ import { Public } from '../common/decorators/auth.decorators';
 import { ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { IpRateLimit } from '../common/rate-limit/rate-limit.decorator';
-import { RequestOrigin } from './request-origin.decorator';
 import { TaskFeedService } from './task-feed.service';
 
 /** `/tasks/{id}/rss`: outside `/api/v1` so feed URLs stay short. */
@@ -31,10 +30,9 @@ export class TaskFeedController {
   })
   async rss(
     @Param('id', UuidParamPipe) id: string,
-    @RequestOrigin() origin: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    const feed = await this.feeds.renderFeed(id, origin);
+    const feed = await this.feeds.renderFeed(id);
     response.type('application/rss+xml; charset=utf-8');
     return feed;
   }

@@ -1,4 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectConfig } from '../config/config-slice';
+import { serverConfig, type ServerConfig } from '../config/server.config';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionRepository } from '../executions/execution.repository';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -14,10 +16,15 @@ export class TaskFeedService {
   constructor(
     private readonly tasks: TaskRepository,
     private readonly executions: ExecutionRepository,
+    @InjectConfig(serverConfig) private readonly server: ServerConfig,
   ) {}
 
-  /** `origin` (scheme and host) makes the links absolute, as feed readers need them. */
-  async renderFeed(taskId: string, origin: string): Promise<string> {
+  /**
+   * Links are absolute, as feed readers need them, and start with `PUBLIC_URL`: never with what
+   * the request's `Host` or `X-Forwarded-*` headers say (contract §11).
+   */
+  async renderFeed(taskId: string): Promise<string> {
+    const origin = this.server.publicUrl;
     const task = await this.tasks.findPublic(taskId);
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     // Served by ix_executions_met_task_id_created_at.

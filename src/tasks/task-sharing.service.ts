@@ -14,7 +14,7 @@ import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
-import { TASK_NOT_FOUND } from './tasks.service';
+import { TASK_NOT_FOUND, TasksService } from './tasks.service';
 import { Clock } from '../common/clock/clock';
 
 export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
@@ -34,6 +34,7 @@ export class TaskSharingService {
     private readonly transactions: TransactionRunner,
     private readonly tasks: TaskRepository,
     private readonly users: UsersService,
+    private readonly taskLimits: TasksService,
     private readonly channels: NotificationChannelRegistry,
     private readonly clock: Clock,
   ) {}
@@ -66,7 +67,13 @@ export class TaskSharingService {
   ): Promise<TaskResponse> {
     const fork = await this.transactions.run(async (manager) => {
       // The caller, then the source (kept from deletion until the fork, which refers to it, commits).
-      await this.users.lockActiveUser(manager, caller.id);
+      // A fork is a task under the per-user cap: the caller's row is then held exclusively.
+      await this.users.lockActiveUser(
+        manager,
+        caller.id,
+        this.taskLimits.taskCapApplies ? 'exclusive' : 'share',
+      );
+      await this.taskLimits.reserveTaskSlot(manager, caller.id);
       const source = await this.tasks.keepFromDeletion(manager, sourceId);
       const ownTask = source !== null && source.userId === caller.id;
       if (!source || (!ownTask && !source.isPublic)) throw new NotFoundException(TASK_NOT_FOUND);

@@ -53,13 +53,20 @@ type Row = TaskEntity & Record<`e_${string}`, unknown>;
 export class TaskRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** A user's tasks, newest first (ix_tasks_user_id_created_at). */
-  async listOwned(userId: string, state?: TaskState): Promise<TaskWithLastExecution[]> {
+  /**
+   * A user's tasks, newest first (ix_tasks_user_id_created_at); all of them (the per-user cap
+   * bounds them) unless `page` says otherwise.
+   */
+  async listOwned(
+    userId: string,
+    state?: TaskState,
+    page: { limit?: number; offset?: number } = {},
+  ): Promise<TaskWithLastExecution[]> {
     const rows = await queryRows<Row>(
       this.dataSource,
       `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
-       ORDER BY t.created_at DESC, t.id DESC`,
-      [userId, state ?? null],
+       ORDER BY t.created_at DESC, t.id DESC LIMIT $3::int OFFSET $4::int`,
+      [userId, state ?? null, page.limit ?? null, page.offset ?? null],
     );
     return rows.map(withLastExecution);
   }
@@ -206,6 +213,11 @@ export class TaskRepository {
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.delete(TaskEntity, { id });
+  }
+
+  /** Every task of the user, whatever its state (ix_tasks_user_id_created_at). */
+  countOf(manager: EntityManager, userId: string): Promise<number> {
+    return manager.countBy(TaskEntity, { userId });
   }
 
   countActiveOf(manager: EntityManager, userId: string): Promise<number> {

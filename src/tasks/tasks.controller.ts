@@ -74,12 +74,17 @@ export class TasksController {
   }
 
   @Get()
-  @ApiRoute({ summary: "List the caller's tasks", response: [TaskResponse], errors: [422] })
+  @ApiRoute({
+    summary: "List the caller's tasks, newest first",
+    description: 'A bare array: every task without `limit`, a page with `limit` and `offset`.',
+    response: [TaskResponse],
+    errors: [422],
+  })
   list(
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: ListTasksQueryDto,
   ): Promise<TaskResponse[]> {
-    return this.tasks.listOwn(caller, query.state);
+    return this.tasks.listOwn(caller, query.state, { limit: query.limit, offset: query.offset });
   }
 
   @Get(':id')

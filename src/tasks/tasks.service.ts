@@ -66,9 +66,12 @@ export class TasksService {
       stateChangedAt: now,
     };
     return this.inTransaction(dto.state, async (manager) => {
-      // An active task takes a slot under the cap: those of one user are taken one at a time.
-      const capped = state === 'active' && this.config.maxActiveTasksPerUser !== 0;
+      // A task takes a place under the caps: those of one user are taken one at a time.
+      const capped =
+        this.config.maxTasksPerUser !== 0 ||
+        (state === 'active' && this.config.maxActiveTasksPerUser !== 0);
       await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
+      await this.reserveTaskSlot(manager, caller.id);
       if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
       const task = await this.taskRows.insert(manager, fields);
       const runQueued = firstRun ? await firstRun(manager, task) : false;
@@ -77,8 +80,12 @@ export class TasksService {
     });
   }
 
-  async listOwn(caller: AuthenticatedUser, state?: TaskState): Promise<TaskResponse[]> {
-    const tasks = await this.taskRows.listOwned(caller.id, state);
+  async listOwn(
+    caller: AuthenticatedUser,
+    state?: TaskState,
+    page: { limit?: number; offset?: number } = {},
+  ): Promise<TaskResponse[]> {
+    const tasks = await this.taskRows.listOwned(caller.id, state, page);
     return tasks.map(({ task, lastExecution }) => toTaskResponse(task, 'owner', lastExecution));
   }
 
@@ -158,6 +165,23 @@ export class TasksService {
       task.nextRun = now;
       await this.attachNewCheck(manager, task, now);
     }
+  }
+
+  /** Whether a new task of the user must hold the user's row exclusively (a cap applies). */
+  get taskCapApplies(): boolean {
+    return this.config.maxTasksPerUser !== 0;
+  }
+
+  /**
+   * 409 when one more task, in any state, would pass `MAX_TASKS_PER_USER` (contract §11). The
+   * caller holds the user's row exclusively, so concurrent creates and forks cannot both take the
+   * last place.
+   */
+  async reserveTaskSlot(manager: EntityManager, userId: string): Promise<void> {
+    const cap = this.config.maxTasksPerUser;
+    if (cap === 0) return;
+    const tasks = await this.taskRows.countOf(manager, userId);
+    if (tasks >= cap) throw new ConflictException(`Task limit reached (${cap})`);
   }
 
   /**

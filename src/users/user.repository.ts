@@ -72,10 +72,46 @@ export class UserRepository {
   async upsertLocalAdmin(email: string): Promise<UserEntity> {
     await this.users.query(
       `INSERT INTO users (clerk_user_id, email, role) VALUES ($1, $2, 'admin')
-       ON CONFLICT (clerk_user_id) DO UPDATE SET role = 'admin', state = 'active'`,
+       ON CONFLICT (clerk_user_id) DO UPDATE SET role = 'admin', state = 'active', deactivated_at = NULL`,
       [LOCAL_SUBJECT, email],
     );
     return this.users.findOneByOrFail({ clerkUserId: LOCAL_SUBJECT });
+  }
+
+  /**
+   * The users with this email (lower-cased), oldest first, but the local user of `AUTH_DISABLED`.
+   */
+  findByEmail(email: string): Promise<UserEntity[]> {
+    return this.users
+      .createQueryBuilder('u')
+      .where('u.email = :email', { email })
+      .andWhere('u.clerk_user_id IS DISTINCT FROM :local', { local: LOCAL_SUBJECT })
+      .orderBy('u.created_at', 'ASC')
+      .getMany();
+  }
+
+  /** A user without an identity-provider subject, made by the operator (`npm run create-key`). */
+  insertWithoutIdentity(email: string, role: UserRole): Promise<UserEntity> {
+    return this.users.save(
+      this.users.create({ clerkUserId: null, email, emailVerified: true, role }),
+    );
+  }
+
+  async setRole(userId: string, role: UserRole): Promise<void> {
+    await this.users.update({ id: userId }, { role, updatedAt: new Date() });
+  }
+
+  /**
+   * Makes the local user of `AUTH_DISABLED` an inactive, ordinary user (contract §11), keeping
+   * its data: its checks and deliveries stop, as for any inactive user.
+   */
+  async retireLocalUser(): Promise<void> {
+    await this.users.query(
+      `UPDATE users SET state = 'deactivated', role = 'user',
+         deactivated_at = COALESCE(deactivated_at, now()), updated_at = now()
+       WHERE clerk_user_id = $1 AND (state <> 'deactivated' OR role <> 'user')`,
+      [LOCAL_SUBJECT],
+    );
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { InjectConfig } from '../config/config-slice';
 import type { UserEntity, UserRole } from './user.entity';
-import { UserRepository, type UserLockMode } from './user.repository';
+import { LOCAL_SUBJECT, UserRepository, type UserLockMode } from './user.repository';
 import { usersConfig, type UsersConfig } from './users.config';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
@@ -84,6 +84,40 @@ export class UsersService {
   /** The fixed caller of `AUTH_DISABLED=true` instances. */
   ensureLocalUser(): Promise<UserEntity> {
     return this.users.upsertLocalAdmin(LOCAL_USER_EMAIL);
+  }
+
+  /**
+   * The user an operator names by email (`npm run create-key`): the one user with that email, or
+   * a new one without an identity-provider subject, its email taken as verified (the operator
+   * vouches for it). `admin` gives the role; a user who signs in with a JWT later gets the role
+   * their token says, as always.
+   */
+  async provisionByEmail(email: string, admin: boolean): Promise<UserEntity> {
+    const address = email.trim().toLowerCase();
+    const found = await this.users.findByEmail(address);
+    if (found.length > 1) {
+      throw new Error(`${found.length} users have the email ${address}: cannot tell which one`);
+    }
+    if (found.length === 0)
+      return this.users.insertWithoutIdentity(address, admin ? 'admin' : 'user');
+    const user = found[0];
+    if (user.state !== 'active') throw new Error(`The user ${address} is deactivated`);
+    if (admin && user.role !== 'admin') {
+      await this.users.setRole(user.id, 'admin');
+      user.role = 'admin';
+    }
+    return user;
+  }
+
+  /** With authentication on, the local user is inactive (contract §11); its data is kept. */
+  retireLocalUser(): Promise<void> {
+    return this.users.retireLocalUser();
+  }
+
+  /** Whether a credential leads to the local user of `AUTH_DISABLED`, by user or by JWT `sub`. */
+  isLocalIdentity(identity: Pick<UserEntity, 'clerkUserId'> | { subject: string }): boolean {
+    const subject = 'subject' in identity ? identity.subject : identity.clerkUserId;
+    return subject === LOCAL_SUBJECT;
   }
 }
 

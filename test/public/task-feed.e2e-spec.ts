@@ -180,23 +180,46 @@ describe('Task RSS feed', () => {
     ]);
   });
 
-  it('should build links from the forwarded scheme and host behind a trusted proxy', async () => {
+  it('should start every link with PUBLIC_URL whatever the Host and X-Forwarded-* headers say', async () => {
     const task = await createPublicTask(testApp, owner);
     const response = await feed(task.id)
+      .set('Host', 'attacker.example')
       .set('X-Forwarded-Proto', 'https')
-      .set('X-Forwarded-Host', 'feeds.example.com')
+      .set('X-Forwarded-Host', 'feeds.attacker.example')
       .expect(200);
-    expect(parse(response.text).rss.channel.link).toBe(
-      `https://feeds.example.com/api/v1/public/tasks/id/${task.id}`,
-    );
+    const channel = parse(response.text).rss.channel;
+    // PUBLIC_URL is unset: http://localhost:<PORT>, the configured port (3000 by default).
+    expect(channel.link).toBe(`http://localhost:3000/api/v1/public/tasks/id/${task.id}`);
+    expect(channel['atom:link']['@_href']).toBe(`http://localhost:3000/tasks/${task.id}/rss`);
+    expect(response.text).not.toContain('attacker.example');
   });
 
-  it('should not echo a Host header that is not a host name', async () => {
-    const task = await createPublicTask(testApp, owner);
-    const response = await feed(task.id).set('X-Forwarded-Host', 'evil"><x y="').expect(200);
-    expect(parse(response.text).rss.channel.link).toBe(
-      `http://localhost/api/v1/public/tasks/id/${task.id}`,
-    );
+  it('should use the configured PUBLIC_URL, path included, for every link of the feed', async () => {
+    const other = await startTestApp({
+      databaseUrl: testApp.databaseUrl,
+      jwks: testApp.jwks,
+      env: { TRUST_PROXY: '1', PUBLIC_URL: 'https://monitor.example.com/watch/' },
+    });
+    try {
+      const task = await createPublicTask(testApp, owner);
+      await factory.execution(task, { conditionMet: true, answer: 'Met.' });
+      const response = await other.http
+        .get(`/tasks/${task.id}/rss`)
+        .set('Host', 'attacker.example')
+        .set('X-Forwarded-Host', 'feeds.attacker.example')
+        .set('X-Forwarded-For', clientIp())
+        .expect(200);
+      const channel = parse(response.text).rss.channel;
+      const taskLink = `https://monitor.example.com/watch/api/v1/public/tasks/id/${task.id}`;
+      expect(channel.link).toBe(taskLink);
+      expect(channel['atom:link']['@_href']).toBe(
+        `https://monitor.example.com/watch/tasks/${task.id}/rss`,
+      );
+      expect(channel.item?.map((item) => item.link)).toEqual([taskLink]);
+      expect(response.text).not.toContain('attacker.example');
+    } finally {
+      await other.close();
+    }
   });
 
   it('should answer the 11th request of a minute from one client with 429', async () => {

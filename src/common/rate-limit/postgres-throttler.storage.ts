@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { PeriodicJobs } from '../periodic-jobs/periodic-jobs.service';
-import { RateLimitCounterRepository } from './rate-limit-counter.repository';
+import { RateLimitCounterRepository, type CounterWindow } from './rate-limit-counter.repository';
 import { Clock } from '../clock/clock';
 
 export interface RateWindow {
@@ -55,15 +55,25 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
     };
   }
 
+  /**
+   * Whether one more request fits in `window`, without counting it: for limits that count only
+   * some outcomes (failed authentication), decided before the request is served.
+   */
+  async peek(window: RateWindow, now = this.clock.now().getTime()): Promise<RateDecision> {
+    const counter = counterOf(window, now);
+    const hits = await this.counters.hitsOf(counter);
+    const resetMs = counter.end.getTime();
+    return {
+      allowed: hits < window.limit,
+      limit: window.limit,
+      remaining: Math.max(0, window.limit - hits),
+      resetEpochSeconds: Math.ceil(resetMs / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+    };
+  }
+
   async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
-    const counters = windows.map((window) => {
-      const start = Math.floor(now / window.lengthMs) * window.lengthMs;
-      return {
-        bucket: window.bucket,
-        start: new Date(start),
-        end: new Date(start + window.lengthMs),
-      };
-    });
+    const counters = windows.map((window) => counterOf(window, now));
     const hits = await this.counters.hit(counters);
     const exceeded = windows.findIndex((window) => (hits.get(window.bucket) ?? 0) > window.limit);
     // A refused request does not use up quota: take the hit back from every window.
@@ -85,4 +95,10 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
       retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
   }
+}
+
+/** The fixed window of `window` that `now` falls in. */
+function counterOf(window: RateWindow, now: number): CounterWindow {
+  const start = Math.floor(now / window.lengthMs) * window.lengthMs;
+  return { bucket: window.bucket, start: new Date(start), end: new Date(start + window.lengthMs) };
 }

@@ -33,6 +33,16 @@ export class RateLimitCounterRepository {
     return new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
   }
 
+  /** The hits of one window so far, without counting one (the primary key serves it). */
+  async hitsOf(window: CounterWindow): Promise<number> {
+    const rows = await queryRows<{ hits: number }>(
+      this.dataSource,
+      'SELECT hits FROM rate_limit_counters WHERE bucket = $1 AND window_start = $2',
+      [window.bucket, window.start],
+    );
+    return rows.length === 0 ? 0 : Number(rows[0].hits);
+  }
+
   /** Takes one hit back from every window. */
   async unhit(windows: CounterWindow[]): Promise<void> {
     await this.dataSource.query(

@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Injectable, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -15,6 +15,7 @@ import {
 } from '@nestjs/throttler/dist/throttler.constants';
 import type { Response } from 'express';
 import { PostgresThrottlerStorage, type RateWindow } from './postgres-throttler.storage';
+import { rateLimitExceeded, rateLimitHeaders } from './rate-limit-response';
 
 /**
  * Global guard, after authentication. The named throttlers (`rate-limit.throttlers.ts`) decide
@@ -36,22 +37,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     const windows = await this.windowsOf(context);
     if (windows.length === 0) return true;
     const decision = await this.counters.hitAll(windows);
-    const headers = {
-      'X-RateLimit-Limit': String(decision.limit),
-      'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': String(decision.resetEpochSeconds),
-    };
-    context.switchToHttp().getResponse<Response>().set(headers);
-    if (!decision.allowed) {
-      throw new HttpException(
-        {
-          detail: 'Rate limit exceeded',
-          retry_after: decision.retryAfterSeconds,
-          headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) },
-        },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
-    }
+    context.switchToHttp().getResponse<Response>().set(rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitExceeded(decision);
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
 import { rateLimitConfig, type RateLimitConfig } from './rate-limit.config';
 import { RateLimitCounterRepository } from './rate-limit-counter.repository';
@@ -12,6 +13,7 @@ import { rateLimitThrottlers } from './rate-limit.throttlers';
   providers: [
     RateLimitCounterRepository,
     PostgresThrottlerStorage,
+    AuthFailureLimiter,
     { provide: getStorageToken(), useExisting: PostgresThrottlerStorage },
     {
       provide: getOptionsToken(),
@@ -21,6 +23,6 @@ import { rateLimitThrottlers } from './rate-limit.throttlers';
       }),
     },
   ],
-  exports: [getStorageToken(), getOptionsToken()],
+  exports: [getStorageToken(), getOptionsToken(), AuthFailureLimiter],
 })
 export class RateLimitModule {}

@@ -3,6 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import type { Request } from 'express';
+import { clientNetwork } from './client-network';
 import type { RateLimitConfig } from './rate-limit.config';
 import { routeAuthLevel, type AuthenticatedRequest } from '../decorators/auth.decorators';
 
@@ -80,8 +81,11 @@ function callerCounter(request: Record<string, unknown>, window: string): string
   return `${user.apiKeyId ? `key:${user.apiKeyId}` : `user:${user.id}`}:${window}`;
 }
 
-/** Express's `request.ip`, which follows `TRUST_PROXY`. */
+/**
+ * The client of a request as per-IP limits count it: Express's `request.ip` (which follows
+ * `TRUST_PROXY`), an IPv6 client by its /64 (`clientNetwork`).
+ */
 export function clientIp(request: Record<string, unknown>): string {
   const { ip, socket } = request as unknown as Request;
-  return ip ?? socket.remoteAddress ?? 'unknown';
+  return clientNetwork(ip ?? socket.remoteAddress ?? 'unknown');
 }
