@@ -49,7 +49,9 @@ export function parseExposition(text: string): Map<string, MetricFamily> {
     }
     const value =
       rawValue === '+Inf' ? Infinity : rawValue === '-Inf' ? -Infinity : Number(rawValue);
-    if (Number.isNaN(value) && rawValue !== 'NaN') throw new Error(`Not a value: ${line}`);
+    // Prometheus reads NaN in any case; prom-client writes `Nan` (an event-loop lag with no sample yet).
+    if (Number.isNaN(value) && rawValue.toLowerCase() !== 'nan')
+      throw new Error(`Not a value: ${line}`);
     const family =
       families.get(name) ?? families.get(name.replace(/_(bucket|sum|count|total|created)$/, ''));
     if (!family) throw new Error(`Sample of an undeclared metric: ${line}`);
