@@ -18,6 +18,8 @@ import { ExecutionRepository } from '../executions/execution.repository';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
+export const USER_DEACTIVATION_FAILED =
+  'Failed to deactivate user: database error. Nothing was changed.';
 export const CANCELLED_BY_DEACTIVATION = 'Cancelled: the account was deactivated';
 
 export class UserDeactivated {
@@ -60,11 +62,8 @@ export class UserDeactivationService {
     } catch (error) {
       if (error instanceof HttpException) throw error;
       // Like a failed task state change (a 500 after a rollback): say what failed and that
-      // nothing changed.
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InternalServerErrorException(
-        `Failed to deactivate user: ${reason}. Nothing was changed.`,
-      );
+      // nothing changed; the database's own message goes to the log only (contract §11).
+      throw new InternalServerErrorException(USER_DEACTIVATION_FAILED, { cause: error });
     }
   }
 

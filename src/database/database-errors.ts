@@ -36,3 +36,4 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const driverError = error.driverError as { code?: string; constraint?: string };
   return driverError.code === '23505' && driverError.constraint === constraint;
 }
+

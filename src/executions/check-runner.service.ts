@@ -61,6 +61,9 @@ interface ClaimRound {
   busy: Array<QueueJob<CheckJobData>>;
 }
 
+/** A check whose result the database refused (the error itself is logged). */
+export const RESULT_NOT_STORED = "The check's result could not be stored (database error)";
+
 const MAX_FINISH_BATCH = 100;
 /** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
 const FINISH_PARALLELISM = 3;
@@ -186,12 +189,17 @@ export class CheckRunnerService {
       }
     }
     if (!isLockConflict(lastError)) {
+      this.logger.error({
+        msg: "A check's result could not be stored; the check is failed",
+        taskId: check.taskId,
+        executionId: check.executionId,
+        error: String(lastError),
+      });
       try {
         await this.finisher.submit({
           check,
-          outcome: new ProviderError(
-            `The check's result could not be stored: ${String(lastError)}`,
-          ),
+          // error_message is the owner's to read: the database's words go to the log only.
+          outcome: new ProviderError(RESULT_NOT_STORED),
         });
         return;
       } catch (error) {

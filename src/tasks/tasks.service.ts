@@ -24,6 +24,9 @@ import { Clock } from '../common/clock/clock';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
+/** The 500 of a state change rolled back: a fixed reason, the database's own words go to the log. */
+export const TASK_STATE_CHANGE_FAILED =
+  'Failed to change task state: database error. Task update rolled back.';
 
 @Injectable()
 export class TasksService {
@@ -184,7 +187,8 @@ export class TasksService {
   /**
    * Runs a request's changes in one transaction. When the request changes the state and anything
    * fails (the scheduler, typically), everything is rolled back and the answer is the documented
-   * 500 (docs/api.md, "Errors").
+   * 500 (docs/api.md, "Errors") with a fixed reason; the error itself goes to the log (the
+   * filter logs the cause).
    */
   private async inTransaction<T>(
     stateChange: TaskState | undefined,
@@ -194,10 +198,7 @@ export class TasksService {
       return await this.transactions.run(work);
     } catch (error) {
       if (error instanceof HttpException || stateChange === undefined) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InternalServerErrorException(
-        `Failed to change task state: ${reason}. Task update rolled back.`,
-      );
+      throw new InternalServerErrorException(TASK_STATE_CHANGE_FAILED, { cause: error });
     }
   }
 

@@ -20,7 +20,9 @@ interface ErrorBody {
 
 /**
  * The one error path: every error leaves the service as `{"detail": ...}`, framework 404/405
- * included. Anything unexpected is logged and answered with a generic 500.
+ * included. Anything unexpected is logged and answered with a generic 500. A 500 also carries
+ * the request id (`request_id`, as in the log line of the error); what the database, the queue
+ * or an SMTP server said stays in the log (contract §11, "No internal text in answers").
  */
 @Catch()
 @Injectable()
@@ -37,6 +39,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     const error = this.describe(exception, request);
     if (response.headersSent) return;
     if (error.headers) response.set(error.headers);
+    if (error.status === Number(HttpStatus.INTERNAL_SERVER_ERROR)) {
+      error.body = { ...error.body, request_id: request.headers['x-request-id'] };
+    }
     // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
     response.status(error.status).type('application/json; charset=utf-8').json(error.body);
   }
@@ -81,13 +86,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status >= 500) {
       this.logger.warn({
         msg: 'Server error answered',
+        requestId: request.headers['x-request-id'],
         status,
         path: request.path,
         error: message,
+        // The failure behind the answer (a database or queue error): the log's, never the body's.
+        cause: exception.cause === undefined ? undefined : describeError(exception.cause),
       });
     }
     return { status, body: { detail: message } };
   }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The not-found answer of Nest's router: `Cannot <method> <request target>`. */
