@@ -8,6 +8,7 @@ import {
 import { ApiProperty } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
@@ -60,7 +61,7 @@ export class UserDeactivationService {
     try {
       return await this.deactivateInTransaction(userId);
     } catch (error) {
-      if (error instanceof HttpException) throw error;
+      if (error instanceof HttpException || isDatabaseUnavailable(error)) throw error;
       // Like a failed task state change (a 500 after a rollback): say what failed and that
       // nothing changed; the database's own message goes to the log only (contract §11).
       throw new InternalServerErrorException(USER_DEACTIVATION_FAILED, { cause: error });

@@ -5,6 +5,7 @@ import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
 import { deliveryJobId } from '../notifications/delivery-job';
 import {
+  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
   JobQueueService,
   type CheckJobData,
@@ -22,7 +23,8 @@ import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from '../common/batching/batch-committer';
-import { isLockConflict } from '../database/database-errors';
+import { isDatabaseUnavailable, isLockConflict } from '../database/database-errors';
+import { retryWhileDatabaseUnavailable } from '../database/database-outage';
 import { TransactionRunner } from '../database/transaction-runner';
 import {
   BudgetReachedError,
@@ -63,6 +65,9 @@ interface ClaimRound {
 
 /** A check whose result the database refused (the error itself is logged). */
 export const RESULT_NOT_STORED = "The check's result could not be stored (database error)";
+
+/** Stop waiting for the database this long before a check's job expires. */
+const RELEASE_MARGIN_MS = 10_000;
 
 const MAX_FINISH_BATCH = 100;
 /** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
@@ -156,13 +161,12 @@ export class CheckRunnerService {
           jobs: pending.length,
           error: String(error),
         });
-        await this.queue
-          .fail(
-            CHECK_QUEUE,
-            pending.map((job) => job.id),
-            String(error),
-          )
-          .catch(() => undefined);
+        await this.queue.failOnceReachable(
+          CHECK_QUEUE,
+          pending.map((job) => job.id),
+          'claim failed',
+          checkReleaseDeadline(pending),
+        );
         break;
       }
       if (pending.length > 0)
@@ -181,12 +185,25 @@ export class CheckRunnerService {
     let lastError: unknown;
     for (let round = 1; round <= FINISH_ROUNDS; round++) {
       try {
-        await this.finisher.submit({ check, outcome });
+        // A paid answer that meets a database outage is recorded once the database answers,
+        // while the job is still this worker's (contract §11, "Database outages").
+        await retryWhileDatabaseUnavailable(() => this.finisher.submit({ check, outcome }), {
+          until: checkReleaseDeadline([check.job]) - RELEASE_MARGIN_MS,
+        });
         return;
       } catch (error) {
         lastError = error;
         if (!isLockConflict(error)) break;
       }
+    }
+    if (isDatabaseUnavailable(lastError)) {
+      this.logger.error({
+        msg: "A check's result could not be stored before its job expires",
+        taskId: check.taskId,
+        executionId: check.executionId,
+        error: String(lastError),
+      });
+      return;
     }
     if (!isLockConflict(lastError)) {
       this.logger.error({
@@ -513,4 +530,15 @@ export class CheckRunnerService {
 function usageOf(outcome: CheckResult | Error): ProviderUsage | null {
   if (outcome instanceof ProviderError) return outcome.usage;
   return outcome instanceof Error ? null : outcome.usage;
+}
+
+/**
+ * Until when a worker keeps trying to hand checks back while the database is out of reach: the
+ * earliest expiry among them, after which the queue brings them back by itself.
+ */
+export function checkReleaseDeadline(jobs: Array<QueueJob<CheckJobData>>): number {
+  const started = Math.min(
+    ...jobs.map((job) => (job.startedOn ? new Date(job.startedOn).getTime() : Date.now())),
+  );
+  return started + CHECK_JOB_EXPIRY_SECONDS * 1000;
 }

@@ -3,6 +3,18 @@ export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
 export const QUEUE_SCHEMA = 'pgboss';
 
+/**
+ * Liveness of a running check is judged by its worker's heartbeat (StaleExecutionSweeper); the
+ * queue's own expiry only catches a job fetched by a worker that died before claiming it.
+ */
+export const CHECK_JOB_EXPIRY_SECONDS = 5 * 60;
+
+/**
+ * A delivery attempt is bounded well under this (15 s webhook timeout, 45 s SMTP timeout); past
+ * it the queue brings back a job whose worker died.
+ */
+export const DELIVERY_JOB_EXPIRY_SECONDS = 60;
+
 /** Provider failures worth retrying are retried this many times by the queue. */
 export const CHECK_RETRY_LIMIT = 2;
 

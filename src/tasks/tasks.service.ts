@@ -8,6 +8,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { InjectConfig } from '../config/config-slice';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ExecutionRepository } from '../executions/execution.repository';
 import { UsersService } from '../users/users.service';
@@ -188,7 +189,7 @@ export class TasksService {
    * Runs a request's changes in one transaction. When the request changes the state and anything
    * fails (the scheduler, typically), everything is rolled back and the answer is the documented
    * 500 (docs/api.md, "Errors") with a fixed reason; the error itself goes to the log (the
-   * filter logs the cause).
+   * filter logs the cause). An unreachable database is the filter's 503.
    */
   private async inTransaction<T>(
     stateChange: TaskState | undefined,
@@ -197,7 +198,13 @@ export class TasksService {
     try {
       return await this.transactions.run(work);
     } catch (error) {
-      if (error instanceof HttpException || stateChange === undefined) throw error;
+      if (
+        error instanceof HttpException ||
+        stateChange === undefined ||
+        isDatabaseUnavailable(error)
+      ) {
+        throw error;
+      }
       throw new InternalServerErrorException(TASK_STATE_CHANGE_FAILED, { cause: error });
     }
   }
