@@ -119,19 +119,32 @@ export class CheckRunnerService {
     );
   }
 
-  /** Runs a batch of jobs fetched together; resolves when every one is recorded. */
-  async runBatch(jobs: Array<QueueJob<CheckJobData>>): Promise<void> {
+  /**
+   * Runs a batch of jobs fetched together; resolves when every one is recorded. `release` is
+   * called once per job as soon as that job is done (contract §11, "Checks": a worker frees a
+   * slot as each check ends), so one slow check holds only its own slot, not its batch's.
+   */
+  async runBatch(
+    jobs: Array<QueueJob<CheckJobData>>,
+    release: () => void = () => undefined,
+  ): Promise<void> {
     const claimed = await this.claimAll(jobs);
+    // Jobs with nothing to run (completed, or handed back to the queue) are done already.
+    for (let index = claimed.length; index < jobs.length; index++) release();
     await Promise.all(
       claimed.map(async (check) => {
-        const startedAt = performance.now();
-        const outcome = await this.callProvider(check);
-        await this.submitOutcome(check, outcome);
-        if (check.ended) {
-          this.metrics.recordCheck({
-            ...check.ended,
-            durationSeconds: (performance.now() - startedAt) / 1000,
-          });
+        try {
+          const startedAt = performance.now();
+          const outcome = await this.callProvider(check);
+          await this.submitOutcome(check, outcome);
+          if (check.ended) {
+            this.metrics.recordCheck({
+              ...check.ended,
+              durationSeconds: (performance.now() - startedAt) / 1000,
+            });
+          }
+        } finally {
+          release();
         }
       }),
     );

@@ -28,7 +28,8 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
       maxFetch: 50,
       minFetch: 1,
       idleMs: 500,
-      run: (jobs) => runner.runBatch(jobs),
+      // Each check frees its slot when it ends: a slow one does not hold its batch's slots.
+      run: (jobs, release) => runner.runBatch(jobs, release),
       // The queue retries them (as soon as the database answers, after an outage); their
       // executions are recovered by the sweeper if need be.
       onCrash: async (jobs) => {

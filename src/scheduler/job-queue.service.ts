@@ -90,6 +90,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     // create is a no-op for an existing queue: update brings its options to this version's.
     await this.boss.createQueue(CHECK_QUEUE, checkQueue);
     await this.boss.updateQueue(CHECK_QUEUE, checkQueue);
+    await this.repository.raiseWaitingExpiry(CHECK_QUEUE, CHECK_JOB_EXPIRY_SECONDS);
     // The delivery worker schedules webhook retries itself (one job per attempt); the queue's
     // own retries only bring back a job whose worker died (its expiry) or crashed on it. An
     // attempt is bounded well under the expiry (15 s webhook timeout, 45 s SMTP timeout).
