@@ -7,6 +7,8 @@ import { EmailVerificationEntity } from '../notifications/email-verification/ema
 import { NotificationSendEntity } from '../notifications/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskSubscriberEntity } from '../tasks/task-subscriber.entity';
+import { TaskViewMarkEntity } from '../tasks/task-view-mark.entity';
 import { UsageEventEntity } from '../usage/usage-event.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -23,4 +25,6 @@ export const ENTITIES = [
   WorkerInstanceEntity,
   UsageEventEntity,
   EmailVerificationEntity,
+  TaskSubscriberEntity,
+  TaskViewMarkEntity,
 ];
