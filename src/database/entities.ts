@@ -9,6 +9,7 @@ import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { TaskSubscriberEntity } from '../tasks/task-subscriber.entity';
 import { TaskViewMarkEntity } from '../tasks/task-view-mark.entity';
+import { BudgetReservationEntity } from '../usage/budget-reservation.entity';
 import { UsageEventEntity } from '../usage/usage-event.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -27,4 +28,5 @@ export const ENTITIES = [
   EmailVerificationEntity,
   TaskSubscriberEntity,
   TaskViewMarkEntity,
+  BudgetReservationEntity,
 ];

@@ -42,8 +42,10 @@ interface ClaimedCheck {
   executionId: string;
   taskId: string;
   userId: string;
-  /** The owner reached the monthly budget when the check was claimed. */
+  /** The owner reached the monthly budget when the check's call was to be reserved. */
   budgetReached: boolean;
+  /** The call's place under its owner's budget, ended with its result. */
+  reservationId: string | null;
   searchQuery: string;
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
@@ -131,11 +133,12 @@ export class CheckRunnerService {
     const claimed = await this.claimAll(jobs);
     // Jobs with nothing to run (completed, or handed back to the queue) are done already.
     for (let index = claimed.length; index < jobs.length; index++) release();
+    const unreserved = await this.reserveCalls(claimed);
     await Promise.all(
       claimed.map(async (check) => {
         try {
           const startedAt = performance.now();
-          const outcome = await this.callProvider(check);
+          const outcome = unreserved ?? (await this.callProvider(check));
           await this.submitOutcome(check, outcome);
           if (check.ended) {
             this.metrics.recordCheck({
@@ -148,6 +151,27 @@ export class CheckRunnerService {
         }
       }),
     );
+  }
+
+  /**
+   * Reserves each claimed check's call under its owner's monthly budget, the budget check and
+   * the reservation in one step (contract §11, "Budget"); a check whose owner reached it calls
+   * no provider. When the reservations cannot be written, the checks are retried later: the
+   * error is returned as their outcome.
+   */
+  private async reserveCalls(checks: ClaimedCheck[]): Promise<Error | undefined> {
+    if (checks.length === 0 || this.usageSettings.userMonthlyBudgetUsd === null) return undefined;
+    try {
+      const holds = await this.usage.reserveCalls(checks.map((check) => check.userId));
+      checks.forEach((check, index) => {
+        check.budgetReached = holds[index].reached;
+        check.reservationId = holds[index].reservationId;
+      });
+      return undefined;
+    } catch (error) {
+      this.logger.warn({ msg: 'Reserving budget for checks failed', error: String(error) });
+      return new ProviderError('The monthly budget could not be checked', true);
+    }
   }
 
   /**
@@ -341,11 +365,6 @@ export class CheckRunnerService {
       manager,
       claimedRows.map((row) => row.id),
     );
-    const atBudget = await this.usage.usersAtBudget(
-      [...new Set(details.map((row) => row.user_id))],
-      this.clock.now(),
-      manager,
-    );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
     const byExecution = new Map(details.map((row) => [row.execution_id, row]));
     const claimed = claimedRows.flatMap((row) => {
@@ -358,7 +377,8 @@ export class CheckRunnerService {
           executionId: row.id,
           taskId: detail.task_id,
           userId: detail.user_id,
-          budgetReached: atBudget.has(detail.user_id),
+          budgetReached: false,
+          reservationId: null,
           searchQuery: detail.search_query,
           conditionDescription: detail.condition_description,
           previousState: detail.previous_state ?? detail.last_known_state,
@@ -461,6 +481,11 @@ export class CheckRunnerService {
       ),
     );
     await this.queue.complete(manager, CHECK_QUEUE, jobsToComplete);
+    // The calls are over: their usage (if any) is recorded above, their reservations end here.
+    await this.usage.releaseCalls(
+      items.map((item) => item.check.reservationId),
+      manager,
+    );
     for (const { check, outcome } of final) {
       if (outcome instanceof Error && recorded.has(check.executionId)) {
         this.logger.warn({
