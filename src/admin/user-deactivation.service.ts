@@ -8,6 +8,7 @@ import {
 import { ApiProperty } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { NotificationDeliveryService } from '../notifications/delivery/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
@@ -18,6 +19,8 @@ import { ExecutionRepository } from '../executions/execution.repository';
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DEACTIVATE_SELF = 'Administrators cannot deactivate their own account';
+export const USER_DEACTIVATION_FAILED =
+  'Failed to deactivate user: database error. Nothing was changed.';
 export const CANCELLED_BY_DEACTIVATION = 'Cancelled: the account was deactivated';
 
 export class UserDeactivated {
@@ -58,13 +61,10 @@ export class UserDeactivationService {
     try {
       return await this.deactivateInTransaction(userId);
     } catch (error) {
-      if (error instanceof HttpException) throw error;
+      if (error instanceof HttpException || isDatabaseUnavailable(error)) throw error;
       // Like a failed task state change (a 500 after a rollback): say what failed and that
-      // nothing changed.
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InternalServerErrorException(
-        `Failed to deactivate user: ${reason}. Nothing was changed.`,
-      );
+      // nothing changed; the database's own message goes to the log only (contract §11).
+      throw new InternalServerErrorException(USER_DEACTIVATION_FAILED, { cause: error });
     }
   }
 

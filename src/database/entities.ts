@@ -7,6 +7,9 @@ import { EmailVerificationEntity } from '../notifications/email-verification/ema
 import { NotificationSendEntity } from '../notifications/history/notification-send.entity';
 import { WaitlistEntryEntity } from '../public/waitlist-entry.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskSubscriberEntity } from '../tasks/task-subscriber.entity';
+import { TaskViewMarkEntity } from '../tasks/task-view-mark.entity';
+import { BudgetReservationEntity } from '../usage/budget-reservation.entity';
 import { UsageEventEntity } from '../usage/usage-event.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -23,4 +26,7 @@ export const ENTITIES = [
   WorkerInstanceEntity,
   UsageEventEntity,
   EmailVerificationEntity,
+  TaskSubscriberEntity,
+  TaskViewMarkEntity,
+  BudgetReservationEntity,
 ];

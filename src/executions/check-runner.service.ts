@@ -5,6 +5,7 @@ import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
 import { deliveryJobId } from '../notifications/delivery/delivery-job';
 import {
+  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
   JobQueueService,
   type CheckJobData,
@@ -22,7 +23,8 @@ import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from '../common/batching/batch-committer';
-import { isLockConflict } from '../database/database-errors';
+import { isDatabaseUnavailable, isLockConflict } from '../database/database-errors';
+import { retryWhileDatabaseUnavailable } from '../database/database-outage';
 import { TransactionRunner } from '../database/transaction-runner';
 import {
   BudgetReachedError,
@@ -40,8 +42,10 @@ interface ClaimedCheck {
   executionId: string;
   taskId: string;
   userId: string;
-  /** The owner reached the monthly budget when the check was claimed. */
+  /** The owner reached the monthly budget when the check's call was to be reserved. */
   budgetReached: boolean;
+  /** The call's place under its owner's budget, ended with its result. */
+  reservationId: string | null;
   searchQuery: string;
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
@@ -60,6 +64,12 @@ interface ClaimRound {
   claimed: ClaimedCheck[];
   busy: Array<QueueJob<CheckJobData>>;
 }
+
+/** A check whose result the database refused (the error itself is logged). */
+export const RESULT_NOT_STORED = "The check's result could not be stored (database error)";
+
+/** Stop waiting for the database this long before a check's job expires. */
+const RELEASE_MARGIN_MS = 10_000;
 
 const MAX_FINISH_BATCH = 100;
 /** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
@@ -111,22 +121,57 @@ export class CheckRunnerService {
     );
   }
 
-  /** Runs a batch of jobs fetched together; resolves when every one is recorded. */
-  async runBatch(jobs: Array<QueueJob<CheckJobData>>): Promise<void> {
+  /**
+   * Runs a batch of jobs fetched together; resolves when every one is recorded. `release` is
+   * called once per job as soon as that job is done (contract §11, "Checks": a worker frees a
+   * slot as each check ends), so one slow check holds only its own slot, not its batch's.
+   */
+  async runBatch(
+    jobs: Array<QueueJob<CheckJobData>>,
+    release: () => void = () => undefined,
+  ): Promise<void> {
     const claimed = await this.claimAll(jobs);
+    // Jobs with nothing to run (completed, or handed back to the queue) are done already.
+    for (let index = claimed.length; index < jobs.length; index++) release();
+    const unreserved = await this.reserveCalls(claimed);
     await Promise.all(
       claimed.map(async (check) => {
-        const startedAt = performance.now();
-        const outcome = await this.callProvider(check);
-        await this.submitOutcome(check, outcome);
-        if (check.ended) {
-          this.metrics.recordCheck({
-            ...check.ended,
-            durationSeconds: (performance.now() - startedAt) / 1000,
-          });
+        try {
+          const startedAt = performance.now();
+          const outcome = unreserved ?? (await this.callProvider(check));
+          await this.submitOutcome(check, outcome);
+          if (check.ended) {
+            this.metrics.recordCheck({
+              ...check.ended,
+              durationSeconds: (performance.now() - startedAt) / 1000,
+            });
+          }
+        } finally {
+          release();
         }
       }),
     );
+  }
+
+  /**
+   * Reserves each claimed check's call under its owner's monthly budget, the budget check and
+   * the reservation in one step (contract §11, "Budget"); a check whose owner reached it calls
+   * no provider. When the reservations cannot be written, the checks are retried later: the
+   * error is returned as their outcome.
+   */
+  private async reserveCalls(checks: ClaimedCheck[]): Promise<Error | undefined> {
+    if (checks.length === 0 || this.usageSettings.userMonthlyBudgetUsd === null) return undefined;
+    try {
+      const holds = await this.usage.reserveCalls(checks.map((check) => check.userId));
+      checks.forEach((check, index) => {
+        check.budgetReached = holds[index].reached;
+        check.reservationId = holds[index].reservationId;
+      });
+      return undefined;
+    } catch (error) {
+      this.logger.warn({ msg: 'Reserving budget for checks failed', error: String(error) });
+      return new ProviderError('The monthly budget could not be checked', true);
+    }
   }
 
   /**
@@ -153,13 +198,12 @@ export class CheckRunnerService {
           jobs: pending.length,
           error: String(error),
         });
-        await this.queue
-          .fail(
-            CHECK_QUEUE,
-            pending.map((job) => job.id),
-            String(error),
-          )
-          .catch(() => undefined);
+        await this.queue.failOnceReachable(
+          CHECK_QUEUE,
+          pending.map((job) => job.id),
+          'claim failed',
+          checkReleaseDeadline(pending),
+        );
         break;
       }
       if (pending.length > 0)
@@ -178,20 +222,38 @@ export class CheckRunnerService {
     let lastError: unknown;
     for (let round = 1; round <= FINISH_ROUNDS; round++) {
       try {
-        await this.finisher.submit({ check, outcome });
+        // A paid answer that meets a database outage is recorded once the database answers,
+        // while the job is still this worker's (contract §11, "Database outages").
+        await retryWhileDatabaseUnavailable(() => this.finisher.submit({ check, outcome }), {
+          until: checkReleaseDeadline([check.job]) - RELEASE_MARGIN_MS,
+        });
         return;
       } catch (error) {
         lastError = error;
         if (!isLockConflict(error)) break;
       }
     }
+    if (isDatabaseUnavailable(lastError)) {
+      this.logger.error({
+        msg: "A check's result could not be stored before its job expires",
+        taskId: check.taskId,
+        executionId: check.executionId,
+        error: String(lastError),
+      });
+      return;
+    }
     if (!isLockConflict(lastError)) {
+      this.logger.error({
+        msg: "A check's result could not be stored; the check is failed",
+        taskId: check.taskId,
+        executionId: check.executionId,
+        error: String(lastError),
+      });
       try {
         await this.finisher.submit({
           check,
-          outcome: new ProviderError(
-            `The check's result could not be stored: ${String(lastError)}`,
-          ),
+          // error_message is the owner's to read: the database's words go to the log only.
+          outcome: new ProviderError(RESULT_NOT_STORED),
         });
         return;
       } catch (error) {
@@ -303,11 +365,6 @@ export class CheckRunnerService {
       manager,
       claimedRows.map((row) => row.id),
     );
-    const atBudget = await this.usage.usersAtBudget(
-      [...new Set(details.map((row) => row.user_id))],
-      this.clock.now(),
-      manager,
-    );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
     const byExecution = new Map(details.map((row) => [row.execution_id, row]));
     const claimed = claimedRows.flatMap((row) => {
@@ -320,7 +377,8 @@ export class CheckRunnerService {
           executionId: row.id,
           taskId: detail.task_id,
           userId: detail.user_id,
-          budgetReached: atBudget.has(detail.user_id),
+          budgetReached: false,
+          reservationId: null,
           searchQuery: detail.search_query,
           conditionDescription: detail.condition_description,
           previousState: detail.previous_state ?? detail.last_known_state,
@@ -423,6 +481,11 @@ export class CheckRunnerService {
       ),
     );
     await this.queue.complete(manager, CHECK_QUEUE, jobsToComplete);
+    // The calls are over: their usage (if any) is recorded above, their reservations end here.
+    await this.usage.releaseCalls(
+      items.map((item) => item.check.reservationId),
+      manager,
+    );
     for (const { check, outcome } of final) {
       if (outcome instanceof Error && recorded.has(check.executionId)) {
         this.logger.warn({
@@ -505,4 +568,15 @@ export class CheckRunnerService {
 function usageOf(outcome: CheckResult | Error): ProviderUsage | null {
   if (outcome instanceof ProviderError) return outcome.usage;
   return outcome instanceof Error ? null : outcome.usage;
+}
+
+/**
+ * Until when a worker keeps trying to hand checks back while the database is out of reach: the
+ * earliest expiry among them, after which the queue brings them back by itself.
+ */
+export function checkReleaseDeadline(jobs: Array<QueueJob<CheckJobData>>): number {
+  const started = Math.min(
+    ...jobs.map((job) => (job.startedOn ? new Date(job.startedOn).getTime() : Date.now())),
+  );
+  return started + CHECK_JOB_EXPIRY_SECONDS * 1000;
 }

@@ -7,7 +7,7 @@ import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService, type CheckJobData } from '../scheduler/job-queue.service';
 import { QueuePuller } from '../scheduler/queue-puller';
-import { CheckRunnerService } from './check-runner.service';
+import { checkReleaseDeadline, CheckRunnerService } from './check-runner.service';
 import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 /** Pulls due checks from the queue and runs up to WORKER_CONCURRENCY at once. */
@@ -28,13 +28,16 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
       maxFetch: 50,
       minFetch: 1,
       idleMs: 500,
-      run: (jobs) => runner.runBatch(jobs),
-      // The queue retries them; their executions are recovered by the sweeper if need be.
-      onCrash: async (jobs, error) => {
-        await queue.fail(
+      // Each check frees its slot when it ends: a slow one does not hold its batch's slots.
+      run: (jobs, release) => runner.runBatch(jobs, release),
+      // The queue retries them (as soon as the database answers, after an outage); their
+      // executions are recovered by the sweeper if need be.
+      onCrash: async (jobs) => {
+        await queue.failOnceReachable(
           CHECK_QUEUE,
           jobs.map((job) => job.id),
-          String(error),
+          'batch failed',
+          checkReleaseDeadline(jobs),
         );
       },
     });

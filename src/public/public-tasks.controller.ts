@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Ip, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/decorators/auth.decorators';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
@@ -30,7 +30,7 @@ export class PublicTasksController {
     response: TaskResponse,
     errors: [404, 422],
   })
-  get(@Param('id', UuidParamPipe) id: string): Promise<TaskResponse> {
-    return this.publicTasks.viewPublicTask(id);
+  get(@Param('id', UuidParamPipe) id: string, @Ip() clientAddress: string): Promise<TaskResponse> {
+    return this.publicTasks.viewPublicTask(id, clientAddress);
   }
 }

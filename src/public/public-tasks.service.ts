@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { clientNetwork } from '../common/http/client-network';
 import { TaskRepository, type TaskWithLastExecution } from '../tasks/task.repository';
 import { TaskResponse, toTaskResponse } from '../tasks/task.mapper';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
@@ -39,11 +40,11 @@ export class PublicTasksService {
 
   /**
    * Counts a view in the task row itself, so every reader (the owner, the lists, other instances)
-   * sees the same count at once; the answer includes this view. Views are limited per IP, which
-   * bounds the writes.
+   * sees the same count at once; the answer includes this view. A view counts at most once per
+   * task, client network (`clientNetwork`: an IPv6 client by its /64) and hour (contract §11).
    */
-  async viewPublicTask(taskId: string): Promise<TaskResponse> {
-    const found = await this.taskRows.countPublicView(taskId);
+  async viewPublicTask(taskId: string, clientAddress: string): Promise<TaskResponse> {
+    const found = await this.taskRows.countPublicView(taskId, clientNetwork(clientAddress));
     if (!found) throw new NotFoundException(TASK_NOT_FOUND);
     return publicResponse(found);
   }

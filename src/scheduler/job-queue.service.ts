@@ -5,10 +5,13 @@ import type { EntityManager } from 'typeorm';
 import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { sqlStateOf } from '../database/database-errors';
+import { retryWhileDatabaseUnavailable } from '../database/database-outage';
 import { QueueRepository } from './queue.repository';
 import {
+  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
   CHECK_RETRY_LIMIT,
+  DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
@@ -16,8 +19,10 @@ import {
 import { schedulerConfig, type SchedulerConfig } from './scheduler.config';
 
 export {
+  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
   CHECK_RETRY_LIMIT,
+  DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
@@ -80,13 +85,12 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       retryLimit: CHECK_RETRY_LIMIT,
       retryDelay: 30,
       retryBackoff: true,
-      // Liveness of a running check is judged by its worker's heartbeat (StaleExecutionSweeper);
-      // the queue's own expiry only catches a job fetched by a worker that died before claiming it.
-      expireInSeconds: 5 * 60,
+      expireInSeconds: CHECK_JOB_EXPIRY_SECONDS,
     };
     // create is a no-op for an existing queue: update brings its options to this version's.
     await this.boss.createQueue(CHECK_QUEUE, checkQueue);
     await this.boss.updateQueue(CHECK_QUEUE, checkQueue);
+    await this.repository.raiseWaitingExpiry(CHECK_QUEUE, CHECK_JOB_EXPIRY_SECONDS);
     // The delivery worker schedules webhook retries itself (one job per attempt); the queue's
     // own retries only bring back a job whose worker died (its expiry) or crashed on it. An
     // attempt is bounded well under the expiry (15 s webhook timeout, 45 s SMTP timeout).
@@ -96,7 +100,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       retryLimit: 12,
       retryDelay: 2,
       retryBackoff: true,
-      expireInSeconds: 60,
+      expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
     };
     await this.boss.createQueue(DELIVERY_QUEUE, deliveryQueue);
     await this.boss.updateQueue(DELIVERY_QUEUE, deliveryQueue);
@@ -236,6 +240,34 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     if (ids.length === 0) return;
     const options = manager ? { db: this.repository.transactionConnection(manager) } : undefined;
     await this.settle('fail', queue, ids, { message: reason }, options);
+  }
+
+  /**
+   * Sends jobs back to the queue (`fail`: retried after the queue's delay) even when the database
+   * is out of reach right now: the call is tried again every second until `until` (epoch ms),
+   * so jobs interrupted by an outage resume as soon as it ends instead of waiting for their
+   * expiry (contract §11). Resolves false when the jobs could not be failed (they then expire).
+   */
+  async failOnceReachable(
+    queue: string,
+    jobIds: string | string[],
+    reason: string,
+    until: number,
+  ): Promise<boolean> {
+    try {
+      await retryWhileDatabaseUnavailable(() => this.fail(queue, jobIds, reason), {
+        until,
+        stopped: () => !this.running,
+      });
+      return true;
+    } catch (error) {
+      this.logger.warn({
+        msg: 'Sending jobs back to the queue failed',
+        queue,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
   }
 
   /**

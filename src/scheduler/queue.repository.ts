@@ -81,4 +81,17 @@ export class QueueRepository {
        GROUP BY name, state`,
     );
   }
+
+  /**
+   * pg-boss copies a queue's expiry onto each job when it is inserted: jobs queued by an earlier
+   * version, still waiting, get the queue's current one (a check job must outlive its worst
+   * case). Served by the queue's partition and its state index.
+   */
+  async raiseWaitingExpiry(queue: string, expireInSeconds: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${QUEUE_SCHEMA}.job SET expire_in = make_interval(secs => $2)
+       WHERE name = $1 AND state IN ('created', 'retry') AND expire_in < make_interval(secs => $2)`,
+      [queue, expireInSeconds],
+    );
+  }
 }

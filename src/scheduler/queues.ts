@@ -1,7 +1,30 @@
+import { worstCaseCheckMs } from '../search/provider-call-budget';
+
 /** The queues of the durable job queue (pg-boss), named once for the service and its queries. */
 export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
 export const QUEUE_SCHEMA = 'pgboss';
+
+/** Time a check needs besides its provider calls: claiming it and recording its result. */
+export const CHECK_BOOKKEEPING_MS = 2 * 60_000;
+
+/**
+ * A check's job outlives the check's worst case (contract §11, "Checks"): every provider retry
+ * and `Retry-After` included, plus the claim and the result's transaction. Were it shorter, the
+ * queue would hand a slow check to a second worker, which would call the provider again for
+ * the same run. Liveness of a running check is judged by its worker's heartbeat
+ * (StaleExecutionSweeper); the expiry only catches a job fetched by a worker that died before
+ * claiming it.
+ */
+export const CHECK_JOB_EXPIRY_SECONDS = Math.ceil(
+  (worstCaseCheckMs() + CHECK_BOOKKEEPING_MS) / 1000,
+);
+
+/**
+ * A delivery attempt is bounded well under this (15 s webhook timeout, 45 s SMTP timeout); past
+ * it the queue brings back a job whose worker died.
+ */
+export const DELIVERY_JOB_EXPIRY_SECONDS = 60;
 
 /** Provider failures worth retrying are retried this many times by the queue. */
 export const CHECK_RETRY_LIMIT = 2;

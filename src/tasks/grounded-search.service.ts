@@ -95,20 +95,29 @@ export class GroundedSearchService {
     if (!this.provider.isConfigured()) {
       throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
     }
-    await this.usage.assertWithinBudget(userId);
+    // The budget check and the call's reservation are one step (contract §11, "Budget"); the
+    // reservation ends with the call's usage, or without it when the call billed nothing.
+    const reservation = await this.usage.reserveCall(userId);
+    let recorded = false;
     try {
       const { value, usage } = await work();
-      await this.usage.recordCall(userId, kind, usage);
+      await this.usage.recordCall(userId, kind, usage, reservation);
+      recorded = true;
       return value;
     } catch (error) {
       if (error instanceof ProviderNotConfiguredError) {
         throw new ServiceUnavailableException(error.message);
       }
       if (error instanceof ProviderError) {
-        if (error.usage !== null) await this.usage.recordCall(userId, kind, error.usage);
+        if (error.usage !== null) {
+          await this.usage.recordCall(userId, kind, error.usage, reservation);
+          recorded = true;
+        }
         throw new BadGatewayException(`Grounded search failed: ${error.message}`);
       }
       throw error;
+    } finally {
+      if (!recorded) await this.usage.releaseCalls([reservation]);
     }
   }
 }

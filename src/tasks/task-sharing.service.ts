@@ -92,7 +92,7 @@ export class TaskSharingService {
         forkedFromTaskId: source.id,
         stateChangedAt: now,
       });
-      if (!ownTask) await this.tasks.countSubscriber(manager, source.id);
+      if (!ownTask) await this.tasks.countSubscriber(manager, source.id, caller.id);
       return created;
     });
     return toTaskResponse(fork, 'owner');

@@ -105,13 +105,36 @@ export class TaskRepository {
     };
   }
 
-  /** Counts one view of a public task and reads it back with its last execution; null: no such public task. */
-  async countPublicView(id: string): Promise<TaskWithLastExecution | null> {
+  /**
+   * Reads a public task with its last execution, counting the view when `client` (an address or
+   * an IPv6 /64) has not viewed it this UTC hour (contract §11, "Counters"): a new mark in
+   * task_view_marks is what counts. The task's marks of past hours are pruned on the way
+   * (pk_task_view_marks). Null: no such public task.
+   */
+  async countPublicView(id: string, client: string): Promise<TaskWithLastExecution | null> {
     const rows = await queryRows<Row>(
       this.dataSource,
-      `WITH t AS (UPDATE tasks SET view_count = view_count + 1 WHERE id = $1 AND is_public RETURNING *)
-       SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS} FROM t LEFT JOIN executions e ON e.id = t.last_execution_id`,
-      [id],
+      `WITH hour AS (SELECT date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start),
+       pruned AS (
+         DELETE FROM task_view_marks WHERE task_id = $1 AND hour < (SELECT start FROM hour)
+       ),
+       mark AS (
+         INSERT INTO task_view_marks (task_id, client, hour)
+         SELECT id, $2, (SELECT start FROM hour) FROM tasks WHERE id = $1 AND is_public
+         ON CONFLICT DO NOTHING RETURNING task_id
+       ),
+       counted AS (
+         UPDATE tasks SET view_count = view_count + 1 WHERE id IN (SELECT task_id FROM mark)
+         RETURNING *
+       )
+       SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
+       FROM (
+         SELECT * FROM counted
+         UNION ALL
+         SELECT * FROM tasks WHERE id = $1 AND is_public AND NOT EXISTS (SELECT 1 FROM counted)
+       ) t
+       LEFT JOIN executions e ON e.id = t.last_execution_id`,
+      [id, client],
     );
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
@@ -243,11 +266,21 @@ export class TaskRepository {
     );
   }
 
-  /** One atomic increment: concurrent forks never lose a count. */
-  async countSubscriber(manager: EntityManager, taskId: string): Promise<void> {
-    await manager.query('UPDATE tasks SET subscriber_count = subscriber_count + 1 WHERE id = $1', [
-      taskId,
-    ]);
+  /**
+   * Counts `userId` among the task's subscribers once, however often they fork it (contract
+   * §11, "Counters"): the count grows only when their row in task_subscribers is new
+   * (pk_task_subscribers). One atomic increment: concurrent forks never lose a count.
+   */
+  async countSubscriber(manager: EntityManager, taskId: string, userId: string): Promise<void> {
+    await manager.query(
+      `WITH added AS (
+         INSERT INTO task_subscribers (task_id, user_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING RETURNING task_id
+       )
+       UPDATE tasks SET subscriber_count = subscriber_count + 1
+       WHERE id IN (SELECT task_id FROM added)`,
+      [taskId, userId],
+    );
   }
 
   /**

@@ -8,6 +8,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { InjectConfig } from '../config/config-slice';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ExecutionRepository } from '../executions/execution.repository';
 import { UsersService } from '../users/users.service';
@@ -24,6 +25,9 @@ import { Clock } from '../common/clock/clock';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
+/** The 500 of a state change rolled back: a fixed reason, the database's own words go to the log. */
+export const TASK_STATE_CHANGE_FAILED =
+  'Failed to change task state: database error. Task update rolled back.';
 
 @Injectable()
 export class TasksService {
@@ -208,7 +212,8 @@ export class TasksService {
   /**
    * Runs a request's changes in one transaction. When the request changes the state and anything
    * fails (the scheduler, typically), everything is rolled back and the answer is the documented
-   * 500 (docs/api.md, "Errors").
+   * 500 (docs/api.md, "Errors") with a fixed reason; the error itself goes to the log (the
+   * filter logs the cause). An unreachable database is the filter's 503.
    */
   private async inTransaction<T>(
     stateChange: TaskState | undefined,
@@ -217,11 +222,14 @@ export class TasksService {
     try {
       return await this.transactions.run(work);
     } catch (error) {
-      if (error instanceof HttpException || stateChange === undefined) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InternalServerErrorException(
-        `Failed to change task state: ${reason}. Task update rolled back.`,
-      );
+      if (
+        error instanceof HttpException ||
+        stateChange === undefined ||
+        isDatabaseUnavailable(error)
+      ) {
+        throw error;
+      }
+      throw new InternalServerErrorException(TASK_STATE_CHANGE_FAILED, { cause: error });
     }
   }
 

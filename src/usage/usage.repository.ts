@@ -89,11 +89,15 @@ export class UsageRepository {
     return totals(row);
   }
 
-  /** The users among `userIds` whose cost since `from` reached `budget`. */
+  /**
+   * The users among `userIds` whose cost since `from`, with the calls they have under way
+   * (reservations of the last `lifetimeSeconds`), reached `budget`.
+   */
   async usersAtBudget(
     userIds: string[],
     from: Date,
     budget: number,
+    lifetimeSeconds: number,
     manager: EntityManager | DataSource = this.dataSource,
   ): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
@@ -101,10 +105,71 @@ export class UsageRepository {
       manager,
       `SELECT u.id AS user_id FROM unnest($1::uuid[]) AS u(id)
        WHERE (SELECT coalesce(sum(cost_usd), 0) FROM usage_events
-              WHERE user_id = u.id AND created_at >= $2) >= $3`,
-      [userIds, from, budget],
+              WHERE user_id = u.id AND created_at >= $2)
+           + (SELECT coalesce(sum(estimated_cost_usd), 0) FROM budget_reservations
+              WHERE user_id = u.id AND created_at >= now() - make_interval(secs => $4)) >= $3`,
+      [userIds, from, budget, lifetimeSeconds],
     );
     return new Set(rows.map((row) => row.user_id));
+  }
+
+  /**
+   * Holds the users' rows (FOR NO KEY UPDATE, in id order: the users come first in the lock
+   * order, contract §10) until the caller's transaction ends, so their budget checks and
+   * reservations happen one at a time.
+   */
+  async lockUsers(manager: EntityManager, userIds: string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await manager.query(
+      'SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+      [[...new Set(userIds)].sort()],
+    );
+  }
+
+  /**
+   * Reserves one call of the user when the month's cost since `from` plus the calls under way
+   * (reservations of the last `lifetimeSeconds`; older ones are dropped) is still under `budget`; the
+   * caller holds the user's row. The reservation is the user's most expensive call of the last
+   * month or so (ix_usage_events_user_id_created_at). Returns its id, or null at the budget.
+   */
+  async reserve(
+    manager: EntityManager,
+    userId: string,
+    from: Date,
+    budget: number,
+    lifetimeSeconds: number,
+  ): Promise<string | null> {
+    await manager.query(
+      `DELETE FROM budget_reservations
+       WHERE user_id = $1 AND created_at < now() - make_interval(secs => $2)`,
+      [userId, lifetimeSeconds],
+    );
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `WITH spent AS (
+         SELECT coalesce(sum(cost_usd) FILTER (WHERE created_at >= $2), 0) AS total,
+                coalesce(max(cost_usd), 0) AS largest
+         FROM usage_events WHERE user_id = $1 AND created_at >= $2::timestamptz - interval '31 days'
+       ),
+       held AS (
+         SELECT coalesce(sum(estimated_cost_usd), 0) AS total FROM budget_reservations
+         WHERE user_id = $1
+       )
+       INSERT INTO budget_reservations (user_id, estimated_cost_usd)
+       SELECT $1, spent.largest FROM spent, held WHERE spent.total + held.total < $3
+       RETURNING id`,
+      [userId, from, budget],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Ends reservations whose calls are over (their usage, if any, is recorded with this). */
+  async release(
+    ids: string[],
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.query('DELETE FROM budget_reservations WHERE id = ANY($1::uuid[])', [ids]);
   }
 
   /** Every user with usage in [from, to), highest cost first, and how many there are. */

@@ -4,6 +4,8 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 import { InjectConfig } from '../config/config-slice';
 import { MetricsService } from '../metrics/metrics.service';
+import { TransactionRunner } from '../database/transaction-runner';
+import { worstCaseCheckMs } from '../search/provider-call-budget';
 import type { ProviderUsage } from '../search/search-provider';
 import type { AdminUsageQueryDto } from './dto/usage-query.dto';
 import type { UsageKind } from './usage-event.entity';
@@ -27,7 +29,29 @@ export function budgetReachedMessage(budgetUsd: number): string {
   return `Monthly budget of ${budgetUsd} USD reached`;
 }
 
-/** Provider usage per user and month, and the monthly budget that stops spending. */
+function budgetReached(budgetUsd: number): HttpException {
+  return new HttpException(budgetReachedMessage(budgetUsd), HttpStatus.TOO_MANY_REQUESTS);
+}
+
+/**
+ * How long a reservation counts when its call never released it (the process died): the
+ * longest a provider call can take, with room for recording it.
+ */
+const RESERVATION_LIFETIME_SECONDS = Math.ceil(worstCaseCheckMs() / 1000) + 120;
+
+/** A check's place under its user's budget: a reservation, or the budget reached. */
+export interface BudgetHold {
+  reached: boolean;
+  /** Null without a budget, or when it was reached. */
+  reservationId: string | null;
+}
+
+/**
+ * Provider usage per user and month, and the monthly budget that stops spending. Each call
+ * reserves its place under the budget before it is made, in one transaction holding the user's
+ * row (contract §11, "Budget"): concurrent calls at the limit then overshoot it by at most one
+ * call each, and the reservation ends when the call's usage is recorded.
+ */
 @Injectable()
 export class UsageService {
   constructor(
@@ -35,6 +59,7 @@ export class UsageService {
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   /** `GET /api/v1/usage`: the caller's sums for a UTC month (default: this one). */
@@ -55,35 +80,91 @@ export class UsageService {
     );
   }
 
-  /** Suggest, preview and execute call this first: 429 once the month's cost reached the budget. */
+  /**
+   * `POST .../execute` calls this first: 429 once the month's cost, with the calls under way,
+   * reached the budget. The run's own call reserves its place when a worker claims it.
+   */
   async assertWithinBudget(userId: string): Promise<void> {
     const budget = this.config.userMonthlyBudgetUsd;
     if (budget === null) return;
-    const reached = await this.usersAtBudget([userId], this.clock.now());
-    if (reached.has(userId)) {
-      throw new HttpException(budgetReachedMessage(budget), HttpStatus.TOO_MANY_REQUESTS);
-    }
+    const reached = await this.usage.usersAtBudget(
+      [userId],
+      monthRange(undefined, this.clock.now()).from,
+      budget,
+      RESERVATION_LIFETIME_SECONDS,
+    );
+    if (reached.has(userId)) throw budgetReached(budget);
   }
 
-  /** The users among `userIds` who reached the budget this UTC month (none without a budget). */
-  usersAtBudget(userIds: string[], now: Date, manager?: EntityManager): Promise<Set<string>> {
+  /**
+   * Suggest and preview: reserves the call under the user's budget (429 once it is reached,
+   * the calls under way included). Returns the reservation to hand to `recordCall` or
+   * `releaseCall`; null without a budget.
+   */
+  async reserveCall(userId: string): Promise<string | null> {
     const budget = this.config.userMonthlyBudgetUsd;
-    if (budget === null) return Promise.resolve(new Set());
-    return this.usage.usersAtBudget(userIds, monthRange(undefined, now).from, budget, manager);
+    if (budget === null) return null;
+    const [hold] = await this.reserveCalls([userId]);
+    if (hold.reached) throw budgetReached(budget);
+    return hold.reservationId;
   }
 
-  /** Counts a suggestion or a preview (a check's usage is written with its result). */
+  /**
+   * Reserves one call per entry of `userIds` (a user may appear more than once), in one
+   * transaction that holds the users' rows in id order. Without a budget nothing is reserved.
+   */
+  async reserveCalls(userIds: string[]): Promise<BudgetHold[]> {
+    const budget = this.config.userMonthlyBudgetUsd;
+    if (budget === null || userIds.length === 0)
+      return userIds.map(() => ({ reached: false, reservationId: null }));
+    const from = monthRange(undefined, this.clock.now()).from;
+    return this.transactions.run(async (manager) => {
+      await this.usage.lockUsers(manager, userIds);
+      const holds: BudgetHold[] = [];
+      for (const userId of userIds) {
+        const reservationId = await this.usage.reserve(
+          manager,
+          userId,
+          from,
+          budget,
+          RESERVATION_LIFETIME_SECONDS,
+        );
+        holds.push({ reached: reservationId === null, reservationId });
+      }
+      return holds;
+    });
+  }
+
+  /** Ends reservations whose calls made no usage to record; in the caller's transaction if any. */
+  async releaseCalls(reservationIds: Array<string | null>, manager?: EntityManager): Promise<void> {
+    const ids = reservationIds.filter((id): id is string => id !== null);
+    await this.usage.release(ids, manager);
+  }
+
+  /** Counts a suggestion or a preview and ends its reservation, together. */
   async recordCall(
     userId: string,
     kind: Exclude<UsageKind, 'check'>,
     usage: ProviderUsage,
+    reservationId: string | null = null,
   ): Promise<void> {
-    await this.usage.record([{ userId, kind, executionId: null, usage }]);
+    await this.transactions.run(async (manager) => {
+      await this.usage.record([{ userId, kind, executionId: null, usage }], manager);
+      await this.releaseCalls([reservationId], manager);
+    });
     this.metrics.recordLlmCost(usage);
   }
 
-  /** Checks' usage, in the caller's transaction (the check runner's result batch). */
-  recordChecks(manager: EntityManager, records: UsageRecord[]): Promise<void> {
-    return this.usage.record(records, manager);
+  /**
+   * Checks' usage, in the caller's transaction (the check runner's result batch), and the end
+   * of their reservations.
+   */
+  async recordChecks(
+    manager: EntityManager,
+    records: UsageRecord[],
+    reservationIds: Array<string | null> = [],
+  ): Promise<void> {
+    await this.usage.record(records, manager);
+    await this.releaseCalls(reservationIds, manager);
   }
 }

@@ -182,10 +182,9 @@ describe('Public task pages', () => {
 
     it('should count each view and show the same count on the public page, the lists and to the owner', async () => {
       const task = await createPublicTask(testApp, owner);
-      const ip = clientIp();
       const counts: number[] = [];
       for (let index = 0; index < 3; index += 1)
-        counts.push(((await view(ip, task.id).expect(200)).body as TaskBody).view_count);
+        counts.push(((await view(clientIp(), task.id).expect(200)).body as TaskBody).view_count);
       expect(counts).toEqual([1, 2, 3]);
       expect(await storedViewCount(task.id)).toBe(3);
       const listed = (await list(clientIp(), { limit: 100 }).expect(200)).body as PublicPage;
@@ -202,6 +201,46 @@ describe('Public task pages', () => {
       expect(
         (ownList.body as TaskBody[]).find((candidate) => candidate.id === task.id)?.view_count,
       ).toBe(3);
+    });
+
+    it('should count a client once an hour however often it views the task', async () => {
+      const task = await createPublicTask(testApp, owner);
+      const ip = clientIp();
+      const counts: number[] = [];
+      for (let index = 0; index < 4; index += 1)
+        counts.push(((await view(ip, task.id).expect(200)).body as TaskBody).view_count);
+      expect(counts).toEqual([1, 1, 1, 1]);
+      // Another task viewed by the same client counts for that task.
+      const other = await createPublicTask(testApp, owner);
+      expect(((await view(ip, other.id).expect(200)).body as TaskBody).view_count).toBe(1);
+      // The hour after, the client counts again.
+      await testApp.db.query(
+        "UPDATE task_view_marks SET hour = hour - interval '1 hour' WHERE task_id = $1",
+        [task.id],
+      );
+      expect(((await view(ip, task.id).expect(200)).body as TaskBody).view_count).toBe(2);
+      expect(await storedViewCount(task.id)).toBe(2);
+    });
+
+    it('should count the addresses of one IPv6 /64 as one client, and another /64 apart', async () => {
+      const task = await createPublicTask(testApp, owner);
+      const prefix = `2001:db8:${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
+      for (const address of [
+        `${prefix}::1`,
+        `${prefix}:abcd:0:0:1`,
+        `${prefix}:ffff:ffff:ffff:ffff`,
+      ])
+        await view(address, task.id).expect(200);
+      expect(await storedViewCount(task.id)).toBe(1);
+      await view(`2001:db8:ffff:${randomUUID().slice(0, 4)}::1`, task.id).expect(200);
+      expect(await storedViewCount(task.id)).toBe(2);
+    });
+
+    it('should count concurrent views of one client once', async () => {
+      const task = await createPublicTask(testApp, owner);
+      const ip = clientIp();
+      await Promise.all(Array.from({ length: 8 }, () => view(ip, task.id).expect(200)));
+      expect(await storedViewCount(task.id)).toBe(1);
     });
 
     it('should not count views of private or unknown tasks', async () => {

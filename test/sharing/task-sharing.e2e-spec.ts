@@ -303,7 +303,21 @@ describe('Task sharing: visibility and forks', () => {
       const collided = await fork(forker, original.id);
       expect(collided.status).toBe(409);
       expect((collided.body as { detail: string }).detail).toMatch(/already exists/);
-      expect((await getTask(owner, original.id)).subscriber_count).toBe(5);
+      // One user forking five times is one subscriber (contract §11, "Counters").
+      expect((await getTask(owner, original.id)).subscriber_count).toBe(1);
+    });
+
+    it('should count distinct users who forked, each once, also when they fork at once', async () => {
+      const owner = await factory.user();
+      const original = await createPublicTask(testApp, owner, { body: { name: 'Popular' } });
+      const forkers = [await factory.user(), await factory.user(), await factory.user()];
+      await Promise.all(
+        forkers.flatMap((forker) => [
+          fork(forker, original.id, { name: 'First copy' }).expect(200),
+          fork(forker, original.id, { name: 'Second copy' }).expect(200),
+        ]),
+      );
+      expect((await getTask(owner, original.id)).subscriber_count).toBe(3);
     });
 
     it('should fill the first free copy name when an earlier one was renamed away', async () => {

@@ -49,3 +49,28 @@ export function expectRateLimited(response: Response): void {
     expect(response.headers[header]).toMatch(/^\d+$/);
   }
 }
+
+/**
+ * A 500 (contract §11): the `{"detail"}` form with a fixed reason, plus the request id that the
+ * log line of the error carries (the same as the `X-Request-Id` header).
+ */
+export function expectServerError(response: Response, detail: string | RegExp): void {
+  const requestId = response.headers['x-request-id'];
+  expect(requestId).toEqual(expect.any(String));
+  expect({ status: response.status, body: response.body as unknown }).toEqual({
+    status: 500,
+    body: {
+      detail: typeof detail === 'string' ? detail : expect.stringMatching(detail),
+      request_id: requestId,
+    },
+  });
+}
+
+/** The answer while PostgreSQL cannot be reached (contract §11, "Database outages"). */
+export function expectDatabaseUnavailable(response: Response): void {
+  expect({ status: response.status, body: response.body as unknown }).toEqual({
+    status: 503,
+    body: { detail: 'Database unavailable' },
+  });
+  expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+}

@@ -48,20 +48,29 @@ export class ScriptedSearchProvider extends SearchProvider {
     return true;
   }
 
+  private readonly holds = new Map<string, Promise<void>>();
+
   script(searchQuery: string, ...replies: ScriptedReply[]): void {
     this.replies.set(searchQuery, replies);
   }
 
-  protected runCheck(request: CheckRequest): Promise<CheckReply> {
+  /** Holds the answers for `searchQuery` until the returned function is called (a slow call). */
+  hold(searchQuery: string): () => void {
+    let release: () => void = () => undefined;
+    this.holds.set(searchQuery, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.holds.delete(searchQuery);
+      release();
+    };
+  }
+
+  protected async runCheck(request: CheckRequest): Promise<CheckReply> {
+    await this.holds.get(request.searchQuery);
     this.requests.push(request);
     const reply = this.replies.get(request.searchQuery)?.shift();
-    if (!reply)
-      return Promise.reject(new ProviderError(`no reply scripted for "${request.searchQuery}"`));
-    if (reply instanceof ProviderError) return Promise.reject(reply);
-    return Promise.resolve({
-      ...reply,
-      tokens: { inputTokens: 1000, outputTokens: 100, searchCalls: 1 },
-    });
+    if (!reply) throw new ProviderError(`no reply scripted for "${request.searchQuery}"`);
+    if (reply instanceof ProviderError) throw reply;
+    return { ...reply, tokens: { inputTokens: 1000, outputTokens: 100, searchCalls: 1 } };
   }
 
   protected runSuggest(): Promise<SuggestReply> {

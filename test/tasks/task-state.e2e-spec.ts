@@ -1,4 +1,4 @@
-import { expectDetail, expectValidationError } from '../support/errors';
+import { expectDetail, expectServerError, expectValidationError } from '../support/errors';
 import type { TestUser } from '../support/factory';
 import { checkReply } from '../support/gemini-stand-in';
 import type { TestApp } from '../support/test-app';
@@ -256,7 +256,10 @@ describe('Tasks: update and state transitions', () => {
       const response = await withQueueFailure(testApp, 'DELETE', task.id, () =>
         put(task.id, { name: 'renamed', state: 'paused' }),
       );
-      expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
+      expectServerError(
+        response,
+        'Failed to change task state: database error. Task update rolled back.',
+      );
 
       expect(await api.row(task.id)).toEqual(before);
       expect(await api.jobExists(before.check_job_id!)).toBe(true);
@@ -273,7 +276,10 @@ describe('Tasks: update and state transitions', () => {
       const response = await withQueueFailure(testApp, 'INSERT', task.id, () =>
         put(task.id, { name: 'renamed', state: 'active' }),
       );
-      expectDetail(response, 500, /^Failed to change task state: .*Task update rolled back\.$/);
+      expectServerError(
+        response,
+        'Failed to change task state: database error. Task update rolled back.',
+      );
 
       expect(await api.get(owner, task.id)).toMatchObject({
         name: task.name,

@@ -22,10 +22,11 @@ describe('Usage and the monthly budget (USER_MONTHLY_BUDGET_USD)', () => {
   let api: TaskApi;
   let factory: Factory;
   let admin: TestUser;
+  let script: ProviderScript;
 
   beforeAll(async () => {
     gemini = await new GeminiStandIn().start();
-    new ProviderScript(gemini);
+    script = new ProviderScript(gemini);
     testApp = await startTestApp({
       search: gemini,
       env: { ...ROOMY_RATE_LIMITS, USER_MONTHLY_BUDGET_USD: BUDGET },
@@ -168,5 +169,62 @@ describe('Usage and the monthly budget (USER_MONTHLY_BUDGET_USD)', () => {
       403,
       'Admin access required',
     );
+  });
+
+  // Last: their users' costs tie with the ones the admin listing above expects first.
+  async function costOf(user: TestUser): Promise<number> {
+    const usage = await testApp.http.get('/api/v1/usage').set('Authorization', user.auth);
+    return (usage.body as { cost_usd: number }).cost_usd;
+  }
+
+  /** One check spent (0.03611 USD): under the budget, one more call passes it. */
+  async function userAtTheEdge(): Promise<TestUser> {
+    const user = await factory.user();
+    const task = await api.create(user, { search_query: uniqueQuery('edge'), state: 'paused' });
+    const execution = await api.execute(user, task.id);
+    expect((await api.waitForExecution(user, task.id, execution.id)).status).toBe('success');
+    return user;
+  }
+
+  it('should let concurrent previews at the limit overshoot the budget by one call at most', async () => {
+    const user = await userAtTheEdge();
+    const query = uniqueQuery('concurrent previews');
+    // Each call takes a while, so all of them are under way together.
+    script.script(query, { delayMs: 400 });
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        testApp.http
+          .post('/api/v1/tasks/preview')
+          .set('Authorization', user.auth)
+          .send({ search_query: query }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    for (const response of responses.filter((candidate) => candidate.status !== 200))
+      expectDetail(response, 429, REACHED);
+    expect(script.requestsFor(query)).toHaveLength(1);
+    expect(await costOf(user)).toBeCloseTo(2 * 0.03611, 6);
+  });
+
+  it('should let concurrent executes at the limit call the provider once, the other runs failing on the budget', async () => {
+    const user = await userAtTheEdge();
+    const queries = Array.from({ length: 6 }, (_, index) => uniqueQuery(`concurrent run ${index}`));
+    const tasks = await Promise.all(
+      queries.map((query) => api.create(user, { search_query: query, state: 'paused' })),
+    );
+    for (const query of queries) script.script(query, { delayMs: 300 });
+    const runs = await Promise.all(tasks.map((task) => api.execute(user, task.id)));
+    const ended = await Promise.all(
+      runs.map((run, index) => api.waitForExecution(user, tasks[index].id, run.id)),
+    );
+    expect(ended.filter((execution) => execution.status === 'success')).toHaveLength(1);
+    expect(
+      ended.filter(
+        (execution) => execution.status === 'failed' && execution.error_message === REACHED,
+      ),
+    ).toHaveLength(5);
+    expect(queries.flatMap((query) => script.requestsFor(query))).toHaveLength(1);
+    expect(await costOf(user)).toBeCloseTo(2 * 0.03611, 6);
   });
 });

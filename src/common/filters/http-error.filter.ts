@@ -8,6 +8,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../database/database-errors';
 import { RequestValidationException } from '../errors/validation-issue';
 import { JsonLogger } from '../logging/json-logger';
 import { RouteIndex } from './route-index';
@@ -18,9 +19,16 @@ interface ErrorBody {
   headers?: Record<string, string>;
 }
 
+/** The 503 of a database outage (contract §11) and how soon to try again. */
+export const DATABASE_UNAVAILABLE = 'Database unavailable';
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The one error path: every error leaves the service as `{"detail": ...}`, framework 404/405
- * included. Anything unexpected is logged and answered with a generic 500.
+ * included. Anything unexpected is logged and answered with a generic 500. A 500 also carries
+ * the request id (`request_id`, as in the log line of the error); what the database, the queue
+ * or an SMTP server said stays in the log (contract §11, "No internal text in answers"). While
+ * the database cannot be reached, the answer is 503 `Database unavailable` with `Retry-After`.
  */
 @Catch()
 @Injectable()
@@ -37,6 +45,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     const error = this.describe(exception, request);
     if (response.headersSent) return;
     if (error.headers) response.set(error.headers);
+    if (error.status === Number(HttpStatus.INTERNAL_SERVER_ERROR)) {
+      error.body = { ...error.body, request_id: request.headers['x-request-id'] };
+    }
     // A route may have set another Content-Type (RSS) before failing: errors are always JSON.
     response.status(error.status).type('application/json; charset=utf-8').json(error.body);
   }
@@ -44,6 +55,20 @@ export class HttpErrorFilter implements ExceptionFilter {
   describe(exception: unknown, request: Request): ErrorBody {
     if (exception instanceof RequestValidationException) {
       return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { detail: exception.issues } };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({
+        msg: 'Database unavailable',
+        requestId: request.headers['x-request-id'],
+        method: request.method,
+        path: request.path,
+        error: describeError(exception),
+      });
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { detail: DATABASE_UNAVAILABLE },
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      };
     }
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception, request);
@@ -81,13 +106,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (status >= 500) {
       this.logger.warn({
         msg: 'Server error answered',
+        requestId: request.headers['x-request-id'],
         status,
         path: request.path,
         error: message,
+        // The failure behind the answer (a database or queue error): the log's, never the body's.
+        cause: exception.cause === undefined ? undefined : describeError(exception.cause),
       });
     }
     return { status, body: { detail: message } };
   }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The not-found answer of Nest's router: `Cannot <method> <request target>`. */

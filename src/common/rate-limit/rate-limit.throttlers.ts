@@ -3,7 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import type { Request } from 'express';
-import { clientNetwork } from './client-network';
+import { clientNetwork } from '../http/client-network';
 import type { RateLimitConfig } from './rate-limit.config';
 import { routeAuthLevel, type AuthenticatedRequest } from '../decorators/auth.decorators';
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { JsonLogger } from '../../common/logging/json-logger';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import type { ClaimedAttempt } from './claimed-attempt';
@@ -8,7 +9,10 @@ export const CHANNEL_REMOVED = 'The notification channel was removed from the ta
 /** Makes one attempt through its channel. */
 @Injectable()
 export class DeliveryAttemptRunner {
-  constructor(private readonly channels: NotificationChannelRegistry) {}
+  constructor(
+    private readonly channels: NotificationChannelRegistry,
+    private readonly logger: JsonLogger,
+  ) {}
 
   /** Never throws: whatever goes wrong is the outcome of the attempt. */
   async runAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
@@ -23,7 +27,13 @@ export class DeliveryAttemptRunner {
         attemptedAt,
       });
     } catch (error) {
-      return failedAttempt(`Unexpected error: ${String(error)}`, true);
+      // The send record is the owner's to read: the error itself goes to the log only.
+      this.logger.error({
+        msg: 'Delivery attempt failed unexpectedly',
+        deliveryId: claim.deliveryId,
+        error: String(error),
+      });
+      return failedAttempt('Unexpected error', true);
     }
   }
 }

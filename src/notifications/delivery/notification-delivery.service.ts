@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../../scheduler/job-queue.service';
+import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
+import {
+  DELIVERY_JOB_EXPIRY_SECONDS,
+  DELIVERY_QUEUE,
+  JobQueueService,
+  type QueueJob,
+} from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
@@ -83,14 +89,13 @@ export class NotificationDeliveryService {
       toSend = await this.planAttempts(attempts);
     } catch (error) {
       this.logger.warn({ msg: 'Planning deliveries failed', error: String(error) });
-      // The queue brings the jobs back after its retry delay.
-      await this.queue
-        .fail(
-          DELIVERY_QUEUE,
-          attempts.map((attempt) => attempt.jobId),
-          String(error),
-        )
-        .catch(() => undefined);
+      // The queue brings the jobs back after its retry delay, as soon as the database answers.
+      await this.queue.failOnceReachable(
+        DELIVERY_QUEUE,
+        attempts.map((attempt) => attempt.jobId),
+        'planning failed',
+        releaseDeadline(),
+      );
       jobs.forEach(() => onSettled());
       return;
     }
@@ -190,7 +195,12 @@ export class NotificationDeliveryService {
           deliveryId: claim.deliveryId,
           error: String(error),
         });
-        await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
+        await this.queue.failOnceReachable(
+          DELIVERY_QUEUE,
+          claim.jobId,
+          'claim failed',
+          releaseDeadline(),
+        );
       }
       return;
     }
@@ -229,14 +239,24 @@ export class NotificationDeliveryService {
     attemptedAt: Date,
   ): Promise<void> {
     try {
-      await this.recorder.recordSendAttempt(claim, outcome, attemptedAt);
+      // An outage that began while the attempt was out: the outcome is recorded once the
+      // database answers again (the attempt is not made twice), within the job's expiry.
+      await retryWhileDatabaseUnavailable(
+        () => this.recorder.recordSendAttempt(claim, outcome, attemptedAt),
+        { until: releaseDeadline() },
+      );
     } catch (error) {
       this.logger.error({
         msg: 'Recording a delivery attempt failed',
         deliveryId: claim.deliveryId,
         error: String(error),
       });
-      await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
+      await this.queue.failOnceReachable(
+        DELIVERY_QUEUE,
+        claim.jobId,
+        'recording failed',
+        releaseDeadline(),
+      );
     }
   }
 
@@ -298,4 +318,12 @@ function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): Notifi
     consecutiveFailures: context.consecutive_failures ?? 0,
     occurredAt: completedAt,
   };
+}
+
+/**
+ * How long a worker keeps trying to record or release a job while the database is out of reach:
+ * up to the job's expiry, after which the queue brings the job back by itself.
+ */
+function releaseDeadline(): number {
+  return Date.now() + DELIVERY_JOB_EXPIRY_SECONDS * 1000;
 }

@@ -6,6 +6,7 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { smtpFailureClass } from '../channels/email/smtp-failure';
 import { InjectConfig } from '../../config/config-slice';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelOwner } from '../channels/notification-channel';
@@ -83,8 +84,10 @@ export class EmailVerificationService {
         headers: { 'Auto-Submitted': 'auto-generated' },
       });
     } catch (error) {
+      // The class of failure only: the SMTP server's text, host and port go to the log.
       throw new ServiceUnavailableException(
-        `The verification email could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+        `The verification email could not be sent: SMTP error: ${smtpFailureClass(error)}`,
+        { cause: error },
       );
     }
     return { email: address, status: 'pending' };

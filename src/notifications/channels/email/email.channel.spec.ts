@@ -1,4 +1,5 @@
 import { isRetryableSmtpError } from './email.channel';
+import { smtpFailureClass } from './smtp-failure';
 
 function smtpError(fields: Record<string, unknown>): Error {
   return Object.assign(new Error('smtp'), fields);
@@ -27,5 +28,24 @@ describe('isRetryableSmtpError', () => {
   it('should not retry a message that cannot be built or addressed', () => {
     expect(isRetryableSmtpError(smtpError({ code: 'EENVELOPE', command: 'API' }))).toBe(false);
     expect(isRetryableSmtpError(smtpError({ code: 'EMESSAGE' }))).toBe(false);
+  });
+});
+
+describe('smtpFailureClass', () => {
+  it('should name the reply code when the server refused the message', () => {
+    expect(smtpFailureClass(smtpError({ responseCode: 550, response: '550 mx.internal:25' }))).toBe(
+      'rejected (550)',
+    );
+  });
+
+  it('should say connection failed without the host or port when no server answered', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:2525'), {
+      code: 'ESOCKET',
+    });
+    expect(smtpFailureClass(error)).toBe('connection failed');
+  });
+
+  it('should say timed out when the server stopped answering', () => {
+    expect(smtpFailureClass(smtpError({ code: 'ETIMEDOUT' }))).toBe('timed out');
   });
 });

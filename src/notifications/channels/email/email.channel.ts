@@ -1,5 +1,6 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { JsonLogger } from '../../../common/logging/json-logger';
 import { InjectConfig } from '../../../config/config-slice';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
@@ -13,6 +14,12 @@ import {
   type OutgoingNotification,
 } from '../notification-channel';
 import { emailConfig, type EmailConfig } from './email.config';
+import {
+  smtpFailureClass,
+  smtpFailureDetail,
+  UNSENDABLE_MESSAGE_CODES,
+  type SmtpError,
+} from './smtp-failure';
 
 export interface EmailNotificationConfig extends NotificationConfigBase {
   type: 'email';
@@ -28,14 +35,6 @@ export const MAX_SMTP_CONNECTIONS = 16;
 
 const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
 
-/** nodemailer error fields (see nodemailer's errors.d.ts): what failed, and the server's reply. */
-interface SmtpError extends Error {
-  code?: string;
-  command?: string;
-  responseCode?: number;
-  response?: string;
-}
-
 /** Notification emails over SMTP (SMTP_URL, MAIL_FROM), to verified recipients. */
 @Injectable()
 export class EmailChannel implements NotificationChannel<EmailNotificationConfig> {
@@ -47,6 +46,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
     @InjectConfig(emailConfig) private readonly config: EmailConfig,
     private readonly mailer: MailerService,
     private readonly verifications: EmailVerificationService,
+    private readonly logger: JsonLogger,
   ) {}
 
   async validate(
@@ -115,13 +115,13 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
       });
       return SUCCEEDED;
     } catch (error) {
-      return failedAttempt(`SMTP error: ${describe(error)}`, isRetryableSmtpError(error));
+      // The send record says only the class of failure; the server's words, host and port are
+      // the log's (contract §11).
+      this.logger.warn({ msg: 'SMTP send failed', error: smtpFailureDetail(error) });
+      return failedAttempt(`SMTP error: ${smtpFailureClass(error)}`, isRetryableSmtpError(error));
     }
   }
 }
-
-/** nodemailer's codes for a message it could not build or address: sending again cannot help. */
-const UNSENDABLE_MESSAGE_CODES = ['EENVELOPE', 'EMESSAGE'];
 
 /**
  * Retry unless the server refused the message for good (a 5xx reply) or the message itself
@@ -135,14 +135,6 @@ export function isRetryableSmtpError(error: unknown): boolean {
     return smtp.responseCode >= 400 && smtp.responseCode < 500;
   }
   return !UNSENDABLE_MESSAGE_CODES.includes(smtp?.code ?? '');
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const smtp = error as SmtpError;
-  return smtp.code && !smtp.message.includes(smtp.code)
-    ? `${smtp.message} (${smtp.code})`
-    : smtp.message;
 }
 
 export const emailChannel = defineChannel<EmailNotificationConfig>({
