@@ -9,7 +9,13 @@ describe('loadConfig', () => {
       auth: { authDisabled: false },
       email: { mailFrom: 'Monitor <monitor@localhost>' },
       notifications: { webhookAllowPrivateNetworks: false, dnsServers: [] },
-      rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
+      rateLimit: {
+        perMinute: 100,
+        perHour: 1000,
+        perDay: 10000,
+        llmPerHour: 60,
+        testSendsPerHour: 30,
+      },
       tasks: { maxActiveTasksPerUser: 100 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
     });

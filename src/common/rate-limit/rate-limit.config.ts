@@ -5,5 +5,6 @@ export const rateLimitConfig = defineConfig('rateLimit', (read) => ({
   perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),
   perDay: read.integer('RATE_LIMIT_PER_DAY', 10000, 1, 10_000_000),
   llmPerHour: read.integer('RATE_LIMIT_LLM_PER_HOUR', 60, 1, 10_000_000),
+  testSendsPerHour: read.integer('RATE_LIMIT_TEST_SENDS_PER_HOUR', 30, 1, 10_000_000),
 }));
 export type RateLimitConfig = ConfigOf<typeof rateLimitConfig>;

@@ -11,6 +11,7 @@ import type { NotificationContent } from '../content/notification-content';
 import { NotificationDeliveryRepository } from '../delivery/notification-delivery.repository';
 import type { NotificationType } from '../channels/notification-types';
 import { Clock } from '../../common/clock/clock';
+import { TIMED_OUT } from '../channels/http-delivery.service';
 
 /** Contract section 5: the answer comes within 20 s; an attempt still going by then has failed. */
 export const TEST_SEND_DEADLINE_MS = 18_000;
@@ -107,10 +108,7 @@ export class TestNotificationService {
 async function withDeadline(attempt: Promise<AttemptOutcome>): Promise<AttemptOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<AttemptOutcome>((resolve) => {
-    timer = setTimeout(
-      () => resolve(failedAttempt(`Timed out after ${TEST_SEND_DEADLINE_MS / 1000} s`, false)),
-      TEST_SEND_DEADLINE_MS,
-    );
+    timer = setTimeout(() => resolve(failedAttempt(TIMED_OUT, false)), TEST_SEND_DEADLINE_MS);
   });
   try {
     return await Promise.race([attempt, deadline]);
