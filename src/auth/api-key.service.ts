@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
+import { TransactionRunner } from '../database/transaction-runner';
 import type { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';
 import { Clock } from '../common/clock/clock';
@@ -40,6 +42,8 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     private readonly keys: ApiKeyRepository,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
+    private readonly transactions: TransactionRunner,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit(): void {
@@ -77,8 +81,13 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     return records;
   }
 
+  /** Revokes a key of an active user (contract §11: the user row is held first). */
   async revoke(userId: string, id: string): Promise<void> {
-    if (!(await this.keys.revoke(userId, id))) throw new NotFoundException('API key not found');
+    const revoked = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, userId);
+      return this.keys.revoke(manager, userId, id);
+    });
+    if (!revoked) throw new NotFoundException('API key not found');
     this.pendingLastUsed.delete(id);
   }
 

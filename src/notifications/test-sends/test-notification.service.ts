@@ -12,6 +12,7 @@ import { NotificationDeliveryRepository } from '../delivery/notification-deliver
 import type { NotificationType } from '../channels/notification-types';
 import { Clock } from '../../common/clock/clock';
 import { TIMED_OUT } from '../channels/http-delivery.service';
+import { UsersService } from '../../users/users.service';
 
 /** Contract section 5: the answer comes within 20 s; an attempt still going by then has failed. */
 export const TEST_SEND_DEADLINE_MS = 18_000;
@@ -28,6 +29,7 @@ export class TestNotificationService {
     private readonly channels: NotificationChannelRegistry,
     private readonly repository: NotificationDeliveryRepository,
     private readonly clock: Clock,
+    private readonly users: UsersService,
   ) {}
 
   async sendTestNotifications(
@@ -74,8 +76,10 @@ export class TestNotificationService {
       }),
     );
     // The sends went out; their records refer to the task, which a delete may have removed
-    // meanwhile: then there is nothing to record and, as for the user, no such task (404).
+    // meanwhile: then there is nothing to record and, as for the user, no such task (404). A
+    // user deactivated meanwhile records nothing either and gets 401 (contract §11).
     await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, caller.id);
       if ((await this.repository.holdTasks(manager, [task.id])).size === 0)
         throw new NotFoundException('Task not found');
       await this.repository.insertSends(
