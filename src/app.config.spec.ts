@@ -9,7 +9,14 @@ describe('loadConfig', () => {
       auth: { authDisabled: false },
       email: { mailFrom: 'Monitor <monitor@localhost>' },
       notifications: { webhookAllowPrivateNetworks: false, dnsServers: [] },
-      rateLimit: { perMinute: 100, perHour: 1000, perDay: 10000, llmPerHour: 60 },
+      rateLimit: {
+        perMinute: 100,
+        perHour: 1000,
+        perDay: 10000,
+        llmPerHour: 60,
+        authFailuresPerMinute: 30,
+        testSendsPerHour: 30,
+      },
       tasks: { maxActiveTasksPerUser: 100, maxTasksPerUser: 1000 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
     });

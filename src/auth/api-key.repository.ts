@@ -31,11 +31,13 @@ export class ApiKeyRepository {
       .find({ where: { userId, state: 'active' }, order: { createdAt: 'DESC' } });
   }
 
-  /** Whether an active key of the user was revoked. */
-  async revoke(userId: string, id: string): Promise<boolean> {
-    const result = await this.dataSource
-      .getRepository(ApiKeyEntity)
-      .update({ id, userId, state: 'active' }, { state: 'revoked', revokedAt: () => 'now()' });
+  /** Whether an active key of the user was revoked, in the caller's transaction. */
+  async revoke(manager: EntityManager, userId: string, id: string): Promise<boolean> {
+    const result = await manager.update(
+      ApiKeyEntity,
+      { id, userId, state: 'active' },
+      { state: 'revoked', revokedAt: () => 'now()' },
+    );
     return Boolean(result.affected);
   }
 

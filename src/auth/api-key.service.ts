@@ -85,8 +85,13 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     return records;
   }
 
+  /** Revokes a key of an active user (contract §11: the user row is held first). */
   async revoke(userId: string, id: string): Promise<void> {
-    if (!(await this.keys.revoke(userId, id))) throw new NotFoundException('API key not found');
+    const revoked = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, userId);
+      return this.keys.revoke(manager, userId, id);
+    });
+    if (!revoked) throw new NotFoundException('API key not found');
     this.pendingLastUsed.delete(id);
   }
 

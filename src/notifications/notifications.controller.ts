@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { TestSendRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { PageQueryDto } from '../common/dto/page-query.dto';
 import { ListSendsQueryDto } from './history/dto/list-sends-query.dto';
 import {
@@ -60,6 +61,7 @@ export class NotificationsController {
 
   @Post('tasks/:task_id/notifications/test')
   @HttpCode(200)
+  @TestSendRateLimit()
   @ApiRoute({
     summary: "Send a test event through the task's notification configs now, one attempt each",
     response: TestNotificationResponse,

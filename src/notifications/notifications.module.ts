@@ -1,6 +1,7 @@
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
+import { UsersModule } from '../users/users.module';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
 import { emailConfig, type EmailConfig } from './channels/email/email.config';
 import { DeliveryAttemptRunner } from './delivery/delivery-attempt.runner';
@@ -39,6 +40,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
 @Module({
   imports: [
     ExecutionsModule,
+    UsersModule,
     MailerModule.forRootAsync({ inject: [emailConfig.token], useFactory: mailerOptions }),
   ],
   controllers: [NotificationsController, EmailVerificationController],

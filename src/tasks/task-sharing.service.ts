@@ -41,14 +41,19 @@ export class TaskSharingService {
 
   /**
    * Owner only. Making a task public needs a username (read in the same statement, so a username
-   * set a moment ago counts); making it private never does.
+   * set a moment ago counts); making it private never does. The caller must still be active
+   * (contract §11): the user row is held first, as in every write.
    */
   async setVisibility(
     caller: AuthenticatedUser,
     taskId: string,
     isPublic: boolean,
   ): Promise<VisibilityResponse> {
-    if (await this.tasks.setVisibility(taskId, caller.id, isPublic)) return { is_public: isPublic };
+    const changed = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, caller.id);
+      return this.tasks.setVisibility(manager, taskId, caller.id, isPublic);
+    });
+    if (changed) return { is_public: isPublic };
     if (!(await this.tasks.isOwnedBy(taskId, caller.id)))
       throw new NotFoundException(TASK_NOT_FOUND);
     throw new BadRequestException(USERNAME_REQUIRED);

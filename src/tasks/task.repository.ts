@@ -165,9 +165,14 @@ export class TaskRepository {
    * Sets the visibility of a task the user owns; false when nothing changed. Making it public needs
    * a username, read in the same statement so a username set a moment ago counts.
    */
-  async setVisibility(taskId: string, userId: string, isPublic: boolean): Promise<boolean> {
+  async setVisibility(
+    manager: EntityManager,
+    taskId: string,
+    userId: string,
+    isPublic: boolean,
+  ): Promise<boolean> {
     const updated = await queryRows<{ id: string }>(
-      this.dataSource,
+      manager,
       `UPDATE tasks SET is_public = $3, updated_at = now()
        WHERE id = $1 AND user_id = $2
          AND (NOT $3 OR EXISTS (SELECT 1 FROM users WHERE id = $2 AND username IS NOT NULL))

@@ -115,19 +115,27 @@ export class UserRepository {
   }
 
   /**
-   * Sets a username where none is set and no user has it; true when it did. The NOT EXISTS spares
-   * the usual "taken" case a failed statement (and its error log); the unique index
-   * (uq_users_username) still decides when two claims race.
+   * Sets a username where none is set and no user has it, for an active user; true when it did.
+   * The NOT EXISTS spares the usual "taken" case a failed statement (and its error log); the
+   * unique index (uq_users_username) still decides when two claims race. The statement locks the
+   * user row and, after a deactivation that committed meanwhile, reads `state` again (contract
+   * §11): an inactive user's claim changes nothing.
    */
   async claimUsername(userId: string, username: string): Promise<boolean> {
     const claimed = await queryRows<{ username: string }>(
       this.users.manager,
       `UPDATE users SET username = $1, updated_at = now()
-       WHERE id = $2 AND username IS NULL AND NOT EXISTS (SELECT 1 FROM users WHERE username = $1)
+       WHERE id = $2 AND state = 'active' AND username IS NULL
+         AND NOT EXISTS (SELECT 1 FROM users WHERE username = $1)
        RETURNING username`,
       [username, userId],
     );
     return claimed.length > 0;
+  }
+
+  /** Whether the user exists and is active, read outside any transaction. */
+  isActive(userId: string): Promise<boolean> {
+    return this.users.existsBy({ id: userId, state: 'active' });
   }
 
   usernameTaken(username: string): Promise<boolean> {

@@ -1,8 +1,14 @@
-import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { isUniqueViolation } from '../database/database-errors';
 import { UserRepository } from './user.repository';
 import { isWellFormedUsername, RESERVED_USERNAMES } from './username.rules';
+import { USER_DEACTIVATED } from './users.service';
 
 export const USERNAME_ALREADY_SET = 'Username cannot be changed once it is set';
 export const USERNAME_TAKEN = 'Username is already taken';
@@ -45,6 +51,8 @@ export class UsernameService {
       throw error;
     }
     if (claimed) return { username, updated: true };
+    // A request that passed the guard before a deactivation committed (contract §11).
+    if (!(await this.users.isActive(userId))) throw new UnauthorizedException(USER_DEACTIVATED);
     const current = await this.users.usernameOf(userId);
     if (current === username) return { username, updated: true };
     if (current !== null) throw new BadRequestException(USERNAME_ALREADY_SET);

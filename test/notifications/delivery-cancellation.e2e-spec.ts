@@ -12,6 +12,7 @@ import {
   queueDeliveries,
   sendRows,
   sleep,
+  waitForFinalDeliveries,
   waitForSends,
   type DeliveryRow,
 } from './notification-test-helpers';
@@ -156,5 +157,43 @@ describe('Delivery cancellation on deactivation', () => {
         attempt: 1,
       }),
     ]);
+  });
+
+  it('should cancel, without sending, queued deliveries whose user is no longer active', async () => {
+    const user = await factory.user();
+    const path = `/inactive-${randomUUID()}`;
+    const address = `inactive-${randomUUID()}@example.com`;
+    const { taskId, executionId } = await metExecution(testApp, user, [
+      { type: 'webhook', url: `${receiver.url}${path}` },
+      { type: 'email', address },
+    ]);
+    await queueDeliveries(
+      testApp,
+      executionId,
+      taskId,
+      ['email', 'webhook'],
+      new Date(Date.now() + 1000),
+    );
+    // Inactive without the deactivation route, which would have cancelled the jobs itself (as
+    // the local user of AUTH_DISABLED becomes when authentication is turned on).
+    await testApp.db.query(`UPDATE users SET state = 'deactivated' WHERE id = $1`, [user.id]);
+
+    const final = await waitForFinalDeliveries(testApp, taskId, 2);
+    expect(final).toEqual([
+      expect.objectContaining({
+        channel: 'email',
+        state: 'cancelled',
+        last_error: 'Cancelled: the account is not active',
+      }),
+      expect.objectContaining({
+        channel: 'webhook',
+        state: 'cancelled',
+        last_error: 'Cancelled: the account is not active',
+      }),
+    ]);
+    expect(receiver.requestsTo(path)).toHaveLength(0);
+    expect(smtp.messagesTo(address)).toHaveLength(0);
+    expect(await sendRows(testApp, taskId)).toHaveLength(0);
+    expect(await openJobs(taskId)).toBe(0);
   });
 });

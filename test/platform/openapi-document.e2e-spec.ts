@@ -88,11 +88,14 @@ describe('OpenAPI document', () => {
   let testApp: TestApp;
   let directory: string;
   let documentPath: string;
+  let document: {
+    paths: Record<string, Record<string, { requestBody?: unknown; responses: object }>>;
+  };
 
   beforeAll(async () => {
     testApp = await startTestApp();
     const response = await testApp.http.get('/openapi.json').expect(200);
-    const document = response.body as object;
+    document = response.body as typeof document;
     directory = await mkdtemp(join(tmpdir(), 'openapi-client-'));
     documentPath = join(directory, 'openapi.json');
     await writeFile(documentPath, JSON.stringify(document));
@@ -118,6 +121,24 @@ describe('OpenAPI document', () => {
     expect(typeErrors(directory, 'wrong-consumer.ts')).toEqual([
       expect.stringContaining("Property 'schedule' does not exist"),
     ]);
+  });
+
+  it('should declare 413 and 415 on every operation when it takes a JSON body', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        operation: `${method.toUpperCase()} ${path}`,
+        body: operation.requestBody !== undefined,
+        responses: Object.keys(operation.responses),
+      })),
+    );
+    const withBody = operations.filter((entry) => entry.body);
+    expect(withBody.length).toBeGreaterThan(10);
+    for (const entry of withBody) {
+      expect({ operation: entry.operation, responses: entry.responses }).toEqual({
+        operation: entry.operation,
+        responses: expect.arrayContaining(['413', '415']) as unknown,
+      });
+    }
   });
 
   it('should pass redocly lint with the recommended rules when the exceptions of redocly.yaml apply', async () => {

@@ -44,6 +44,8 @@ describe('Route auth declarations', () => {
           .join('/')}`;
         const llmLimit =
           reflector.get<number | undefined>(`${THROTTLER_TTL}model`, handler) !== undefined;
+        const testSendLimit =
+          reflector.get<number | undefined>(`${THROTTLER_TTL}test-send`, handler) !== undefined;
         // A route's own guards (`@UseGuards`) add a rule of their own to its auth level.
         const guards = [controller, handler]
           .flatMap(
@@ -53,7 +55,7 @@ describe('Route auth declarations', () => {
           .map((guard) => ` (${guard.name})`)
           .join('');
         routes.push(
-          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}${guards}`,
+          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}${testSendLimit ? ' (test sends per user/h)' : ''}${guards}`,
         );
       }
     }

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, type ApiResponseOptions } from '@nestjs/swagger';
 import { ErrorResponse, RateLimitErrorResponse, ValidationErrorResponse } from './error-responses';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
 
 const RATE_LIMIT_HEADERS: ApiResponseOptions['headers'] = {
   'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
@@ -28,6 +28,10 @@ const ERROR_RESPONSES: Record<ErrorStatus, ApiResponseOptions> = {
   404: { description: 'Not found, or not visible to the caller', type: ErrorResponse },
   409: { description: 'Conflicts with the current state', type: ErrorResponse },
   413: { description: 'Request body larger than 100 kB', type: ErrorResponse },
+  415: {
+    description: 'A JSON body in another charset than UTF-8, or compressed (Content-Encoding)',
+    type: ErrorResponse,
+  },
   422: {
     description: 'Invalid input: one entry per rejected value',
     type: ValidationErrorResponse,

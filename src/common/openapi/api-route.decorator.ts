@@ -16,7 +16,10 @@ export interface RouteDocumentation {
   /** Omitted for a 204. */
   response?: SuccessBody;
   status?: 200 | 204;
-  /** Errors of this route beyond those its auth level and rate limits declare. */
+  /**
+   * Errors of this route beyond those its auth level and rate limits declare. A route that takes
+   * a JSON body declares 413; 415 (another charset, a compressed body) comes with it.
+   */
   errors?: ErrorStatus[];
 }
 
@@ -30,8 +33,13 @@ export function ApiRoute(route: RouteDocumentation): MethodDecorator {
       description: status === 204 ? 'No content' : 'Success',
       ...success(route.response),
     }),
-    ApiErrors(...(route.errors ?? [])),
+    ApiErrors(...withBodyErrors(route.errors ?? [])),
   );
+}
+
+/** The errors of the JSON body parser (`src/common/http/json-body.ts`) go together. */
+function withBodyErrors(errors: ErrorStatus[]): ErrorStatus[] {
+  return errors.includes(413) && !errors.includes(415) ? [...errors, 415] : errors;
 }
 
 function success(body: SuccessBody | undefined): ApiResponseNoStatusOptions {

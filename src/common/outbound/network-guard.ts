@@ -28,7 +28,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -41,9 +40,10 @@ for (const [network, prefix] of [
 
 /**
  * Whether the SSRF guard refuses `address` (an IP address; anything else is refused too). An
- * IPv6 address that carries an IPv4 one (IPv4-mapped `::ffff:a.b.c.d` in any spelling, dotted or
- * hex, compressed or not; IPv4-translated `::ffff:0:a.b.c.d`; the deprecated IPv4-compatible
- * `::a.b.c.d`) is judged by the IPv4 address it carries.
+ * IPv6 address that carries or stands for an IPv4 one is refused when that IPv4 address would
+ * be (contract section 11): IPv4-compatible `::/96`, IPv4-mapped `::ffff:0:0/96` in any spelling
+ * (dotted or hex, compressed or not), IPv4-translated `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`
+ * and `64:ff9b:1::/48`, 6to4 `2002::/16` and Teredo `2001::/32`.
  */
 export function isBlockedAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
@@ -52,8 +52,7 @@ export function isBlockedAddress(address: string): boolean {
   if (family !== 6) return true;
   const words = ipv6Words(bare);
   if (words === null) return true;
-  const embedded = embeddedIpv4(words);
-  if (embedded !== null) return BLOCKED.check(embedded, 'ipv4');
+  if (embeddedIpv4(words).some((embedded) => BLOCKED.check(embedded, 'ipv4'))) return true;
   return BLOCKED.check(bare, 'ipv6');
 }
 
@@ -77,14 +76,30 @@ function ipv6Words(address: string): number[] | null {
   return words.every((word) => word >= 0 && word <= 0xffff) ? words : null;
 }
 
-/** The IPv4 address in `::ffff:0:0/96`, `::ffff:0:0:0/96` or `::/96`, else null. */
-function embeddedIpv4(words: number[]): string | null {
+/**
+ * The IPv4 addresses an IPv6 address carries or is translated to (none for a plain IPv6
+ * address). Teredo gives two: its server (bits 32-63) and its client (the last 32 bits, inverted).
+ */
+function embeddedIpv4(words: number[]): string[] {
   const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
-  const carries =
-    (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) ||
-    (zeros(0, 4) && words[4] === 0xffff && words[5] === 0);
-  if (!carries) return null;
-  const [high, low] = [words[6], words[7]];
+  const last = dotted(words[6], words[7]);
+  // ::/96 (IPv4-compatible, `::` and `::1` included), ::ffff:0:0/96 (mapped).
+  if (zeros(0, 5) && (words[5] === 0 || words[5] === 0xffff)) return [last];
+  // ::ffff:0:0:0/96 (IPv4-translated, RFC 2765).
+  if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return [last];
+  // 64:ff9b::/96 (NAT64, RFC 6052) and 64:ff9b:1::/48 (local-use NAT64, RFC 8215).
+  if (words[0] === 0x64 && words[1] === 0xff9b && (zeros(2, 6) || words[2] === 1)) return [last];
+  // 2002::/16 (6to4, RFC 3056): the IPv4 address in bits 16-47.
+  if (words[0] === 0x2002) return [dotted(words[1], words[2])];
+  // 2001::/32 (Teredo, RFC 4380): the server, and the client XOR 0xffffffff.
+  if (words[0] === 0x2001 && words[1] === 0) {
+    return [dotted(words[2], words[3]), dotted(~words[6] & 0xffff, ~words[7] & 0xffff)];
+  }
+  return [];
+}
+
+/** Two 16-bit words as a dotted IPv4 address. */
+function dotted(high: number, low: number): string {
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 

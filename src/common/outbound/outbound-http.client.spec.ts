@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { createSocket } from 'node:dgram';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
 import { OutboundError, OutboundHttpClient, type OutboundRequest } from './outbound-http.client';
 import { createPinnedAgents, type AgentPair } from './pinned-agents';
@@ -168,7 +169,27 @@ describe('OutboundHttpClient', () => {
       const error = await failureOf(open.request(call({ timeoutMs: 150 })));
 
       expect(error.failure).toBe('timeout');
+      expect(error.connected).toBe(true);
       expect(Date.now() - startedAt).toBeLessThan(1_000);
+    });
+
+    it('should say the connection never opened when the deadline came before it', async () => {
+      // A name server that takes the query and never answers holds the connection in its lookup.
+      const silentDns = createSocket('udp4');
+      await new Promise<void>((resolve) => silentDns.bind(0, '127.0.0.1', resolve));
+      const client = new OutboundHttpClient({
+        allowPrivateNetworks: true,
+        dnsServers: [`127.0.0.1:${silentDns.address().port}`],
+      });
+      try {
+        const url = `http://hooks.example.test:${receiver.port}/hook`;
+        const error = await failureOf(client.request(call({ url, timeoutMs: 150 })));
+
+        expect(error).toMatchObject({ failure: 'timeout', connected: false });
+      } finally {
+        client.onApplicationShutdown();
+        await new Promise<void>((resolve) => silentDns.close(() => resolve()));
+      }
     });
 
     it('should time out when the body stalls after the headers', async () => {
@@ -200,7 +221,7 @@ describe('OutboundHttpClient', () => {
 
     const error = await failureOf(open.request(call({ url: `http://127.0.0.1:${port}/` })));
 
-    expect(error).toMatchObject({ failure: 'network', code: 'ECONNREFUSED' });
+    expect(error).toMatchObject({ failure: 'network', code: 'ECONNREFUSED', connected: false });
     receiver = await new Receiver().start();
   });
 

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { HostLookupError, HostResolver } from './host-resolver';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
 import { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound.module-definition';
-import { createPinnedAgents, type AgentPair } from './pinned-agents';
+import { createPinnedAgents, socketConnected, type AgentPair } from './pinned-agents';
 
 /**
  * Who chose a destination, which decides how its host is resolved and whether the SSRF guard
@@ -59,6 +59,11 @@ export class OutboundError extends Error {
     /** The system error code for `network` (`ECONNREFUSED`, ...). */
     readonly code: string | undefined = undefined,
     options?: ErrorOptions,
+    /**
+     * For `timeout` and `network` on user and notification-service destinations: whether the
+     * connection to the destination had opened (false also when that is not known).
+     */
+    readonly connected = false,
   ) {
     super(message, options);
     this.name = 'OutboundError';
@@ -236,10 +241,15 @@ function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal)
     const detail = reason instanceof Error && reason.message ? reason.message : '';
     return new OutboundError('cancelled', detail, undefined, { cause: error });
   }
+  const connected = error instanceof AxiosError && socketConnected(requestSocket(error));
   if (deadline.aborted) {
-    return new OutboundError('timeout', `no answer within ${call.timeoutMs} ms`, undefined, {
-      cause: error,
-    });
+    return new OutboundError(
+      'timeout',
+      `no answer within ${call.timeoutMs} ms`,
+      undefined,
+      { cause: error },
+      connected,
+    );
   }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof BlockedDestinationError) {
@@ -259,5 +269,9 @@ function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal)
     (cause as NodeJS.ErrnoException | undefined)?.code ??
     (error instanceof AxiosError ? error.code : undefined);
   const message = error instanceof Error ? error.message : String(error);
-  return new OutboundError('network', message, code, { cause: error });
+  return new OutboundError('network', message, code, { cause: error }, connected);
+}
+
+function requestSocket(error: AxiosError): unknown {
+  return (error.request as { socket?: unknown } | undefined)?.socket;
 }

@@ -54,6 +54,23 @@ function literalRefusal(options: ClientRequestArgs, guard: boolean): Error | und
 
 type ConnectionCallback = (error: Error | null, socket: Duplex) => void;
 
+/** Sockets of the pinned agents that reached their destination (the TCP connection opened). */
+const connectedSockets = new WeakSet<object>();
+
+/**
+ * Whether `socket` (a request's, from a pinned agent) had connected to its destination. An
+ * exchange cut off by its deadline before that is a connection that failed, not a receiver that
+ * kept quiet: a refused and a filtered port then read alike (contract section 11).
+ */
+export function socketConnected(socket: unknown): boolean {
+  return typeof socket === 'object' && socket !== null && connectedSockets.has(socket);
+}
+
+function watchConnect(socket: Duplex | undefined): Duplex {
+  socket?.once('connect', () => connectedSockets.add(socket));
+  return socket as Duplex;
+}
+
 class PinnedHttpAgent extends HttpAgent {
   constructor(
     private readonly guardLiterals: boolean,
@@ -66,7 +83,7 @@ class PinnedHttpAgent extends HttpAgent {
     const refusal = literalRefusal(options, this.guardLiterals);
     // Node's agent takes an undefined return as "the callback will tell".
     if (refusal && callback) return refuse(refusal, callback);
-    return super.createConnection(options, callback) as Duplex;
+    return watchConnect(super.createConnection(options, callback) as Duplex | undefined);
   }
 }
 
@@ -81,7 +98,7 @@ class PinnedHttpsAgent extends HttpsAgent {
   override createConnection(options: ClientRequestArgs, callback?: ConnectionCallback): Duplex {
     const refusal = literalRefusal(options, this.guardLiterals);
     if (refusal && callback) return refuse(refusal, callback);
-    return super.createConnection(options, callback) as Duplex;
+    return watchConnect(super.createConnection(options, callback) as Duplex | undefined);
   }
 }
 

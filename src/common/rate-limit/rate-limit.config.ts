@@ -7,5 +7,6 @@ export const rateLimitConfig = defineConfig('rateLimit', (read) => ({
   llmPerHour: read.integer('RATE_LIMIT_LLM_PER_HOUR', 60, 1, 10_000_000),
   /** Requests with a missing or bad credential one client IP may make in a minute (contract §11). */
   authFailuresPerMinute: read.integer('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', 30, 1, 10_000_000),
+  testSendsPerHour: read.integer('RATE_LIMIT_TEST_SENDS_PER_HOUR', 30, 1, 10_000_000),
 }));
 export type RateLimitConfig = ConfigOf<typeof rateLimitConfig>;

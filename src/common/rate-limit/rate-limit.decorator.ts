@@ -26,6 +26,13 @@ export const IpRateLimit = (name: string, perMinute: number): MethodDecorator & 
 export const LlmRateLimit = (): MethodDecorator & ClassDecorator =>
   Throttle({ model: { ttl: HOUR_MS } });
 
+/**
+ * The route sends a test notification: it counts in the user's `RATE_LIMIT_TEST_SENDS_PER_HOUR`
+ * (the `test-send` throttler), shared by all the user's credentials (contract section 11).
+ */
+export const TestSendRateLimit = (): MethodDecorator & ClassDecorator =>
+  Throttle({ 'test-send': { ttl: HOUR_MS } });
+
 /** A user may ask for at most 5 verification codes an hour. */
 export const EmailVerificationRateLimit = (): MethodDecorator & ClassDecorator =>
   Throttle({ 'email-verification': { ttl: HOUR_MS } });

@@ -19,6 +19,8 @@ const EMAIL_VERIFICATIONS_PER_HOUR = 5;
  *  - `minute`, `hour`, `day`: per API key (per user for JWT callers); anonymous reads of routes
  *    that also serve signed-in callers count per IP in the minute window, so they are not free;
  *  - `model`: per user, on routes that call the model (`@LlmRateLimit()`);
+ *  - `test-send`: per user, on the test-send route (`@TestSendRateLimit()`): a test send is a
+ *    request to a host and port the user chose, so it is not left to the general limits alone;
  *  - `ip`: per client IP and endpoint, on routes that set it (`@IpRateLimit(name, n)`);
  *  - `email-verification`: 5 codes an hour per user (`@EmailVerificationRateLimit()`).
  */
@@ -26,7 +28,7 @@ export function rateLimitThrottlers(
   config: RateLimitConfig,
   reflector: Reflector,
 ): ThrottlerOptions[] {
-  const { perMinute, perHour, perDay, llmPerHour } = config;
+  const { perMinute, perHour, perDay, llmPerHour, testSendsPerHour } = config;
   const setOnRoute = (name: string, context: ExecutionContext) =>
     reflector.get<number | undefined>(THROTTLER_TTL + name, context.getHandler()) !== undefined;
   const anonymousRead = (context: ExecutionContext) =>
@@ -64,6 +66,7 @@ export function rateLimitThrottlers(
       getTracker: (request) => callerCounter(request, 'd'),
     },
     perUserHourly('model', llmPerHour, 'llm'),
+    perUserHourly('test-send', testSendsPerHour, 'test-send'),
     perUserHourly('email-verification', EMAIL_VERIFICATIONS_PER_HOUR, 'verify-email'),
     // Limit and tracker come from the route (`@IpRateLimit`).
     {

@@ -52,20 +52,38 @@ describe('outcomeOfFailure', () => {
     });
   });
 
-  it('should name the host, never the path, and retry when DNS fails or the receiver is slow', () => {
+  it('should name the host, never the path, and retry when DNS fails', () => {
     expect(outcomeOfFailure(new OutboundError('dns', 'queryA ENOTFOUND'), url)).toEqual({
       status: 'failed',
       errorMessage: 'DNS lookup of hooks.example.com failed: queryA ENOTFOUND',
       retryable: true,
     });
-    expect(outcomeOfFailure(new OutboundError('timeout', 'no answer'), url)).toMatchObject({
-      errorMessage: 'Timed out after 15 s',
+  });
+
+  it('should say timed out and retry when the receiver took the connection and did not answer', () => {
+    const error = new OutboundError('timeout', 'no answer', undefined, undefined, true);
+    expect(outcomeOfFailure(error, url)).toEqual({
+      status: 'failed',
+      errorMessage: 'timed out',
       retryable: true,
     });
-    expect(
-      outcomeOfFailure(new OutboundError('network', 'connect refused', 'ECONNREFUSED'), url),
-    ).toMatchObject({ errorMessage: 'Connection refused (ECONNREFUSED)', retryable: true });
   });
+
+  it.each([
+    ['refused', new OutboundError('network', 'connect ECONNREFUSED 10.0.0.7:25', 'ECONNREFUSED')],
+    ['unreachable', new OutboundError('network', 'connect EHOSTUNREACH', 'EHOSTUNREACH')],
+    ['reset', new OutboundError('network', 'socket hang up', 'ECONNRESET', undefined, true)],
+    ['never opened before the deadline', new OutboundError('timeout', 'no answer within 15000 ms')],
+  ])(
+    'should say only connection failed, without the system error, when the connection was %s',
+    (_how, error) => {
+      expect(outcomeOfFailure(error, url)).toEqual({
+        status: 'failed',
+        errorMessage: 'connection failed',
+        retryable: true,
+      });
+    },
+  );
 });
 
 describe('retryAfterMs', () => {

@@ -123,6 +123,15 @@ export function outcomeOfStatus(
   return failedAttempt(`HTTP ${status}`, true);
 }
 
+/**
+ * Contract section 11: a failed exchange is named by its class only. A connection that was
+ * refused, reset or never opened within the deadline is `connection failed`, a receiver that
+ * took the connection and did not answer in time `timed out`: no system error text, so a test
+ * send cannot tell a closed port from a filtered one.
+ */
+export const CONNECTION_FAILED = 'connection failed';
+export const TIMED_OUT = 'timed out';
+
 /** What an exchange that got no answer means for the delivery; names the host, never the path. */
 export function outcomeOfFailure(error: OutboundError, url: string): AttemptOutcome {
   switch (error.failure) {
@@ -134,9 +143,9 @@ export function outcomeOfFailure(error: OutboundError, url: string): AttemptOutc
       return failedAttempt(`DNS lookup of ${new URL(url).hostname} failed: ${error.message}`, true);
     case 'timeout':
     case 'cancelled':
-      return failedAttempt(`Timed out after ${HTTP_DELIVERY_TIMEOUT_MS / 1000} s`, true);
+      return failedAttempt(error.connected ? TIMED_OUT : CONNECTION_FAILED, true);
     default:
-      return failedAttempt(networkError(error), true);
+      return failedAttempt(CONNECTION_FAILED, true);
   }
 }
 
@@ -167,20 +176,4 @@ export function parseConfigUrl(value: unknown, channel: string): URL {
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
-}
-
-function networkError(error: OutboundError): string {
-  switch (error.code) {
-    case 'ETIMEDOUT':
-      return `Timed out after ${HTTP_DELIVERY_TIMEOUT_MS / 1000} s`;
-    case 'ECONNREFUSED':
-      return 'Connection refused (ECONNREFUSED)';
-    case 'ECONNRESET':
-      return 'Connection reset by the receiver (ECONNRESET)';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `Host not found (${error.code})`;
-    default:
-      return error.code ? `${error.message} (${error.code})` : error.message;
-  }
 }

@@ -30,7 +30,16 @@ import {
 } from './notification-delivery.repository';
 import { Clock } from '../../common/clock/clock';
 
-/** An attempt settled without sending anything (the channel was removed from the task). */
+/**
+ * Contract §11: nothing is sent for an inactive user's task. Deactivation cancels the user's
+ * deliveries itself; this covers a job that meets an inactive user any other way.
+ */
+export const CANCELLED_INACTIVE_USER = 'Cancelled: the account is not active';
+
+/**
+ * An attempt settled without sending anything (the channel was removed from the task, or the
+ * task's user is no longer active).
+ */
 interface DecidedAttempt {
   claim: ClaimedAttempt;
   outcome: AttemptOutcome;
@@ -108,7 +117,8 @@ export class NotificationDeliveryService {
   /**
    * Decides for each job whether an attempt goes out. A delivery already final, or already past
    * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
-   * from the task ends the delivery as `skipped`.
+   * from the task ends the delivery as `skipped`; a task whose user is not active ends it as
+   * `cancelled` (contract §11), so no retry or recovery brings it back.
    *
    * Every channel is at least once: an attempt cut short by a crash is made again by the
    * redelivered job with the same `webhook-id` or `Message-ID`, so a receiver following
@@ -132,11 +142,9 @@ export class NotificationDeliveryService {
 
     for (const attempt of attempts) {
       const context = contexts.get(attempt.deliveryId);
-      // No context: the task (and with it the execution) was deleted; nothing to send. Nor is
-      // anything sent for an inactive user's task (contract §11).
+      // No context: the task (and with it the execution) was deleted; nothing to send.
       if (
         !context ||
-        !context.user_active ||
         seen.has(attempt.deliveryId) ||
         isStale(context, attempt, this.channels.get(attempt.channel).claimedSlots !== undefined)
       ) {
@@ -145,16 +153,20 @@ export class NotificationDeliveryService {
       }
       seen.add(attempt.deliveryId);
       const config = context.notifications.find((entry) => entry.type === attempt.channel);
-      if (config) {
+      if (config && context.user_active) {
         toSend.push(this.prepareAttempt(attempt, context, config));
         continue;
       }
-      // An email claim left by a dead worker: this worker takes it over to record the skip.
+      // An email claim left by a dead worker: this worker takes it over to record the decision.
       if (context.delivery_state === 'sending') interrupted.push(attempt.deliveryId);
       decided.push({
         claim: this.prepareAttempt(attempt, context, null),
-        outcome: failedAttempt(CHANNEL_REMOVED, false),
-        state: 'skipped',
+        ...(context.user_active
+          ? { outcome: failedAttempt(CHANNEL_REMOVED, false), state: 'skipped' as const }
+          : {
+              outcome: failedAttempt(CANCELLED_INACTIVE_USER, false),
+              state: 'cancelled' as const,
+            }),
         attemptedAt: now,
       });
     }

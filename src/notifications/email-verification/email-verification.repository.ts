@@ -20,14 +20,19 @@ export class EmailVerificationRepository {
     return this.verifications.findOneBy({ userId, email });
   }
 
-  /** A new pending code for the address (uq_email_verifications_user_id_email). */
+  /**
+   * A new pending code for the address (uq_email_verifications_user_id_email), in the caller's
+   * transaction.
+   */
   async upsertPending(
+    manager: EntityManager,
     userId: string,
     email: string,
     codeHash: string,
     codeExpiresAt: Date,
   ): Promise<void> {
-    await this.verifications.upsert(
+    await manager.upsert(
+      EmailVerificationEntity,
       {
         userId,
         email,
@@ -64,9 +69,9 @@ export class EmailVerificationRepository {
     });
   }
 
-  /** True when there was such a row. */
-  async delete(userId: string, email: string): Promise<boolean> {
-    const result = await this.verifications.delete({ userId, email });
+  /** True when there was such a row; in the caller's transaction. */
+  async delete(manager: EntityManager, userId: string, email: string): Promise<boolean> {
+    const result = await manager.delete(EmailVerificationEntity, { userId, email });
     return Boolean(result.affected);
   }
 }

@@ -17,6 +17,7 @@ import type {
 import { EmailVerificationRepository } from './email-verification.repository';
 import { Clock } from '../../common/clock/clock';
 import { emailConfig, type EmailConfig } from '../channels/email/email.config';
+import { UsersService } from '../../users/users.service';
 
 /** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
 export const CODE_VALIDITY_MS = 30 * 60_000;
@@ -39,6 +40,7 @@ export class EmailVerificationService {
     private readonly verifications: EmailVerificationRepository,
     private readonly mailer: MailerService,
     private readonly clock: Clock,
+    private readonly users: UsersService,
   ) {}
 
   /** Why the owner may not send to `address` (`email address <a> is not verified`), or null. */
@@ -64,12 +66,17 @@ export class EmailVerificationService {
       );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.verifications.upsertPending(
-      owner.id,
-      address,
-      hashCode(code),
-      new Date(this.clock.now().getTime() + CODE_VALIDITY_MS),
-    );
+    // The code is stored, and only then mailed, while the owner is active (contract §11).
+    await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, owner.id);
+      await this.verifications.upsertPending(
+        manager,
+        owner.id,
+        address,
+        hashCode(code),
+        new Date(this.clock.now().getTime() + CODE_VALIDITY_MS),
+      );
+    });
     try {
       await this.mailer.sendMail({
         to: address,
@@ -101,6 +108,7 @@ export class EmailVerificationService {
   ): Promise<EmailVerificationResponse> {
     const address = email.toLowerCase();
     const outcome = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, owner.id);
       const row = await this.verifications.lock(manager, owner.id, address);
       if (row?.status === 'verified') return null;
       if (!row) return `No verification code was requested for ${address}`;
@@ -137,8 +145,11 @@ export class EmailVerificationService {
 
   /** Later sends to the address fail until it is verified again. */
   async remove(owner: ChannelOwner, email: string): Promise<void> {
-    if (!(await this.verifications.delete(owner.id, email.toLowerCase())))
-      throw new NotFoundException('Email verification not found');
+    const removed = await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, owner.id);
+      return this.verifications.delete(manager, owner.id, email.toLowerCase());
+    });
+    if (!removed) throw new NotFoundException('Email verification not found');
   }
 
   private isOwnEmail(owner: ChannelOwner, address: string): boolean {

@@ -11,6 +11,8 @@ import type { NotificationContent } from '../content/notification-content';
 import { NotificationDeliveryRepository } from '../delivery/notification-delivery.repository';
 import type { NotificationType } from '../channels/notification-types';
 import { Clock } from '../../common/clock/clock';
+import { TIMED_OUT } from '../channels/http-delivery.service';
+import { UsersService } from '../../users/users.service';
 
 /** Contract section 5: the answer comes within 20 s; an attempt still going by then has failed. */
 export const TEST_SEND_DEADLINE_MS = 18_000;
@@ -27,6 +29,7 @@ export class TestNotificationService {
     private readonly channels: NotificationChannelRegistry,
     private readonly repository: NotificationDeliveryRepository,
     private readonly clock: Clock,
+    private readonly users: UsersService,
   ) {}
 
   async sendTestNotifications(
@@ -73,8 +76,10 @@ export class TestNotificationService {
       }),
     );
     // The sends went out; their records refer to the task, which a delete may have removed
-    // meanwhile: then there is nothing to record and, as for the user, no such task (404).
+    // meanwhile: then there is nothing to record and, as for the user, no such task (404). A
+    // user deactivated meanwhile records nothing either and gets 401 (contract §11).
     await this.transactions.run(async (manager) => {
+      await this.users.lockActiveUser(manager, caller.id);
       if ((await this.repository.holdTasks(manager, [task.id])).size === 0)
         throw new NotFoundException('Task not found');
       await this.repository.insertSends(
@@ -107,10 +112,7 @@ export class TestNotificationService {
 async function withDeadline(attempt: Promise<AttemptOutcome>): Promise<AttemptOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<AttemptOutcome>((resolve) => {
-    timer = setTimeout(
-      () => resolve(failedAttempt(`Timed out after ${TEST_SEND_DEADLINE_MS / 1000} s`, false)),
-      TEST_SEND_DEADLINE_MS,
-    );
+    timer = setTimeout(() => resolve(failedAttempt(TIMED_OUT, false)), TEST_SEND_DEADLINE_MS);
   });
   try {
     return await Promise.race([attempt, deadline]);

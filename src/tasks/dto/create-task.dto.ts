@@ -39,7 +39,11 @@ export class CreateTaskDto {
   @OptionalEnum(['once', 'always'])
   notify_behavior?: 'once' | 'always';
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Queue a run in the create itself, as execute does (also for a paused task); its result schedules the next check. Without it an active task is still checked at once: its first scheduled check is due on creation.',
+  })
   @OptionalBoolean()
   run_immediately?: boolean;
 
