@@ -22,6 +22,6 @@ import { TasksService } from './tasks.service';
     TaskSharingService,
     TaskRepository,
   ],
-  exports: [TasksService, TaskRepository],
+  exports: [TasksService, TaskRepository, TaskCreationService, GroundedSearchService],
 })
 export class TasksModule {}
