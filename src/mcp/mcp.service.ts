@@ -3,6 +3,7 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
@@ -38,6 +39,11 @@ interface CompiledTool {
 @Injectable()
 export class McpService implements OnModuleInit {
   private tools: CompiledTool[] = [];
+  /**
+   * The SDK's server builds an Ajv instance of its own unless given one (it serves elicitation,
+   * which these tools do not use): one for every server, rather than one per request.
+   */
+  private readonly schemaValidator = new AjvJsonSchemaValidator();
   private readonly services: ToolServices;
 
   constructor(
@@ -65,6 +71,7 @@ export class McpService implements OnModuleInit {
 
   async handle(caller: AuthenticatedUser, request: Request, response: Response): Promise<void> {
     const server = new McpServer(SERVER_INFO, {
+      jsonSchemaValidator: this.schemaValidator,
       instructions:
         'Monitoring tasks: a grounded web search checked on a schedule against a condition. Every tool acts as the REST API at /api/v1 would for the same credentials.',
     });
