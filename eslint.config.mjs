@@ -10,6 +10,8 @@ const FEATURES = [
   'auth',
   'executions',
   'health',
+  'idempotency',
+  'mcp',
   'notifications',
   'public',
   'scheduler',

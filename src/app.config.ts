@@ -5,6 +5,7 @@ import type { Env } from './config/env-reader';
 import { serverConfig } from './config/server.config';
 import { databaseConfig } from './database/database.config';
 import { executionsConfig } from './executions/executions.config';
+import { mcpConfig } from './mcp/mcp.config';
 import { metricsConfig } from './metrics/metrics.config';
 import { CHANNEL_CONFIGS } from './notifications/channels/channel-registry';
 import { notificationsConfig } from './notifications/notifications.config';
@@ -34,6 +35,7 @@ export const CONFIG_SLICES = {
   executions: executionsConfig,
   notifications: notificationsConfig,
   metrics: metricsConfig,
+  mcp: mcpConfig,
   ...Object.fromEntries(CHANNEL_CONFIGS.map((slice) => [slice.name, slice])),
 };
 

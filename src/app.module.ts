@@ -19,6 +19,7 @@ import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PublicModule } from './public/public.module';
 import { ExecutionsModule } from './executions/executions.module';
@@ -59,6 +60,8 @@ export class AppModule {
         TasksModule,
         PublicModule,
         AdminModule,
+        // Off with MCP_ENABLED=false: then /mcp is no route at all (404).
+        ...(config.mcp.enabled ? [McpModule] : []),
       ],
       providers: [
         // Order matters: authenticate first, then count the request against the caller's limits.

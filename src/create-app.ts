@@ -7,6 +7,7 @@ import { jsonBody } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
 import type { JsonLogger } from './common/logging/json-logger';
 import { requestLogging } from './common/logging/request-logging';
+import { mcpRequestBody } from './mcp/mcp-request-body';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -30,6 +31,7 @@ export async function createApp(
   app.use(httpMetrics(app.get(MetricsService)));
   app.use(requestLogging(logger));
   app.use(decodablePath());
+  if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
   app.use(jsonBody());
   app.getHttpServer().requestTimeout = REQUEST_TIMEOUT_MS;
   const document = SwaggerModule.createDocument(

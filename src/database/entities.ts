@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { RateLimitCounterEntity } from '../common/rate-limit/rate-limit-counter.entity';
 import { ExecutionEntity } from '../executions/execution.entity';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { WorkerInstanceEntity } from '../scheduler/worker-instance.entity';
 import { NotificationDeliveryEntity } from '../notifications/delivery/notification-delivery.entity';
 import { EmailVerificationEntity } from '../notifications/email-verification/email-verification.entity';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   TaskSubscriberEntity,
   TaskViewMarkEntity,
   BudgetReservationEntity,
+  IdempotencyKeyEntity,
 ];

@@ -5,6 +5,7 @@ import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators'
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ExecuteTaskBodyDto, ExecuteTaskQueryDto } from './dto/execute-task.dto';
 import { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
 import { ExecutionResponse } from './execution.mapper';
@@ -19,6 +20,7 @@ export class ExecutionsController {
   @Post(':id/execute')
   @HttpCode(200)
   @LlmRateLimit()
+  @Idempotent()
   @ApiRoute({
     summary: 'Run a task now',
     description: 'Answers the new `pending` execution; the run itself is asynchronous.',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -11,7 +12,7 @@ import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './stale-execution.sweeper';
 
 @Module({
-  imports: [SearchModule, UsageModule, UsersModule],
+  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,

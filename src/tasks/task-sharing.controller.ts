@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ForkTaskDto } from './dto/fork-task.dto';
 import { SetVisibilityDto } from './dto/set-visibility.dto';
 import { TaskResponse } from './task.mapper';
@@ -31,6 +32,7 @@ export class TaskSharingController {
 
   @Post(':id/fork')
   @HttpCode(200)
+  @Idempotent()
   @ApiRoute({
     summary: 'Fork a public task (or one of your own)',
     response: TaskResponse,

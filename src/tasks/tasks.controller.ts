@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { GroundedSearchService, PreviewResponse, SuggestResponse } from './grounded-search.service';
 import { CreateTaskDto } from './dto/create-task.dto';
@@ -27,6 +28,7 @@ export class TasksController {
 
   @Post()
   @HttpCode(200)
+  @Idempotent()
   @ApiRoute({
     summary: 'Create a task',
     response: CreatedTaskResponse,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -13,7 +14,14 @@ import { TaskRepository } from './task.repository';
 import { TasksService } from './tasks.service';
 
 @Module({
-  imports: [ExecutionsModule, UsersModule, NotificationsModule, SearchModule, UsageModule],
+  imports: [
+    ExecutionsModule,
+    UsersModule,
+    NotificationsModule,
+    SearchModule,
+    UsageModule,
+    IdempotencyModule,
+  ],
   controllers: [TasksController, TaskSharingController],
   providers: [
     TasksService,
@@ -22,6 +30,6 @@ import { TasksService } from './tasks.service';
     TaskSharingService,
     TaskRepository,
   ],
-  exports: [TasksService, TaskRepository],
+  exports: [TasksService, TaskRepository, TaskCreationService, GroundedSearchService],
 })
 export class TasksModule {}

@@ -13,6 +13,9 @@ const DAY_MS = 24 * HOUR_MS;
 /** Verification codes a user may ask for in an hour (README, "Notification channels"). */
 const EMAIL_VERIFICATIONS_PER_HOUR = 5;
 
+/** The throttlers every request of a caller counts in; the others are added by a route. */
+export const CALLER_THROTTLERS: readonly string[] = ['minute', 'hour', 'day'];
+
 /**
  * The named throttlers of the service. A tracker is the name of the counter a request counts in
  * (`key:<id>:m`); an empty tracker means the throttler does not count that request.

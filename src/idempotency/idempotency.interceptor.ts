@@ -1,0 +1,140 @@
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  UnprocessableEntityException,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { randomUUID } from 'node:crypto';
+import { from, of, type Observable } from 'rxjs';
+import { catchError, mergeMap } from 'rxjs/operators';
+import type { Request, Response } from 'express';
+import { Clock } from '../common/clock/clock';
+import type { AuthenticatedRequest } from '../common/decorators/auth.decorators';
+import { HttpErrorFilter } from '../common/filters/http-error.filter';
+import { JsonLogger } from '../common/logging/json-logger';
+import { IdempotencyRepository } from './idempotency.repository';
+import { requestFingerprint } from './request-fingerprint';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** How long a key is kept (contract §8). */
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/**
+ * An unanswered key older than this was left by a request that never finished (its instance
+ * stopped): the next request with it runs. The routes answer within seconds.
+ */
+const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+/** 1 to 255 visible ASCII characters. */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const DIFFERENT_REQUEST = 'Idempotency-Key was used with a different request';
+export const IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
+
+/**
+ * `Idempotency-Key` on the routes marked `@Idempotent()` (contract §8). The key is claimed
+ * before the route runs, in one statement; the request that claims it runs and keeps its answer,
+ * unless the answer is a 5xx or a 429 (then the key is let go, to be tried again). Any other
+ * request with the key gets the kept answer again (`Idempotent-Replayed: true`), 422 when it is
+ * another request, or 409 while the first has not answered.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly keys: IdempotencyRepository,
+    private readonly errors: HttpErrorFilter,
+    private readonly clock: Clock,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & Request>();
+    const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+    const userId = request.user?.id;
+    if (header === undefined || userId === undefined) return next.handle();
+    if (typeof header !== 'string' || !VALID_KEY.test(header))
+      throw new BadRequestException('Invalid Idempotency-Key');
+    const key = header;
+    const fingerprint = requestFingerprint(request.method, request.originalUrl, request.body);
+    const claim = randomUUID();
+    const now = this.clock.now();
+    const found = await this.keys.claim({
+      userId,
+      key,
+      claim,
+      fingerprint,
+      now,
+      expiredBefore: new Date(now.getTime() - KEY_LIFETIME_MS),
+      abandonedBefore: new Date(now.getTime() - ABANDONED_AFTER_MS),
+    });
+    if (found.claim !== claim)
+      return this.answerAgain(context, found.fingerprint, fingerprint, found);
+
+    const successStatus =
+      (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ??
+      (request.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
+    return next.handle().pipe(
+      mergeMap((body: unknown) =>
+        from(this.keep(userId, key, claim, successStatus, body).then(() => body)),
+      ),
+      catchError((error: unknown) => from(this.settleFailure(userId, key, claim, error, request))),
+    );
+  }
+
+  private answerAgain(
+    context: ExecutionContext,
+    keptFingerprint: string,
+    fingerprint: string,
+    found: { responseStatus: number | null; responseBody: string | null },
+  ): Observable<unknown> {
+    if (keptFingerprint !== fingerprint) throw new UnprocessableEntityException(DIFFERENT_REQUEST);
+    if (found.responseStatus === null || found.responseBody === null)
+      throw new ConflictException(IN_PROGRESS);
+    context.switchToHttp().getResponse<Response>().set('Idempotent-Replayed', 'true');
+    const body = JSON.parse(found.responseBody) as unknown;
+    // An error answer goes out through the error filter, as it did the first time.
+    if (found.responseStatus >= 400)
+      throw new HttpException(body as Record<string, unknown>, found.responseStatus);
+    return of(body);
+  }
+
+  private async settleFailure(
+    userId: string,
+    key: string,
+    claim: string,
+    error: unknown,
+    request: Request,
+  ): Promise<never> {
+    const status = error instanceof HttpException ? error.getStatus() : 500;
+    if (status >= 500 || status === Number(HttpStatus.TOO_MANY_REQUESTS)) {
+      await this.settle(() => this.keys.release(userId, key, claim));
+    } else {
+      // The body the error filter writes for it: kept, so a retry reads the same answer.
+      const { body } = this.errors.describe(error, request);
+      await this.keep(userId, key, claim, status, body);
+    }
+    throw error;
+  }
+
+  private keep(userId: string, key: string, claim: string, status: number, body: unknown) {
+    return this.settle(() =>
+      this.keys.complete(userId, key, claim, status, JSON.stringify(body ?? null)),
+    );
+  }
+
+  /**
+   * A key that cannot be settled must not turn the answer into an error: the work is done. The
+   * key then stays in progress until it counts as abandoned.
+   */
+  private async settle(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.warn({ msg: 'Idempotency-Key not settled', error: String(error) });
+    }
+  }
+}

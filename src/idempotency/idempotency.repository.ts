@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
+
+/** The key as the claim found it: taken by this request when `claim` is the one it offered. */
+export interface KeyRecord {
+  claim: string;
+  fingerprint: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+}
+
+export interface ClaimRequest {
+  userId: string;
+  key: string;
+  claim: string;
+  fingerprint: string;
+  now: Date;
+  /** A key created before this has expired: a new request takes it over. */
+  expiredBefore: Date;
+  /** A key still unanswered since before this was left by a request that never finished. */
+  abandonedBefore: Date;
+}
+
+/** A key is taken over when it expired, or when the request that held it never answered. */
+const TAKE_OVER = `(k.created_at < $6 OR (k.response_status IS NULL AND k.created_at < $7))`;
+
+function takenOver(column: string, value: string): string {
+  return `${column} = CASE WHEN ${TAKE_OVER} THEN ${value} ELSE k.${column} END`;
+}
+
+/** The queries on `idempotency_keys` (primary key `(user_id, key)`). */
+@Injectable()
+export class IdempotencyRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts the key, or finds the one there, in one statement: the unique key decides between
+   * racing requests of any instance (a second insert waits for the first and then sees it).
+   * The conflict branch always updates, so the row comes back in every case, as it stands;
+   * its values change only when the key is taken over.
+   */
+  async claim(request: ClaimRequest): Promise<KeyRecord> {
+    const rows = await queryRows<{
+      claim: string;
+      fingerprint: string;
+      response_status: number | null;
+      response_body: string | null;
+    }>(
+      this.dataSource,
+      `INSERT INTO idempotency_keys AS k (user_id, key, claim, fingerprint, created_at)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (user_id, key) DO UPDATE SET
+         ${takenOver('claim', 'EXCLUDED.claim')},
+         ${takenOver('fingerprint', 'EXCLUDED.fingerprint')},
+         ${takenOver('response_status', 'NULL')},
+         ${takenOver('response_body', 'NULL')},
+         ${takenOver('created_at', 'EXCLUDED.created_at')}
+       RETURNING claim, fingerprint, response_status, response_body`,
+      [
+        request.userId,
+        request.key,
+        request.claim,
+        request.fingerprint,
+        request.now,
+        request.expiredBefore,
+        request.abandonedBefore,
+      ],
+    );
+    const row = rows[0];
+    return {
+      claim: row.claim,
+      fingerprint: row.fingerprint,
+      responseStatus: row.response_status,
+      responseBody: row.response_body,
+    };
+  }
+
+  /** Keeps the answer of the request that holds the key. */
+  async complete(
+    userId: string,
+    key: string,
+    claim: string,
+    status: number,
+    body: string,
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE idempotency_keys SET response_status = $4, response_body = $5
+       WHERE user_id = $1 AND key = $2 AND claim = $3`,
+      [userId, key, claim, status, body],
+    );
+  }
+
+  /** Lets the key go (an answer that is not kept): the next request with it runs. */
+  async release(userId: string, key: string, claim: string): Promise<void> {
+    await this.dataSource.query(
+      'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND claim = $3',
+      [userId, key, claim],
+    );
+  }
+
+  /** Removes expired keys (`ix_idempotency_keys_created_at`). */
+  async deleteCreatedBefore(cutoff: Date): Promise<void> {
+    await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+  }
+}

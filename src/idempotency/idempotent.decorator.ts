@@ -1,0 +1,21 @@
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+/**
+ * The route accepts `Idempotency-Key` (contract §8, docs/api.md "Idempotency-Key"): a retry with
+ * the same key gets the first answer again instead of doing the work twice.
+ */
+export const Idempotent = (): MethodDecorator =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'A key of 1 to 255 visible ASCII characters: the same request with the same key within 24 hours answers the first answer again (header `Idempotent-Replayed: true`); another request with it is a 422, and one while the first is still in progress a 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    }),
+    ApiErrors(400, 409, 422),
+  );

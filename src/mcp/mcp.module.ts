@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { HttpErrorFilter } from '../common/filters/http-error.filter';
+import { RouteIndex } from '../common/filters/route-index';
+import { RequestValidationPipe } from '../common/pipes/request-validation.pipe';
+import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
+import { ExecutionsModule } from '../executions/executions.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { UsageModule } from '../usage/usage.module';
+import { McpController } from './mcp.controller';
+import { McpService } from './mcp.service';
+import { McpUnauthorizedFilter } from './mcp-unauthorized.filter';
+
+/**
+ * The MCP server at `/mcp`: tools over the same services as the REST routes. The API's pipes,
+ * rate-limit guard and error filter are used here as they are on REST, so a tool validates,
+ * counts and fails as its route does.
+ */
+@Module({
+  imports: [TasksModule, ExecutionsModule, UsageModule],
+  controllers: [McpController],
+  providers: [
+    McpService,
+    McpUnauthorizedFilter,
+    RateLimitGuard,
+    RequestValidationPipe,
+    UuidParamPipe,
+    RouteIndex,
+    HttpErrorFilter,
+  ],
+})
+export class McpModule {}

@@ -1,0 +1,163 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { HttpErrorFilter } from '../common/filters/http-error.filter';
+import { RequestValidationPipe } from '../common/pipes/request-validation.pipe';
+import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
+import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
+import { ExecutionsService } from '../executions/executions.service';
+import { GroundedSearchService } from '../tasks/grounded-search.service';
+import { TaskCreationService } from '../tasks/task-creation.service';
+import { TasksService } from '../tasks/tasks.service';
+import { UsageService } from '../usage/usage.service';
+import { TASK_TOOLS, type TaskTool, type ToolArguments, type ToolServices } from './task-tools';
+import { toolInputSchema, toolOutputSchema } from './tool-schemas';
+
+const SERVER_INFO = { name: 'task-monitor', version: '1' };
+
+interface CompiledTool {
+  tool: TaskTool;
+  input: z.ZodObject;
+  output?: z.ZodObject;
+}
+
+/**
+ * `/mcp` (contract §8): one stateless MCP server per HTTP request, as the SDK's stateless
+ * Streamable HTTP pattern has it. Each tool call acts as its REST route would for the same
+ * caller: the global guards already authenticated the request and counted it in the caller's
+ * limits; here the route's own limits count (the model-call limit of execute, suggest and
+ * preview), the route's DTO validates the arguments through the API's validation pipe, the
+ * route's service method runs, and an error becomes the tool result the REST answer's `detail`.
+ */
+@Injectable()
+export class McpService implements OnModuleInit {
+  private tools: CompiledTool[] = [];
+  /**
+   * The SDK's server builds an Ajv instance of its own unless given one (it serves elicitation,
+   * which these tools do not use): one for every server, rather than one per request.
+   */
+  private readonly schemaValidator = new AjvJsonSchemaValidator();
+  private readonly services: ToolServices;
+
+  constructor(
+    tasks: TasksService,
+    creation: TaskCreationService,
+    search: GroundedSearchService,
+    executions: ExecutionsService,
+    usage: UsageService,
+    private readonly limits: RateLimitGuard,
+    private readonly validation: RequestValidationPipe,
+    private readonly ids: UuidParamPipe,
+    private readonly errors: HttpErrorFilter,
+  ) {
+    this.services = { tasks, creation, search, executions, usage };
+  }
+
+  /** The schemas are built once: they follow the DTOs, which do not change while running. */
+  onModuleInit(): void {
+    this.tools = TASK_TOOLS.map((tool) => ({
+      tool,
+      input: toolInputSchema(inputJsonSchema(tool)),
+      output: tool.response ? toolOutputSchema(tool.response, tool.list ?? false) : undefined,
+    }));
+  }
+
+  async handle(caller: AuthenticatedUser, request: Request, response: Response): Promise<void> {
+    const server = new McpServer(SERVER_INFO, {
+      jsonSchemaValidator: this.schemaValidator,
+      instructions:
+        'Monitoring tasks: a grounded web search checked on a schedule against a condition. Every tool acts as the REST API at /api/v1 would for the same credentials.',
+    });
+    for (const { tool, input, output } of this.tools) {
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: input,
+          outputSchema: output,
+          annotations: tool.annotations,
+        },
+        (args: Record<string, unknown>) => this.callTool(tool, caller, args, request, response),
+      );
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, request.body);
+  }
+
+  private async callTool(
+    tool: TaskTool,
+    caller: AuthenticatedUser,
+    args: Record<string, unknown>,
+    request: Request,
+    response: Response,
+  ): Promise<CallToolResult> {
+    try {
+      const [controller, handler] = tool.route;
+      const routeHandler = (controller.prototype as Record<string, () => unknown>)[handler];
+      await this.limits.hitRouteLimits(
+        new ExecutionContextHost([request, response], controller, routeHandler),
+      );
+      const answer = await tool.run(this.services, caller, await this.validate(tool, args));
+      const structured = tool.list ? { items: answer } : (answer as Record<string, unknown>);
+      return {
+        content: [{ type: 'text', text: JSON.stringify(answer) }],
+        structuredContent: structured,
+      };
+    } catch (error) {
+      // The REST answer this error would be, `detail` and all (5xx logged as on REST).
+      const { body } = this.errors.describe(error, request);
+      const detail = body.detail;
+      return {
+        content: [
+          { type: 'text', text: typeof detail === 'string' ? detail : JSON.stringify(detail) },
+        ],
+        isError: true,
+      };
+    }
+  }
+
+  /** The arguments as the REST route would take them: ids as path ids, the rest as its DTO. */
+  private async validate(tool: TaskTool, args: Record<string, unknown>): Promise<ToolArguments> {
+    const ids: Record<string, string> = {};
+    const fields = { ...args };
+    for (const name of tool.ids) {
+      ids[name] = this.ids.transform(fields[name] as string, { type: 'param', data: name });
+      delete fields[name];
+    }
+    const dto = tool.dto
+      ? ((await this.validation.transform(fields, {
+          type: tool.dto.in,
+          metatype: tool.dto.type,
+        })) as object)
+      : {};
+    return { ids, dto };
+  }
+}
+
+/** Path ids (UUID strings, required) and the fields of the route's DTO. */
+function inputJsonSchema(tool: TaskTool): JsonObjectSchema {
+  const schema: JsonObjectSchema = tool.dto
+    ? dtoJsonSchema(tool.dto.type)
+    : { type: 'object', properties: {}, required: [] };
+  for (const name of [...tool.ids].reverse()) {
+    schema.properties = { [name]: { type: 'string', format: 'uuid' }, ...schema.properties };
+    schema.required = [name, ...schema.required];
+  }
+  return schema;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { JsonObjectSchema, JsonSchema } from '../common/validation/dto-json-schema';
+
+const SWAGGER_PROPERTIES_KEY = 'swagger/apiModelPropertiesArray';
+const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
+
+/**
+ * A tool's `inputSchema` for the SDK: the JSON Schema derived from the REST route's DTO, carried
+ * as zod metadata on fields that accept anything. Clients see the DTO's exact bounds; the SDK
+ * checks only that the arguments are an object, and the DTO itself, through the API's
+ * validation pipe, judges them, so a tool refuses what the route refuses, with its messages.
+ */
+export function toolInputSchema(schema: JsonObjectSchema): z.ZodObject {
+  const shape = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, field]) => [name, anyValue(field)]),
+  );
+  return z.object(shape).meta({ required: schema.required });
+}
+
+/**
+ * A tool's `outputSchema`: the fields of the REST answer's response class, as its OpenAPI
+ * metadata names and describes them, wrapped as `{"items": [...]}` for a list. It documents the
+ * answer; it does not hold a second copy of its types, so a field added to the response class
+ * appears here by itself.
+ */
+export function toolOutputSchema(response: abstract new () => object, list: boolean): z.ZodObject {
+  const names = (
+    (Reflect.getMetadata(SWAGGER_PROPERTIES_KEY, response.prototype as object) as
+      string[] | undefined) ?? []
+  ).map((name) => name.replace(/^:/, ''));
+  const shape = Object.fromEntries(
+    names.map((name) => {
+      const documented = Reflect.getMetadata(
+        SWAGGER_PROPERTY_KEY,
+        response.prototype as object,
+        name,
+      ) as { description?: string } | undefined;
+      return [
+        name,
+        anyValue(documented?.description ? { description: documented.description } : {}),
+      ];
+    }),
+  );
+  const item = z.looseObject(shape).meta({ title: response.name.replace(/Response$/, '') });
+  return list ? z.object({ items: z.array(item) }) : item;
+}
+
+function anyValue(schema: JsonSchema): z.ZodOptional<z.ZodUnknown> {
+  return z
+    .unknown()
+    .optional()
+    .meta({ ...schema });
+}

@@ -1,0 +1,283 @@
+import type { Response } from 'supertest';
+import { IdempotencyKeySweeper } from '../../src/idempotency/idempotency-key.sweeper';
+import { expectDetail } from '../support/errors';
+import { Factory, type TestUser } from '../support/factory';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
+
+const DIFFERENT = 'Idempotency-Key was used with a different request';
+const IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
+
+describe('Idempotency-Key on create, execute and fork', () => {
+  let testApp: TestApp;
+  let factory: Factory;
+  let user: TestUser;
+  let keyNumber = 0;
+
+  const nextKey = () => `key-${Date.now()}-${(keyNumber += 1)}`;
+  const create = (app: TestApp, caller: TestUser, key: string, body: Record<string, unknown>) =>
+    app.http
+      .post('/api/v1/tasks')
+      .set('Authorization', caller.auth)
+      .set('Idempotency-Key', key)
+      .send(body);
+  const taskCount = async (caller: TestUser): Promise<number> => {
+    const { rows } = await testApp.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM tasks WHERE user_id = $1',
+      [caller.id],
+    );
+    return rows[0].count;
+  };
+
+  beforeAll(async () => {
+    testApp = await startTestApp({
+      env: { ...ROOMY_RATE_LIMITS, MAX_ACTIVE_TASKS_PER_USER: '1', USER_MONTHLY_BUDGET_USD: '5' },
+    });
+    factory = new Factory(testApp);
+    user = await factory.user();
+  });
+
+  afterAll(() => testApp.close());
+
+  it('should answer the first answer again and create nothing more when the request is repeated', async () => {
+    const key = nextKey();
+    const body = { search_query: uniqueQuery('idempotent create'), state: 'paused' };
+    const first = await create(testApp, user, key, body);
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const before = await taskCount(user);
+    // JSON-equal: the same fields in another order.
+    const again = await create(testApp, user, key, {
+      state: 'paused',
+      search_query: body.search_query,
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(await taskCount(user)).toBe(before);
+  });
+
+  it('should answer 422 when the key comes with another request', async () => {
+    const key = nextKey();
+    await create(testApp, user, key, { search_query: uniqueQuery('one'), state: 'paused' }).expect(
+      200,
+    );
+    const other = await create(testApp, user, key, {
+      search_query: uniqueQuery('two'),
+      state: 'paused',
+    });
+    expectDetail(other, 422, DIFFERENT);
+    const otherRoute = await testApp.http
+      .post(`/api/v1/tasks/${(await factory.task(user)).id}/fork`)
+      .set('Authorization', user.auth)
+      .set('Idempotency-Key', key)
+      .send({});
+    expectDetail(otherRoute, 422, DIFFERENT);
+  });
+
+  it('should answer 409 while the first request is in progress', async () => {
+    const key = nextKey();
+    const body = { search_query: uniqueQuery('slow create'), state: 'paused' };
+    // Hold the user's row (as a create does): the first create waits on it inside its
+    // transaction, after its claim (whose foreign key check only shares the row).
+    const blocker = await testApp.db.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [user.id]);
+      const first = create(testApp, user, key, body).then((response) => response);
+      await waitForClaim(testApp, user, key);
+      const second = await create(testApp, user, key, body);
+      expectDetail(second, 409, IN_PROGRESS);
+      await blocker.query('COMMIT');
+      expect((await first).status).toBe(200);
+    } finally {
+      blocker.release();
+    }
+    const replay = await create(testApp, user, key, body);
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('should keep keys per user', async () => {
+    const other = await factory.user();
+    const key = nextKey();
+    const mine = await create(testApp, user, key, {
+      search_query: uniqueQuery('mine'),
+      state: 'paused',
+    });
+    const theirs = await create(testApp, other, key, {
+      search_query: uniqueQuery('theirs'),
+      state: 'paused',
+    });
+    expect(mine.status).toBe(200);
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  it('should forget a key after 24 hours and its sweep remove it', async () => {
+    const key = nextKey();
+    const body = { search_query: uniqueQuery('expiring'), state: 'paused' };
+    const first = await create(testApp, user, key, body);
+    await testApp.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE user_id = $1 AND key = $2`,
+      [user.id, key],
+    );
+    const later = await create(testApp, user, key, body);
+    expect(later.status).toBe(200);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.body.id).not.toBe(first.body.id);
+
+    const old = nextKey();
+    await create(testApp, user, old, { search_query: uniqueQuery('old'), state: 'paused' });
+    await testApp.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE user_id = $1 AND key = $2`,
+      [user.id, old],
+    );
+    await testApp.app.get(IdempotencyKeySweeper).removeExpired();
+    const { rows } = await testApp.db.query('SELECT key FROM idempotency_keys WHERE user_id = $1', [
+      user.id,
+    ]);
+    expect(rows.map((row: { key: string }) => row.key)).toEqual(expect.arrayContaining([key]));
+    expect(rows.map((row: { key: string }) => row.key)).not.toContain(old);
+  });
+
+  it('should keep a 4xx answer and let the key go after a 429', async () => {
+    const key = nextKey();
+    const invalid = await create(testApp, user, key, { search_query: 'short' });
+    expect(invalid.status).toBe(422);
+    const replayed = await create(testApp, user, key, { search_query: 'short' });
+    expect(replayed.status).toBe(422);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(invalid.body);
+
+    // A 409 of the active cap is an answer like any other: kept.
+    const capped = await factory.user();
+    await create(testApp, capped, nextKey(), { search_query: uniqueQuery('active one') }).expect(
+      200,
+    );
+    const capKey = nextKey();
+    const refused = await create(testApp, capped, capKey, {
+      search_query: uniqueQuery('active two'),
+    });
+    expectDetail(refused, 409, 'Active task limit reached (1)');
+
+    // A 429 from the route (the monthly budget): the key is let go, and the same request runs
+    // once the budget allows it.
+    const spender = await factory.user();
+    const task = await factory.task(spender);
+    const spendKey = nextKey();
+    await testApp.db.query(
+      `INSERT INTO usage_events (user_id, kind, provider, model, input_tokens, output_tokens, search_calls, cost_usd)
+       VALUES ($1, 'suggest', 'gemini', 'model', 0, 0, 0, 10)`,
+      [spender.id],
+    );
+    const execute = () =>
+      testApp.http
+        .post(`/api/v1/tasks/${task.id}/execute`)
+        .set('Authorization', spender.auth)
+        .set('Idempotency-Key', spendKey)
+        .send({});
+    expectDetail(await execute(), 429, 'Monthly budget of 5 USD reached');
+    const { rows } = await testApp.db.query(
+      'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [spender.id, spendKey],
+    );
+    expect(rows).toHaveLength(0);
+    await testApp.db.query('DELETE FROM usage_events WHERE user_id = $1', [spender.id]);
+    const ran = await execute();
+    expect(ran.status).toBe(200);
+    expect(ran.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('should answer 400 for a key that is empty, too long or not visible ASCII', async () => {
+    for (const key of ['', 'x'.repeat(256), 'with space', 'naïve']) {
+      const response = await testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', user.auth)
+        .set('Idempotency-Key', key)
+        .send({ search_query: uniqueQuery('bad key'), state: 'paused' });
+      expectDetail(response, 400, 'Invalid Idempotency-Key');
+    }
+    const longest = await create(testApp, user, 'k'.repeat(255), {
+      search_query: uniqueQuery('long key'),
+      state: 'paused',
+    });
+    expect(longest.status).toBe(200);
+  });
+
+  it('should run the same execute and fork once when repeated', async () => {
+    const task = await factory.task(user, { is_public: false });
+    const execute = (key: string) =>
+      testApp.http
+        .post(`/api/v1/tasks/${task.id}/execute`)
+        .set('Authorization', user.auth)
+        .set('Idempotency-Key', key)
+        .send({});
+    const runKey = nextKey();
+    const first = await execute(runKey);
+    expect(first.status).toBe(200);
+    const again = await execute(runKey);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const { rows } = await testApp.db.query('SELECT id FROM executions WHERE task_id = $1', [
+      task.id,
+    ]);
+    expect(rows).toHaveLength(1);
+
+    const fork = (key: string) =>
+      testApp.http
+        .post(`/api/v1/tasks/${task.id}/fork`)
+        .set('Authorization', user.auth)
+        .set('Idempotency-Key', key)
+        .send({ name: 'A copy' });
+    const forkKey = nextKey();
+    const forked = await fork(forkKey);
+    const forkedAgain = await fork(forkKey);
+    expect(forked.status).toBe(200);
+    expect(forkedAgain.body.id).toBe(forked.body.id);
+    expect(forkedAgain.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('should do the work once when two instances race with the same key', async () => {
+    const second = await startTestApp({
+      databaseUrl: testApp.databaseUrl,
+      jwks: testApp.jwks,
+      env: { ...ROOMY_RATE_LIMITS, MAX_ACTIVE_TASKS_PER_USER: '1' },
+    });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const key = nextKey();
+        const body = { search_query: uniqueQuery('raced'), state: 'paused' };
+        const before = await taskCount(user);
+        const answers: Response[] = await Promise.all([
+          create(testApp, user, key, body),
+          create(second, user, key, body),
+        ]);
+        const statuses = answers.map((answer) => answer.status).sort();
+        // One did the work; the other saw it in progress or answered it again.
+        expect(statuses[0]).toBe(200);
+        expect([200, 409]).toContain(statuses[1]);
+        expect(await taskCount(user)).toBe(before + 1);
+        const ids = answers
+          .filter((answer) => answer.status === 200)
+          .map((answer) => (answer.body as { id: string }).id);
+        expect(new Set(ids).size).toBe(1);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+async function waitForClaim(testApp: TestApp, user: TestUser, key: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const { rows } = await testApp.db.query(
+      'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [user.id, key],
+    );
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the key was never claimed');
+}

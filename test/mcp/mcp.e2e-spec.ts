@@ -1,0 +1,192 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { checkReply, suggestReply } from '../support/gemini-stand-in';
+import type { TestUser } from '../support/factory';
+import { startTaskHarness, uniqueQuery, type TaskHarness } from '../tasks/task-api';
+import { callTool, connectMcp, textOf } from './mcp-client';
+
+const TOOLS = [
+  'create_task',
+  'delete_task',
+  'execute_task',
+  'get_task',
+  'get_usage',
+  'list_executions',
+  'list_tasks',
+  'pause_task',
+  'preview_task',
+  'resume_task',
+  'suggest_task',
+  'update_task',
+];
+
+describe('MCP: tools over the REST services', () => {
+  let harness: TaskHarness;
+  let owner: TestUser;
+  let client: Client;
+
+  beforeAll(async () => {
+    harness = await startTaskHarness();
+    owner = harness.owner;
+    client = await connectMcp(harness.testApp, owner.auth);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await harness.close();
+  });
+
+  it('should list the twelve tools with schemas derived from the REST DTOs', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    const create = tools.find((tool) => tool.name === 'create_task')!;
+    expect(create.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['search_query'],
+      properties: {
+        search_query: { type: 'string', minLength: 10, maxLength: 500 },
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        state: { enum: ['active', 'paused'] },
+        notifications: { type: 'array' },
+      },
+    });
+    expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    const list = tools.find((tool) => tool.name === 'list_tasks')!;
+    expect(list.inputSchema.properties).toMatchObject({
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      offset: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    });
+    expect(list.outputSchema).toMatchObject({ properties: { items: { type: 'array' } } });
+    expect(list.annotations).toMatchObject({ readOnlyHint: true });
+    const remove = tools.find((tool) => tool.name === 'delete_task')!;
+    expect(remove.inputSchema).toMatchObject({
+      required: ['id'],
+      properties: { id: { type: 'string', format: 'uuid' } },
+    });
+    expect(remove.annotations).toMatchObject({ destructiveHint: true });
+    const usage = tools.find((tool) => tool.name === 'get_usage')!;
+    expect(usage.inputSchema.properties).toMatchObject({ month: { pattern: expect.any(String) } });
+  });
+
+  it('should create, read, update, pause, resume and delete a task as REST sees it', async () => {
+    const { testApp } = harness;
+    const created = await callTool(client, 'create_task', {
+      search_query: uniqueQuery('created over mcp'),
+      state: 'paused',
+      name: 'From an agent',
+    });
+    expect(created.isError).toBeFalsy();
+    const task = created.structuredContent as { id: string; name: string; state: string };
+    expect(JSON.parse(textOf(created))).toEqual(task);
+    const rest = await testApp.http
+      .get(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', owner.auth);
+    expect(rest.body).toMatchObject({ id: task.id, name: 'From an agent', state: 'paused' });
+
+    const read = await callTool(client, 'get_task', { id: task.id });
+    expect(read.structuredContent).toEqual(rest.body);
+
+    const listed = await callTool(client, 'list_tasks', { state: 'paused' });
+    const items = (listed.structuredContent as { items: Array<{ id: string }> }).items;
+    expect(items.map((item) => item.id)).toContain(task.id);
+
+    const updated = await callTool(client, 'update_task', { id: task.id, name: 'Renamed' });
+    expect(updated.structuredContent).toMatchObject({ name: 'Renamed' });
+    const resumed = await callTool(client, 'resume_task', { id: task.id });
+    expect(resumed.structuredContent).toMatchObject({ state: 'active' });
+    expect(
+      (await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth)).body,
+    ).toMatchObject({ name: 'Renamed', state: 'active' });
+    const paused = await callTool(client, 'pause_task', { id: task.id });
+    expect(paused.structuredContent).toMatchObject({ state: 'paused', next_run: null });
+
+    const deleted = await callTool(client, 'delete_task', { id: task.id });
+    expect(deleted.isError).toBeFalsy();
+    await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth).expect(404);
+    const again = await callTool(client, 'delete_task', { id: task.id });
+    expect(again).toMatchObject({ isError: true });
+    expect(textOf(again)).toBe('Task not found');
+  });
+
+  it('should execute a task and list its executions', async () => {
+    const query = uniqueQuery('executed over mcp');
+    harness.provider.script(query, checkReply({ conditionMet: false, answer: 'Not yet' }));
+    const task = await harness.factory.task(owner, { search_query: query });
+    const executed = await callTool(client, 'execute_task', { id: task.id });
+    expect(executed.isError).toBeFalsy();
+    const execution = executed.structuredContent as { id: string; status: string };
+    expect(execution.status).toBe('pending');
+    const finished = await harness.api.waitForExecution(owner, task.id, execution.id);
+    expect(finished).toMatchObject({ status: 'success', answer: 'Not yet' });
+
+    const listed = await callTool(client, 'list_executions', { task_id: task.id, limit: 5 });
+    const items = (listed.structuredContent as { items: Array<{ id: string }> }).items;
+    expect(items[0]).toMatchObject({ id: execution.id, status: 'success' });
+  });
+
+  it('should suggest, preview and report the usage they cost', async () => {
+    const prompt = uniqueQuery('tell me when the thing ships');
+    harness.provider.script(prompt, suggestReply({ name: 'Thing ships' }));
+    const suggested = await callTool(client, 'suggest_task', { prompt });
+    expect(suggested.isError).toBeFalsy();
+    expect(suggested.structuredContent).toMatchObject({ name: 'Thing ships' });
+
+    const query = uniqueQuery('previewed over mcp');
+    harness.provider.script(query, checkReply({ conditionMet: true, answer: 'It shipped' }));
+    const previewed = await callTool(client, 'preview_task', {
+      search_query: query,
+      condition_description: 'The thing has shipped already',
+    });
+    expect(previewed.structuredContent).toMatchObject({
+      condition_met: true,
+      answer: 'It shipped',
+    });
+
+    const usage = await callTool(client, 'get_usage', {});
+    const rest = await harness.testApp.http.get('/api/v1/usage').set('Authorization', owner.auth);
+    expect(usage.structuredContent).toEqual(rest.body);
+    expect((rest.body as { llm_calls: number }).llm_calls).toBeGreaterThanOrEqual(2);
+  });
+
+  it("should answer another user's task as not found", async () => {
+    const task = await harness.factory.task(harness.stranger);
+    for (const [name, args] of [
+      ['get_task', { id: task.id }],
+      ['update_task', { id: task.id, name: 'Mine now' }],
+      ['delete_task', { id: task.id }],
+      ['execute_task', { id: task.id }],
+      ['list_executions', { task_id: task.id }],
+    ] as const) {
+      const result = await callTool(client, name, args);
+      expect({ name, isError: result.isError, text: textOf(result) }).toEqual({
+        name,
+        isError: true,
+        text: 'Task not found',
+      });
+    }
+    const listed = await callTool(client, 'list_tasks');
+    const ids = (listed.structuredContent as { items: Array<{ id: string }> }).items.map(
+      (item) => item.id,
+    );
+    expect(ids).not.toContain(task.id);
+  });
+
+  it("should refuse arguments with the REST route's validation messages", async () => {
+    const short = await callTool(client, 'create_task', { search_query: 'short' });
+    expect(short.isError).toBe(true);
+    const rest = await harness.testApp.http
+      .post('/api/v1/tasks')
+      .set('Authorization', owner.auth)
+      .send({ search_query: 'short' });
+    expect(JSON.parse(textOf(short))).toEqual(rest.body.detail);
+
+    const badId = await callTool(client, 'get_task', { id: 'not-a-uuid' });
+    expect(badId.isError).toBe(true);
+    expect(JSON.parse(textOf(badId))).toEqual([
+      expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'id'] }),
+    ]);
+    const badLimit = await callTool(client, 'list_tasks', { limit: 0 });
+    expect(JSON.parse(textOf(badLimit))).toEqual([
+      expect.objectContaining({ loc: ['query', 'limit'] }),
+    ]);
+  });
+});
