@@ -18,6 +18,10 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
       id: 'execution-1',
       status: 'success',
       conditionMet: true,
+      claimedMet: true,
+      evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: true },
+      values: null,
+      changes: null,
       answer,
       reasoning: 'Because.',
       errorMessage: null,
@@ -28,6 +32,7 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
       completedAt: new Date('2026-02-03T04:05:06Z'),
     },
     consecutiveFailures: 0,
+    retractedExecutionId: null,
     occurredAt: new Date('2026-02-03T04:05:06Z'),
   };
 }
