@@ -1,8 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional } from 'class-validator';
+import { IsArray } from 'class-validator';
 import {
   OptionalBoolean,
   OptionalEnum,
+  OptionalRawJson,
   OptionalText,
   RequiredText,
 } from '../../common/validation/fields';
@@ -52,11 +53,11 @@ export class CreateTaskDto {
   notify_behavior?: NotifyBehavior;
 
   @OutputSchemaProperty({ required: false, description: 'Values each check extracts' })
-  @IsOptional()
+  @OptionalRawJson()
   output_schema?: unknown;
 
   @EvidenceProperty({ required: false, description: 'What a met verdict needs from its sources' })
-  @IsOptional()
+  @OptionalRawJson()
   evidence?: unknown;
 
   @ApiPropertyOptional({ default: false })
@@ -64,7 +65,7 @@ export class CreateTaskDto {
   run_immediately?: boolean;
 
   @NotificationsProperty({ required: false, description: 'At most one config per type' })
-  @IsOptional()
+  @OptionalRawJson()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];
 }

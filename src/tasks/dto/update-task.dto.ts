@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional } from 'class-validator';
-import { OptionalEnum, OptionalText } from '../../common/validation/fields';
+import { IsArray } from 'class-validator';
+import { OptionalEnum, OptionalRawJson, OptionalText } from '../../common/validation/fields';
 import { NAME_MAX, TEXT_MAX, TEXT_MIN } from './create-task.dto';
 import { NOTIFY_BEHAVIORS, type NotifyBehavior } from '../../search/search.types';
 import {
@@ -39,15 +39,15 @@ export class UpdateTaskDto {
   notify_behavior?: NotifyBehavior;
 
   @OutputSchemaProperty({ required: false, description: 'null clears it' })
-  @IsOptional()
+  @OptionalRawJson()
   output_schema?: unknown;
 
   @EvidenceProperty({ required: false, description: 'null clears it' })
-  @IsOptional()
+  @OptionalRawJson()
   evidence?: unknown;
 
   @NotificationsProperty({ required: false, description: 'At most one config per type' })
-  @IsOptional()
+  @OptionalRawJson()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];
 }
