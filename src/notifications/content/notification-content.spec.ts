@@ -170,3 +170,49 @@ describe('escapeWithin', () => {
     expect(cut.length).toBeLessThanOrEqual(10);
   });
 });
+
+describe('values_changed and condition_retracted', () => {
+  it('should carry the verdict, values and changes and name the withdrawn execution when retracted', () => {
+    const body = JSON.parse(
+      webhookBody({
+        ...content(),
+        event: 'condition_retracted',
+        retractedExecutionId: 'execution-0',
+        execution: {
+          ...content().execution!,
+          conditionMet: false,
+          claimedMet: false,
+          values: { price: 12 },
+          changes: [{ field: 'price', before: 9, after: 12 }],
+        },
+      }),
+    );
+    expect(body.type).toBe('task.condition_retracted');
+    expect(body.data.retracted_execution_id).toBe('execution-0');
+    expect(body.data.execution).toMatchObject({
+      condition_met: false,
+      claimed_met: false,
+      values: { price: 12 },
+      changes: [{ field: 'price', before: 9, after: 12 }],
+    });
+  });
+
+  it('should say the alert is withdrawn in the email subject and body', () => {
+    const email = renderEmail({ ...content(), event: 'condition_retracted' });
+    expect(email.subject).toBe('[Monitor] Price <watch>: alert withdrawn');
+    expect(email.text).toContain('The earlier alert is withdrawn: the condition is no longer met.');
+  });
+
+  it('should list the changes in the email when values changed', () => {
+    const email = renderEmail({
+      ...content(),
+      event: 'values_changed',
+      execution: {
+        ...content().execution!,
+        changes: [{ field: 'price', before: 10, after: 9 }],
+      },
+    });
+    expect(email.subject).toBe('[Monitor] Price <watch>: values changed');
+    expect(email.text).toContain('Changes:\nprice: 10 → 9');
+  });
+});

@@ -290,6 +290,7 @@ export function renderConditionMetEmail(
   const name = oneLine(task.name) || 'Monitor';
   const sources = execution.groundingSources;
   const when = checkedAt(execution.completedAt);
+  const changes = execution.changes ?? [];
 
   const text = [
     `The condition of your monitor "${name}" is met.`,
@@ -302,6 +303,7 @@ export function renderConditionMetEmail(
     'Reasoning:',
     execution.reasoning,
     '',
+    ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
     'Sources:',
     ...(sources.length === 0
       ? ['(none)']
@@ -334,6 +336,7 @@ export function renderConditionMetEmail(
     paragraphs(execution.answer),
     '<h3>Reasoning</h3>',
     paragraphs(execution.reasoning),
+    ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
     '<h3>Sources</h3>',
     sourceItems,
     `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,
