@@ -158,6 +158,8 @@ export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
     const judged = verdict as CheckVerdict;
     const success = outcome as CheckResult;
     if (task!.notify_behavior === 'on_change') {
+      // A task its owner completed notifies no more, whatever the mode.
+      if (task!.state === 'completed') return silentDecision('task_completed');
       return decideValuesChanged(
         judged.changes,
         channelsFor(task!.notifications, 'values_changed'),
