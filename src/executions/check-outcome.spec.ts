@@ -5,6 +5,7 @@ import {
   BudgetReachedError,
   DEFAULT_CHECK_INTERVAL_MS,
   nextRunAfter,
+  NO_HISTORY,
   planCheckOutcome,
   type CheckOutcomeInput,
   type FinalPlan,
@@ -28,6 +29,8 @@ function task(overrides: Partial<LockedTask> = {}): LockedTask {
     check_job_id: 'job-1',
     consecutive_failures: 0,
     failure_alerted: false,
+    evidence: null,
+    alert_execution_id: null,
     ...overrides,
   };
 }
@@ -40,6 +43,7 @@ function result(overrides: Partial<CheckResult> = {}): CheckResult {
     currentState: {},
     nextCheckAt: null,
     groundingSources: [],
+    values: null,
     usage: {
       provider: 'gemini',
       model: 'gemini-2.5-flash',
@@ -55,7 +59,10 @@ function result(overrides: Partial<CheckResult> = {}): CheckResult {
 function plan(overrides: Partial<CheckOutcomeInput> = {}) {
   return planCheckOutcome({
     task: task(),
+    executionId: 'execution-1',
     outcome: result(),
+    schema: null,
+    history: NO_HISTORY,
     job: { id: 'job-1', retryCount: 0 },
     now,
     config: { alertAfterFailures: 3, scheduler: bounds },
@@ -181,6 +188,13 @@ describe('planCheckOutcome', () => {
     expect(plan({ task: undefined })).toEqual({
       completesJob: true,
       notification: { notify: false, reason: 'task_deleted', channels: [], completes_task: false },
+      verdict: {
+        claimedMet: false,
+        conditionMet: false,
+        evidence: { distinct_domains: 0, trusted_matches: 0, satisfied: false },
+        values: null,
+        changes: null,
+      },
       task: null,
       checkJobToRemove: null,
       deliveries: [],
@@ -211,5 +225,91 @@ describe('nextRunAfter', () => {
     expect(nextRunAfter(now, null, true, bounds)).toEqual(
       new Date(now.getTime() + bounds.minIntervalMs),
     );
+  });
+});
+
+describe('planCheckOutcome with values, evidence, confirmation and retraction', () => {
+  const schema = {
+    type: 'object' as const,
+    properties: { price: { type: 'number' as const } },
+  };
+  const withSchema = { schema, key: 'schema-key' };
+  const sources = [{ uri: 'https://shop.example.com/p', title: 'Shop' }];
+
+  it('should record values and their changes against the previous values', () => {
+    const planned = final({
+      task: task({ notify_behavior: 'on_change', notifications: [email] }),
+      schema: withSchema,
+      history: { recent: [], previousValues: { values: { price: 10 }, schemaKey: 'schema-key' } },
+      outcome: result({ values: { price: 12 } }),
+    });
+    expect(planned.verdict?.changes).toEqual([{ field: 'price', before: 10, after: 12 }]);
+    expect(planned.deliveries).toEqual([{ event: 'values_changed', channel: 'email' }]);
+  });
+
+  it('should send nothing and never complete when an on_change task meets its condition on its baseline', () => {
+    const planned = final({
+      task: task({ notify_behavior: 'on_change' }),
+      schema: withSchema,
+      outcome: result({ conditionMet: true, values: { price: 12 } }),
+    });
+    expect(planned.verdict).toMatchObject({ conditionMet: true, changes: [] });
+    expect(planned.deliveries).toEqual([]);
+    expect(planned.task?.state).toBe('active');
+  });
+
+  it('should not count the condition as met when the evidence rule is not satisfied', () => {
+    const planned = final({
+      task: task({ evidence: { min_domains: 2, trusted_domains: [], confirmations: 1 } }),
+      outcome: result({ conditionMet: true, groundingSources: sources }),
+    });
+    expect(planned.verdict).toMatchObject({
+      claimedMet: true,
+      conditionMet: false,
+      evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: false },
+    });
+    expect(planned.deliveries).toEqual([]);
+  });
+
+  it('should check again after the minimum interval when a met condition waits for confirmation', () => {
+    const planned = final({
+      task: task({ evidence: { min_domains: 1, trusted_domains: [], confirmations: 2 } }),
+      outcome: result({
+        conditionMet: true,
+        groundingSources: sources,
+        nextCheckAt: new Date(now.getTime() + 5 * HOUR),
+      }),
+    });
+    expect(planned.notification).toMatchObject({ reason: 'awaiting_confirmation' });
+    expect(planned.task?.nextRun).toEqual(new Date(now.getTime() + bounds.minIntervalMs));
+    expect(planned.deliveries).toEqual([]);
+  });
+
+  it('should notify and complete when the confirmation arrives', () => {
+    const planned = final({
+      task: task({ evidence: { min_domains: 1, trusted_domains: [], confirmations: 2 } }),
+      history: { recent: [{ conditionMet: true, claimedMet: true }], previousValues: null },
+      outcome: result({ conditionMet: true, groundingSources: sources }),
+    });
+    expect(planned.task).toMatchObject({ state: 'completed', alertExecutionId: 'execution-1' });
+    expect(planned.deliveries).toEqual([{ event: 'condition_met', channel: 'email' }]);
+  });
+
+  it('should withdraw the standing alert and clear the state when an always task is no longer met', () => {
+    const planned = final({
+      task: task({
+        notify_behavior: 'always',
+        last_known_state: { v: 1 },
+        alert_execution_id: 'execution-0',
+      }),
+      history: { recent: [{ conditionMet: true, claimedMet: true }], previousValues: null },
+      outcome: result({ conditionMet: false }),
+    });
+    expect(planned.notification.retraction).toEqual({
+      retracted_execution_id: 'execution-0',
+      channels: ['email'],
+    });
+    expect(planned.task).toMatchObject({ lastKnownState: null, alertExecutionId: null });
+    expect(planned.deliveries).toEqual([{ event: 'condition_retracted', channel: 'email' }]);
   });
 });

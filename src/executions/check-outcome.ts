@@ -4,17 +4,23 @@ import type {
 } from '../notifications/channels/notification-types';
 import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
 import type { CheckIntervalBounds } from '../search/check-prompts';
+import type { OutputSchema, OutputValues } from '../search/output-schema';
 import { ProviderError, type CheckResult } from '../search/search-provider';
+import type { EvidenceRule } from '../tasks/evidence-rule';
 import type { NotificationConfig, NotifyBehavior, TaskState } from '../tasks/task.entity';
 import { startOfNextMonth } from '../usage/usage-month';
 import { budgetReachedMessage } from '../usage/usage.service';
+import { assessEvidence, type EvidenceReport } from './evidence';
 import {
   channelsFor,
   comparableState,
   decideFailureStreak,
   decideNotification,
+  decideRetraction,
+  decideValuesChanged,
   type NotifyDecision,
 } from './notify-decision';
+import { diffValues, type PreviousValues, type ValueChange } from './value-changes';
 
 /** When the agent gives no usable time, check again after this long (then clamped to the bounds). */
 export const DEFAULT_CHECK_INTERVAL_MS = 60 * 60_000;
@@ -37,15 +43,46 @@ export interface LockedTask {
   check_job_id: string | null;
   consecutive_failures: number;
   failure_alerted: boolean;
+  /** Null: the verdict is the model's, as claimed. */
+  evidence: EvidenceRule | null;
+  /** The execution whose met-condition notification stands (null when none, or not known). */
+  alert_execution_id: string | null;
 }
+
+/** What the task's earlier successful checks said, as a check's outcome needs it. */
+export interface CheckHistory {
+  /** The latest successful executions (at most the 2 confirmations look at), newest first. */
+  recent: Array<{ conditionMet: boolean; claimedMet: boolean }>;
+  /** The latest successful execution with values. */
+  previousValues: PreviousValues | null;
+}
+
+export const NO_HISTORY: CheckHistory = { recent: [], previousValues: null };
 
 export interface CheckOutcomeInput {
   /** The check's task; absent when it was deleted while the check ran. */
   task: LockedTask | undefined;
+  executionId: string;
   outcome: CheckResult | Error;
+  /** The schema the check extracted values with (read when it was claimed) and its key. */
+  schema: { schema: OutputSchema; key: string } | null;
+  history: CheckHistory;
   job: { id: string; retryCount: number };
   now: Date;
   config: { alertAfterFailures: number; scheduler: CheckIntervalBounds };
+}
+
+/** What a successful check found, as its execution records it (contract §7). */
+export interface CheckVerdict {
+  /** The model's verdict. */
+  claimedMet: boolean;
+  /** The verdict that counts: `claimedMet`, and the evidence rule satisfied when there is one. */
+  conditionMet: boolean;
+  evidence: EvidenceReport;
+  /** Null without a schema. */
+  values: OutputValues | null;
+  /** Null without a schema; `[]` on a baseline. */
+  changes: ValueChange[] | null;
 }
 
 /** What a recorded check writes to its task. */
@@ -59,6 +96,8 @@ export interface TaskOutcome {
   keepSchedule: boolean;
   /** When the next check runs (a check job is scheduled then); null clears the schedule. */
   nextRun: Date | null;
+  /** The execution whose met-condition notification stands, after this check. */
+  alertExecutionId: string | null;
 }
 
 /** The job goes back to the queue: the execution retries with this error, nothing else moves. */
@@ -72,6 +111,8 @@ export interface FinalPlan {
   completesJob: true;
   /** Stored on the execution. */
   notification: NotifyDecision;
+  /** Null for a failed check. */
+  verdict: CheckVerdict | null;
   /** Absent when the task was deleted. */
   task: TaskOutcome | null;
   /** A check job of the task other than this one, now superseded. */
@@ -93,10 +134,12 @@ export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
   if (failed && isRetryable(outcome) && job.retryCount < CHECK_RETRY_LIMIT) {
     return { completesJob: false, message: outcome.message };
   }
+  const verdict = failed ? null : judge(outcome, task?.evidence ?? null, input);
   if (!task) {
     return {
       completesJob: true,
       notification: silentDecision('task_deleted'),
+      verdict,
       task: null,
       checkJobToRemove: null,
       deliveries: [],
@@ -109,26 +152,64 @@ export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
     alertAfter: config.alertAfterFailures,
     configs: task.notifications,
   });
-  const decision = failed
-    ? silentDecision('check_failed')
-    : decideNotification({
-        conditionMet: outcome.conditionMet,
-        currentState: outcome.currentState,
-        answer: outcome.answer,
-        taskState: task.state,
-        notifyBehavior: task.notify_behavior,
-        lastNotifiedState: task.last_known_state,
-        channels: channelsFor(task.notifications, 'condition_met'),
-      });
+  const confirmations = task.evidence?.confirmations ?? 1;
+  const decision = failed || verdict === null ? silentDecision('check_failed') : decide();
+  function decide(): NotifyDecision {
+    const judged = verdict as CheckVerdict;
+    const success = outcome as CheckResult;
+    if (task!.notify_behavior === 'on_change') {
+      // A task its owner completed notifies no more, whatever the mode.
+      if (task!.state === 'completed') return silentDecision('task_completed');
+      return decideValuesChanged(
+        judged.changes,
+        channelsFor(task!.notifications, 'values_changed'),
+      );
+    }
+    const notification = decideNotification({
+      conditionMet: judged.conditionMet,
+      currentState: success.currentState,
+      answer: success.answer,
+      taskState: task!.state,
+      notifyBehavior: task!.notify_behavior,
+      lastNotifiedState: task!.last_known_state,
+      channels: channelsFor(task!.notifications, 'condition_met'),
+      confirmations,
+      previousMet: input.history.recent.map((run) => run.conditionMet),
+    });
+    const retraction = decideRetraction({
+      notifyBehavior: task!.notify_behavior,
+      taskState: task!.state,
+      claimedMet: judged.claimedMet,
+      previousClaimed: input.history.recent.map((run) => run.claimedMet),
+      confirmations,
+      lastNotifiedState: task!.last_known_state,
+      notifiedExecutionId: task!.alert_execution_id,
+      channels: channelsFor(task!.notifications, 'condition_retracted'),
+    });
+    return retraction ? { ...notification, retraction } : notification;
+  }
   const schedule = nextSchedule(task, decision, outcome, now, config.scheduler);
   const alert = streak.alert;
+  const retraction = decision.retraction;
+  const notifiesMet = decision.notify && decision.event === 'condition_met';
   return {
     completesJob: true,
     notification: alert ? { ...decision, alert } : decision,
+    verdict,
     task: {
       state: decision.completes_task ? 'completed' : task.state,
       stateChanged: decision.completes_task,
-      lastKnownState: decision.notify && !failed ? comparableState(outcome) : task.last_known_state,
+      // A retraction clears the state, so the next met condition notifies even when it is the same.
+      lastKnownState: notifiesMet
+        ? comparableState(outcome as CheckResult)
+        : retraction
+          ? null
+          : task.last_known_state,
+      alertExecutionId: notifiesMet
+        ? input.executionId
+        : retraction
+          ? null
+          : task.alert_execution_id,
       consecutiveFailures: streak.consecutiveFailures,
       failureAlerted: streak.alerted,
       ...schedule,
@@ -136,12 +217,41 @@ export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
     checkJobToRemove:
       !schedule.keepSchedule && task.check_job_id !== job.id ? task.check_job_id : null,
     deliveries: [
-      ...(decision.notify ? decision.channels : []).map((channel) => ({
-        event: 'condition_met' as const,
+      ...(decision.notify && decision.event ? decision.channels : []).map((channel) => ({
+        event: decision.event as NotificationEvent,
         channel,
       })),
+      ...(retraction
+        ? retraction.channels.map((channel) => ({
+            event: 'condition_retracted' as const,
+            channel,
+          }))
+        : []),
       ...(alert ? alert.channels.map((channel) => ({ event: alert.event, channel })) : []),
     ],
+  };
+}
+
+/**
+ * The verdict of a successful check (contract §7): the evidence its sources give, the condition
+ * met only when the rule (if any) is satisfied, and the values compared with the last ones.
+ */
+function judge(
+  outcome: CheckResult,
+  rule: EvidenceRule | null,
+  input: Pick<CheckOutcomeInput, 'schema' | 'history'>,
+): CheckVerdict {
+  const evidence = assessEvidence(outcome.groundingSources, rule ?? undefined);
+  const values = input.schema === null ? null : outcome.values;
+  return {
+    claimedMet: outcome.conditionMet,
+    conditionMet: outcome.conditionMet && (rule === null || evidence.satisfied),
+    evidence,
+    values,
+    changes:
+      input.schema === null || values === null
+        ? null
+        : diffValues(input.schema.schema, input.schema.key, values, input.history.previousValues),
   };
 }
 
@@ -159,9 +269,12 @@ function nextSchedule(
     return { keepSchedule: false, nextRun: startOfNextMonth(now) };
   }
   const failed = outcome instanceof Error;
+  const nextRun = nextRunAfter(now, failed ? null : outcome.nextCheckAt, failed, bounds);
+  // A met condition waiting for confirmation is checked again soon (contract §7).
+  const soon = new Date(now.getTime() + bounds.minIntervalMs);
   return {
     keepSchedule: false,
-    nextRun: nextRunAfter(now, failed ? null : outcome.nextCheckAt, failed, bounds),
+    nextRun: decision.awaiting_confirmation && soon < nextRun ? soon : nextRun,
   };
 }
 

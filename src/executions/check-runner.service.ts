@@ -19,6 +19,7 @@ import {
   type CheckResult,
   type ProviderUsage,
 } from '../search/search-provider';
+import { outputSchemaKey, type OutputSchema } from '../search/output-schema';
 import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
@@ -28,6 +29,7 @@ import { retryWhileDatabaseUnavailable } from '../database/database-outage';
 import { TransactionRunner } from '../database/transaction-runner';
 import {
   BudgetReachedError,
+  NO_HISTORY,
   planCheckOutcome,
   type FinalPlan,
   type TaskOutcome,
@@ -50,6 +52,8 @@ interface ClaimedCheck {
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
   previousCheckAt: Date | null;
+  /** The task's `output_schema` when the check was claimed: the one its values are read with. */
+  outputSchema: OutputSchema | null;
   /** Set when its outcome is written: how the check ended, for the metrics. */
   ended?: Omit<CheckMetric, 'durationSeconds'>;
 }
@@ -289,6 +293,7 @@ export class CheckRunnerService {
         previousState: check.previousState,
         previousCheckAt: check.previousCheckAt,
         now: this.clock.now(),
+        outputSchema: check.outputSchema,
       });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
@@ -383,6 +388,7 @@ export class CheckRunnerService {
           conditionDescription: detail.condition_description,
           previousState: detail.previous_state ?? detail.last_known_state,
           previousCheckAt: detail.previous_at,
+          outputSchema: detail.output_schema,
         },
       ];
     });
@@ -399,11 +405,20 @@ export class CheckRunnerService {
       ...new Set(items.map((item) => item.check.taskId)),
     ]);
     const taskById = new Map(tasks.map((task) => [task.id, task]));
+    const histories = await this.executions.findCheckHistories(
+      manager,
+      items.filter((item) => !(item.outcome instanceof Error)).map((item) => item.check.taskId),
+    );
     const now = this.clock.now();
     const planned = items.map((item) => ({
       ...item,
       plan: planCheckOutcome({
         task: taskById.get(item.check.taskId),
+        executionId: item.check.executionId,
+        schema: item.check.outputSchema
+          ? { schema: item.check.outputSchema, key: outputSchemaKey(item.check.outputSchema) }
+          : null,
+        history: histories.get(item.check.taskId) ?? NO_HISTORY,
         outcome: item.outcome,
         job: item.check.job,
         now,
@@ -512,6 +527,7 @@ export class CheckRunnerService {
       items.map(({ check, outcome, plan }) => {
         const failed = outcome instanceof Error;
         const usage = usageOf(outcome);
+        const verdict = plan.verdict;
         return {
           id: check.executionId,
           status: failed ? 'failed' : 'success',
@@ -520,7 +536,8 @@ export class CheckRunnerService {
             failed
               ? { condition_met: null, error: outcome.message }
               : {
-                  condition_met: outcome.conditionMet,
+                  condition_met: verdict?.conditionMet ?? outcome.conditionMet,
+                  claimed_met: outcome.conditionMet,
                   answer: outcome.answer,
                   reasoning: outcome.reasoning,
                   current_state: outcome.currentState,
@@ -529,7 +546,13 @@ export class CheckRunnerService {
                 },
           ),
           notification: JSON.stringify(plan.notification),
-          conditionMet: failed ? null : outcome.conditionMet,
+          conditionMet: failed ? null : (verdict?.conditionMet ?? outcome.conditionMet),
+          claimedMet: failed ? null : outcome.conditionMet,
+          evidence: verdict ? JSON.stringify(verdict.evidence) : null,
+          values: verdict?.values ? JSON.stringify(verdict.values) : null,
+          changes: verdict?.changes ? JSON.stringify(verdict.changes) : null,
+          valuesSchemaKey:
+            verdict?.values && check.outputSchema ? outputSchemaKey(check.outputSchema) : null,
           answer: failed ? null : outcome.answer,
           reasoning: failed ? null : outcome.reasoning,
           sources: failed ? null : JSON.stringify(outcome.groundingSources),

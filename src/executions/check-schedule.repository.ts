@@ -72,7 +72,7 @@ export class CheckScheduleRepository {
     return queryRows<LockedTask>(
       manager,
       `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
-         consecutive_failures, failure_alerted FROM tasks
+         consecutive_failures, failure_alerted, evidence, alert_execution_id FROM tasks
        WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [taskIds],
     );
@@ -90,10 +90,11 @@ export class CheckScheduleRepository {
          next_run = CASE WHEN u.keep_check_job THEN t.next_run ELSE u.next_run END,
          check_job_id = CASE WHEN u.keep_check_job THEN t.check_job_id ELSE u.check_job_id END,
          consecutive_failures = u.consecutive_failures,
-         failure_alerted = u.failure_alerted
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[])
+         failure_alerted = u.failure_alerted,
+         alert_execution_id = u.alert_execution_id
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[], $11::uuid[])
          AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job,
-           consecutive_failures, failure_alerted)
+           consecutive_failures, failure_alerted, alert_execution_id)
        WHERE t.id = u.id`,
       [
         writes.map((write) => write.id),
@@ -108,6 +109,7 @@ export class CheckScheduleRepository {
         writes.map((write) => write.keepSchedule),
         writes.map((write) => write.consecutiveFailures),
         writes.map((write) => write.failureAlerted),
+        writes.map((write) => write.alertExecutionId),
       ],
     );
   }

@@ -7,9 +7,12 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { GroundingSource } from '../search/search.types';
 import { TaskEntity } from '../tasks/task.entity';
+import type { EvidenceReport } from './evidence';
+import type { ValueChange } from './value-changes';
 
 /** Contract section 2: the full set of execution status values. */
 export const EXECUTION_STATUSES = [
@@ -86,8 +89,28 @@ export class ExecutionEntity {
   @Column({ type: 'jsonb', nullable: true })
   groundingSources: GroundingSource[] | null;
 
+  /** The verdict that counts: the model's, gated by the task's evidence rule (contract §7). */
   @Column({ type: 'boolean', nullable: true })
   conditionMet: boolean | null;
+
+  /** The model's own verdict; null until the run succeeds. */
+  @Column({ type: 'boolean', nullable: true })
+  claimedMet: boolean | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  evidence: EvidenceReport | null;
+
+  /** `values` of the API: what the check extracted; null without a schema. */
+  @Column({ type: 'jsonb', nullable: true })
+  outputValues: OutputValues | null;
+
+  /** `changes` of the API: against the previous successful execution with values. */
+  @Column({ type: 'jsonb', nullable: true })
+  valueChanges: ValueChange[] | null;
+
+  /** The schema the values were read with (`outputSchemaKey`): a new one starts a new baseline. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  valuesSchemaKey: string | null;
 
   @Column({ type: 'text', nullable: true })
   answer: string | null;

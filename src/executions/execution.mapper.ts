@@ -4,7 +4,10 @@ import {
   TimestampProperty,
   UuidProperty,
 } from '../common/openapi/schema-properties';
+import type { OutputValue, OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
+import type { EvidenceReport } from './evidence';
+import type { ValueChange } from './value-changes';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,
@@ -40,6 +43,33 @@ export class ProviderUsageResponse implements ProviderUsage {
   cost_usd: number | null;
 }
 
+export class EvidenceReportResponse implements EvidenceReport {
+  @ApiProperty({ type: 'integer', description: 'Distinct domains among the sources' })
+  distinct_domains: number;
+
+  @ApiProperty({ type: 'integer', description: 'Distinct domains that match a trusted domain' })
+  trusted_matches: number;
+
+  @ApiProperty({ description: 'Whether the sources meet the evidence rule (defaults without one)' })
+  satisfied: boolean;
+}
+
+/** A value: a string, number or boolean, or null (OpenAPI 3.0 states null on one branch). */
+const OUTPUT_VALUE_SCHEMA = {
+  oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }],
+};
+
+export class ValueChangeResponse implements ValueChange {
+  @ApiProperty()
+  field: string;
+
+  @ApiProperty(OUTPUT_VALUE_SCHEMA)
+  before: OutputValue;
+
+  @ApiProperty(OUTPUT_VALUE_SCHEMA)
+  after: OutputValue;
+}
+
 export class ExecutionResponse {
   @UuidProperty()
   id: string;
@@ -71,8 +101,33 @@ export class ExecutionResponse {
   @ApiProperty({ type: [GroundingSourceResponse], nullable: true })
   grounding_sources: GroundingSourceResponse[] | null;
 
-  @ApiProperty({ type: Boolean, nullable: true })
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: 'claimed_met, and the evidence rule satisfied when the task has one',
+  })
   condition_met: boolean | null;
+
+  @ApiProperty({ type: Boolean, nullable: true, description: "The model's own verdict" })
+  claimed_met: boolean | null;
+
+  @ApiProperty({ type: EvidenceReportResponse, nullable: true })
+  evidence: EvidenceReportResponse | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: OUTPUT_VALUE_SCHEMA,
+    nullable: true,
+    description: "The values of the task's output_schema; null without one",
+  })
+  values: OutputValues | null;
+
+  @ApiProperty({
+    type: [ValueChangeResponse],
+    nullable: true,
+    description: 'Against the previous successful execution with values; null without a schema',
+  })
+  changes: ValueChangeResponse[] | null;
 
   @ApiProperty({ type: String, nullable: true })
   answer: string | null;
@@ -113,6 +168,10 @@ export function toExecutionResponse(
     notification: owner ? execution.notification : null,
     grounding_sources: execution.groundingSources,
     condition_met: execution.conditionMet,
+    claimed_met: execution.claimedMet,
+    evidence: execution.evidence,
+    values: execution.outputValues,
+    changes: execution.valueChanges,
     answer: execution.answer,
     reasoning: execution.reasoning,
     usage: owner ? execution.usage : null,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
+import type { OutputSchema, OutputValues } from '../search/output-schema';
+import type { CheckHistory } from './check-outcome';
 import { ExecutionColumns } from './execution-columns';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, type ExecutionStatus } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
@@ -19,6 +21,7 @@ export interface RunDetails {
   user_id: string;
   search_query: string;
   condition_description: string;
+  output_schema: OutputSchema | null;
   last_known_state: Record<string, unknown> | null;
   previous_state: Record<string, unknown> | null;
   previous_at: Date | null;
@@ -32,6 +35,11 @@ export interface ExecutionOutcome {
   result: string;
   notification: string;
   conditionMet: boolean | null;
+  claimedMet: boolean | null;
+  evidence: string | null;
+  values: string | null;
+  changes: string | null;
+  valuesSchemaKey: string | null;
   answer: string | null;
   reasoning: string | null;
   sources: string | null;
@@ -222,7 +230,8 @@ export class ExecutionRepository {
   findRunDetails(manager: EntityManager, executionIds: string[]): Promise<RunDetails[]> {
     return queryRows<RunDetails>(
       manager,
-      `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description, t.last_known_state,
+      `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description,
+              t.output_schema, t.last_known_state,
               p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at
        FROM executions e
        JOIN tasks t ON t.id = e.task_id
@@ -232,6 +241,56 @@ export class ExecutionRepository {
        ) p ON true
        WHERE e.id = ANY($1::uuid[])`,
       [executionIds],
+    );
+  }
+
+  /**
+   * What each task's earlier successful checks said (ix_executions_task_id_created_at): the
+   * verdicts of the last two, which confirmations and retractions look at, and the last values.
+   * The running check of the task is not among them: it is not a success yet.
+   */
+  async findCheckHistories(
+    manager: EntityManager,
+    taskIds: string[],
+  ): Promise<Map<string, CheckHistory>> {
+    if (taskIds.length === 0) return new Map();
+    const rows = await queryRows<{
+      task_id: string;
+      recent: Array<{ condition_met: boolean | null; claimed_met: boolean | null }>;
+      output_values: OutputValues | null;
+      values_schema_key: string | null;
+    }>(
+      manager,
+      `SELECT t.id AS task_id,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('condition_met', r.condition_met,
+                   'claimed_met', r.claimed_met) ORDER BY r.created_at DESC), '[]'::jsonb)
+          FROM (SELECT condition_met, claimed_met, created_at FROM executions
+                WHERE task_id = t.id AND status = 'success'
+                ORDER BY created_at DESC LIMIT 2) r) AS recent,
+         v.output_values, v.values_schema_key
+       FROM unnest($1::uuid[]) AS t(id)
+       LEFT JOIN LATERAL (
+         SELECT output_values, values_schema_key FROM executions
+         WHERE task_id = t.id AND status = 'success' AND output_values IS NOT NULL
+         ORDER BY created_at DESC LIMIT 1
+       ) v ON true`,
+      [taskIds],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.task_id,
+        {
+          // Executions from before evidence existed: their verdict was the model's.
+          recent: row.recent.map((run) => ({
+            conditionMet: run.condition_met === true,
+            claimedMet: (run.claimed_met ?? run.condition_met) === true,
+          })),
+          previousValues:
+            row.output_values === null
+              ? null
+              : { values: row.output_values, schemaKey: row.values_schema_key },
+        },
+      ]),
     );
   }
 
@@ -266,9 +325,13 @@ export class ExecutionRepository {
       `UPDATE executions e SET status = v.status, completed_at = now(), error_message = v.error,
          result = v.result::jsonb, notification = v.notification::jsonb, condition_met = v.condition_met,
          answer = v.answer, reasoning = v.reasoning, grounding_sources = v.sources::jsonb,
-         usage = v.usage::jsonb, worker_id = NULL
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[])
-         AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage)
+         usage = v.usage::jsonb, claimed_met = v.claimed_met, evidence = v.evidence::jsonb,
+         output_values = v.output_values::jsonb, value_changes = v.value_changes::jsonb,
+         values_schema_key = v.values_schema_key, worker_id = NULL
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[],
+           $12::boolean[], $13::text[], $14::text[], $15::text[], $16::text[])
+         AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage,
+           claimed_met, evidence, output_values, value_changes, values_schema_key)
        WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11
        RETURNING e.id`,
       [
@@ -283,6 +346,11 @@ export class ExecutionRepository {
         outcomes.map((outcome) => outcome.sources),
         outcomes.map((outcome) => outcome.usage),
         workerId,
+        outcomes.map((outcome) => outcome.claimedMet),
+        outcomes.map((outcome) => outcome.evidence),
+        outcomes.map((outcome) => outcome.values),
+        outcomes.map((outcome) => outcome.changes),
+        outcomes.map((outcome) => outcome.valuesSchemaKey),
       ],
     );
     return new Set(rows.map((row) => row.id));

@@ -2,7 +2,11 @@ import {
   channelsFor,
   decideFailureStreak,
   decideNotification,
+  decideRetraction,
+  decideValuesChanged,
+  isConfirmed,
   stateKey,
+  type RetractionInput,
   type NotifyInput,
   type StreakInput,
 } from './notify-decision';
@@ -22,6 +26,7 @@ describe('decideNotification', () => {
     expect(decideNotification(base)).toEqual({
       notify: true,
       reason: 'condition_met',
+      event: 'condition_met',
       channels: ['email', 'webhook'],
       completes_task: true,
     });
@@ -154,5 +159,87 @@ describe('channelsFor', () => {
         'condition_met',
       ),
     ).toEqual(['webhook']);
+  });
+});
+
+describe('confirmations', () => {
+  it('should wait when fewer than N successful checks in a row were met', () => {
+    expect(decideNotification({ ...base, confirmations: 2, previousMet: [false, true] })).toEqual({
+      notify: false,
+      reason: 'awaiting_confirmation',
+      channels: [],
+      completes_task: false,
+      awaiting_confirmation: true,
+    });
+  });
+
+  it('should notify when the last N successful checks were all met', () => {
+    expect(
+      decideNotification({ ...base, confirmations: 3, previousMet: [true, true] }),
+    ).toMatchObject({
+      notify: true,
+      completes_task: true,
+    });
+  });
+
+  it('should wait when the task has fewer successful checks than N', () => {
+    expect(isConfirmed(2, [])).toBe(false);
+    expect(isConfirmed(1, [])).toBe(true);
+  });
+});
+
+describe('decideValuesChanged', () => {
+  it('should send values_changed when values changed', () => {
+    expect(decideValuesChanged([{ field: 'a' }], ['webhook'])).toEqual({
+      notify: true,
+      reason: 'values_changed',
+      event: 'values_changed',
+      channels: ['webhook'],
+      completes_task: false,
+    });
+  });
+
+  it('should stay silent when the run is the baseline or nothing changed', () => {
+    expect(decideValuesChanged([], ['webhook'])).toMatchObject({
+      notify: false,
+      reason: 'values_unchanged',
+    });
+    expect(decideValuesChanged(null, ['webhook'])).toMatchObject({ notify: false });
+  });
+});
+
+describe('decideRetraction', () => {
+  const standing: RetractionInput = {
+    notifyBehavior: 'always',
+    taskState: 'active',
+    claimedMet: false,
+    previousClaimed: [true],
+    confirmations: 1,
+    lastNotifiedState: { price: 9 },
+    notifiedExecutionId: 'execution-0',
+    channels: ['webhook'],
+  };
+
+  it('should withdraw the standing alert when the model no longer claims the condition', () => {
+    expect(decideRetraction(standing)).toEqual({
+      retracted_execution_id: 'execution-0',
+      channels: ['webhook'],
+    });
+  });
+
+  it('should wait for N not-met checks in a row when confirmations is N', () => {
+    expect(decideRetraction({ ...standing, confirmations: 2 })).toBeNull();
+    expect(
+      decideRetraction({ ...standing, confirmations: 2, previousClaimed: [false, true] }),
+    ).not.toBeNull();
+  });
+
+  it('should withdraw nothing when the model still claims the condition (an evidence shortfall)', () => {
+    expect(decideRetraction({ ...standing, claimedMet: true })).toBeNull();
+  });
+
+  it('should withdraw nothing when no alert stands or the task is not in always mode', () => {
+    expect(decideRetraction({ ...standing, lastNotifiedState: null })).toBeNull();
+    expect(decideRetraction({ ...standing, notifyBehavior: 'once' })).toBeNull();
   });
 });

@@ -4,13 +4,28 @@ import type { NotifyBehavior, TaskState } from '../tasks/task.entity';
 
 export interface NotifyDecision {
   notify: boolean;
-  /** Why: condition_not_met, condition_met, state_unchanged, task_completed, check_failed */
+  /**
+   * Why: condition_not_met, condition_met, state_unchanged, awaiting_confirmation,
+   * task_completed, check_failed; for `on_change`: values_changed, values_unchanged.
+   */
   reason: string;
+  /** What `notify` sends: `condition_met`, or `values_changed` for an `on_change` task. */
+  event?: 'condition_met' | 'values_changed';
   channels: NotificationType[];
   /** true when the task completes with this execution (`once` and a met condition) */
   completes_task: boolean;
+  /** true while a met condition waits for more met checks (`evidence.confirmations`). */
+  awaiting_confirmation?: boolean;
   /** A failing-streak event this execution raises, when it raises one. */
   alert?: StreakAlert;
+  /** The withdrawal of the last met-condition notification, when this execution sends one. */
+  retraction?: RetractionNotice;
+}
+
+export interface RetractionNotice {
+  /** The execution whose notification is withdrawn (null when it is not known). */
+  retracted_execution_id: string | null;
+  channels: NotificationType[];
 }
 
 export interface StreakAlert {
@@ -77,10 +92,14 @@ export interface NotifyInput {
   currentState: Record<string, unknown>;
   answer: string;
   taskState: TaskState;
-  notifyBehavior: NotifyBehavior;
+  notifyBehavior: Exclude<NotifyBehavior, 'on_change'>;
   /** The state recorded when the task last notified (`last_known_state`). */
   lastNotifiedState: Record<string, unknown> | null;
   channels: NotificationType[];
+  /** `evidence.confirmations`: met checks in a row needed to notify (default 1). */
+  confirmations?: number;
+  /** `condition_met` of the task's previous successful executions, newest first. */
+  previousMet?: boolean[];
 }
 
 /**
@@ -104,12 +123,73 @@ export function decideNotification(input: NotifyInput): NotifyDecision {
   ) {
     return silent('state_unchanged');
   }
+  if (!isConfirmed(input.confirmations ?? 1, input.previousMet ?? [])) {
+    return { ...silent('awaiting_confirmation'), awaiting_confirmation: true };
+  }
   return {
     notify: true,
     reason: 'condition_met',
+    event: 'condition_met',
     channels: input.channels,
     completes_task: input.notifyBehavior === 'once' && input.taskState === 'active',
   };
+}
+
+/**
+ * Contract §7, `confirmations`: a met check counts only when the task's previous
+ * `confirmations - 1` successful checks were met too.
+ */
+export function isConfirmed(confirmations: number, previousMet: boolean[]): boolean {
+  const needed = confirmations - 1;
+  return previousMet.length >= needed && previousMet.slice(0, needed).every((met) => met);
+}
+
+/**
+ * `on_change` (contract §7): every successful check whose values changed sends `values_changed`;
+ * the first run is the baseline (no changes), and the condition alone never notifies.
+ */
+export function decideValuesChanged(
+  changes: unknown[] | null,
+  channels: NotificationType[],
+): NotifyDecision {
+  const changed = changes !== null && changes.length > 0;
+  return {
+    notify: changed,
+    reason: changed ? 'values_changed' : 'values_unchanged',
+    ...(changed ? { event: 'values_changed' as const } : {}),
+    channels: changed ? channels : [],
+    completes_task: false,
+  };
+}
+
+export interface RetractionInput {
+  notifyBehavior: NotifyBehavior;
+  taskState: TaskState;
+  /** The model's verdict of this check, before evidence (`claimed_met`). */
+  claimedMet: boolean;
+  /** `claimed_met` of the task's previous successful executions, newest first. */
+  previousClaimed: boolean[];
+  /** `evidence.confirmations` (default 1): not-met checks in a row that withdraw an alert. */
+  confirmations: number;
+  /** The state recorded at the last met-condition notification; null when none stands. */
+  lastNotifiedState: Record<string, unknown> | null;
+  /** The execution that notified, when known. */
+  notifiedExecutionId: string | null;
+  channels: NotificationType[];
+}
+
+/**
+ * Retraction (contract §7): an `always` task whose last met-condition notification stands
+ * withdraws it once `confirmations` successful checks in a row claimed the condition is not
+ * met. A verdict the model still claims, only short of evidence, withdraws nothing.
+ */
+export function decideRetraction(input: RetractionInput): RetractionNotice | null {
+  if (input.notifyBehavior !== 'always' || input.taskState === 'completed') return null;
+  if (input.lastNotifiedState === null || input.claimedMet) return null;
+  const needed = input.confirmations - 1;
+  const previous = input.previousClaimed.slice(0, needed);
+  if (previous.length < needed || previous.some((claimed) => claimed)) return null;
+  return { retracted_execution_id: input.notifiedExecutionId, channels: input.channels };
 }
 
 /**

@@ -17,6 +17,7 @@ function checkRequest(overrides: Partial<CheckRequest> = {}): CheckRequest {
     previousState: null,
     previousCheckAt: null,
     now: new Date('2030-05-01T12:00:00.000Z'),
+    outputSchema: null,
     ...overrides,
   };
 }

@@ -11,7 +11,7 @@ import { DEFAULT_TASK_NAME, type NotifyBehavior } from './search.types';
 export const UNPARSEABLE_REPLY_PREFIX = "Could not parse the model's reply";
 
 export const FALLBACK_SCHEDULE = '0 9 * * *';
-export const FALLBACK_NOTIFY_BEHAVIOR: NotifyBehavior = 'once';
+export const FALLBACK_NOTIFY_BEHAVIOR: Exclude<NotifyBehavior, 'on_change'> = 'once';
 export const MAX_NAME_LENGTH = 200;
 export const MIN_TEXT_LENGTH = 10;
 export const MAX_TEXT_LENGTH = 500;
@@ -132,6 +132,8 @@ export interface CheckVerdict {
   reasoning: string;
   currentState: Record<string, unknown>;
   nextCheckAt: Date | null;
+  /** `values` as written (checked against the task's schema later, by `SearchProvider.check`). */
+  values: unknown;
 }
 
 /** Reads a check reply; throws `ProviderError` when it cannot be used. */
@@ -149,6 +151,7 @@ export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict
     reasoning: typeof object.reasoning === 'string' ? object.reasoning : '',
     currentState: asRecord(object.current_state) ?? {},
     nextCheckAt: parseNextCheckAt(object.next_check_at, now),
+    values: object.values,
   };
 }
 

@@ -1,3 +1,9 @@
+import {
+  OutputValuesMismatchError,
+  readOutputValues,
+  type OutputSchema,
+  type OutputValues,
+} from './output-schema';
 import { cleanText, cleanValue } from './provider-output';
 import {
   NO_TOKENS,
@@ -20,6 +26,8 @@ export interface CheckRequest {
   /** When the previous check finished (null on the first check). */
   previousCheckAt: Date | null;
   now: Date;
+  /** The values to extract (`output_schema`), or null when the task asks for none. */
+  outputSchema: OutputSchema | null;
 }
 
 /** The verdict of one check as an adapter reads it from the wire, with what the call consumed. */
@@ -31,11 +39,15 @@ export interface CheckReply {
   /** The agent's choice for the next check; null when it gave none or an unusable value. */
   nextCheckAt: Date | null;
   groundingSources: GroundingSource[];
+  /** The reply's `values` as the model wrote them (undefined when it wrote none). */
+  values: unknown;
   tokens: TokenUsage;
 }
 
-/** The outcome of one grounded search, usage priced. */
-export interface CheckResult extends Omit<CheckReply, 'tokens'> {
+/** The outcome of one grounded search, usage priced, values read against the schema. */
+export interface CheckResult extends Omit<CheckReply, 'tokens' | 'values'> {
+  /** Null when the task has no `output_schema`. */
+  values: OutputValues | null;
   usage: ProviderUsage;
 }
 
@@ -55,7 +67,7 @@ export interface SuggestResult {
   search_query: string;
   condition_description: string;
   schedule: string;
-  notify_behavior: NotifyBehavior;
+  notify_behavior: Exclude<NotifyBehavior, 'on_change'>;
 }
 
 export interface SuggestReply {
@@ -93,8 +105,13 @@ export abstract class SearchProvider {
   close(): void {}
 
   async check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
-    const { tokens, ...reply } = await this.priced(cleaned(this.runCheck(request, signal)));
-    return { ...reply, usage: this.usageOf(tokens) };
+    const { tokens, values, ...reply } = await this.priced(
+      cleaned(this.runCheck(request, signal)).then((cleanReply) => ({
+        ...cleanReply,
+        values: this.withTokens(cleanReply.tokens, () => valuesOf(request, cleanReply.values)),
+      })),
+    );
+    return { ...reply, values, usage: this.usageOf(tokens) };
   }
 
   async suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestOutcome> {
@@ -123,6 +140,17 @@ export abstract class SearchProvider {
       if (error instanceof ProviderError) error.usage = this.usageOf(error.tokens ?? NO_TOKENS);
       throw error;
     }
+  }
+}
+
+/** The reply's values checked against the task's schema (contract §7); null without one. */
+function valuesOf(request: CheckRequest, raw: unknown): OutputValues | null {
+  if (request.outputSchema === null) return null;
+  try {
+    return readOutputValues(request.outputSchema, raw);
+  } catch (error) {
+    if (error instanceof OutputValuesMismatchError) throw new ProviderError(error.message);
+    throw error;
   }
 }
 

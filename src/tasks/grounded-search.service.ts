@@ -41,7 +41,7 @@ export class SuggestResponse implements SuggestResult {
   schedule: string;
 
   @ApiProperty({ enum: ['once', 'always'] })
-  notify_behavior: NotifyBehavior;
+  notify_behavior: Exclude<NotifyBehavior, 'on_change'>;
 }
 
 /**
@@ -69,6 +69,7 @@ export class GroundedSearchService {
         previousState: null,
         previousCheckAt: null,
         now: this.clock.now(),
+        outputSchema: null,
       });
       return { value: check, usage: check.usage };
     });

@@ -90,6 +90,9 @@ export class TaskSharingService {
         searchQuery: source.searchQuery,
         conditionDescription: source.conditionDescription,
         notifyBehavior: source.notifyBehavior,
+        // Neither holds a secret (contract §7): a fork extracts and judges as its source does.
+        outputSchema: source.outputSchema,
+        evidence: source.evidence,
         notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
         state: 'paused',
         isPublic: false,

@@ -8,7 +8,9 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import type { NotificationConfig } from '../notifications/channels/notification-config';
+import type { OutputSchema } from '../search/output-schema';
 import { UserEntity } from '../users/user.entity';
+import type { EvidenceRule } from './evidence-rule';
 
 export type TaskState = 'active' | 'paused' | 'completed';
 
@@ -46,8 +48,16 @@ export class TaskEntity {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   state: TaskState;
 
-  @Column({ type: 'varchar', length: 8, default: 'once' })
+  @Column({ type: 'varchar', length: 16, default: 'once' })
   notifyBehavior: NotifyBehavior;
+
+  /** The values each check extracts (contract §7); null: none. */
+  @Column({ type: 'jsonb', nullable: true })
+  outputSchema: OutputSchema | null;
+
+  /** What a met verdict needs from its sources (contract §7); null: the verdict as claimed. */
+  @Column({ type: 'jsonb', nullable: true })
+  evidence: EvidenceRule | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   nextRun: Date | null;
@@ -70,6 +80,13 @@ export class TaskEntity {
 
   @Column({ type: 'uuid', nullable: true })
   lastExecutionId: string | null;
+
+  /**
+   * The execution whose met-condition notification stands: what a retraction withdraws. Set
+   * with `lastKnownState` when the condition notifies, cleared with it by a retraction.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  alertExecutionId: string | null;
 
   /** The queue job of the next scheduled check (null when none is scheduled). */
   @Column({ type: 'uuid', nullable: true })

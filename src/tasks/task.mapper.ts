@@ -6,12 +6,22 @@ import {
 } from '../common/openapi/schema-properties';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
+import type { OutputSchema } from '../search/output-schema';
+import { NOTIFY_BEHAVIORS } from '../search/search.types';
+import {
+  EvidenceProperty,
+  EvidenceRuleDto,
+  OutputPropertyDto,
+  OutputSchemaDto,
+  OutputSchemaProperty,
+} from './dto/alert-fields.dto';
 import { NotificationConfigDto, NotificationsProperty } from './dto/notification-config.dto';
+import type { EvidenceRule } from './evidence-rule';
 import type { NotificationConfig, NotifyBehavior, TaskEntity, TaskState } from './task.entity';
 
 export type TaskViewer = 'owner' | 'public';
 
-@ApiExtraModels(NotificationConfigDto)
+@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class TaskResponse {
   @UuidProperty()
   id: string;
@@ -31,8 +41,17 @@ export class TaskResponse {
   @ApiProperty({ enum: ['active', 'paused', 'completed'] })
   state: TaskState;
 
-  @ApiProperty({ enum: ['once', 'always'] })
+  @ApiProperty({ enum: NOTIFY_BEHAVIORS })
   notify_behavior: NotifyBehavior;
+
+  @OutputSchemaProperty({ required: true, description: 'Null when the task extracts no values' })
+  output_schema: OutputSchema | null;
+
+  @EvidenceProperty({
+    required: true,
+    description: 'Null: a met verdict counts as the model claims it',
+  })
+  evidence: EvidenceRule | null;
 
   @TimestampProperty({ nullable: true, description: 'Set by the agent; null when completed' })
   next_run: string | null;
@@ -110,6 +129,8 @@ export function toTaskResponse(
     condition_description: task.conditionDescription,
     state: task.state,
     notify_behavior: task.notifyBehavior,
+    output_schema: task.outputSchema,
+    evidence: task.evidence,
     next_run: task.nextRun?.toISOString() ?? null,
     is_public: task.isPublic,
     view_count: task.viewCount,

@@ -21,6 +21,8 @@ export type NewTask = Pick<
   | 'conditionDescription'
   | 'state'
   | 'notifyBehavior'
+  | 'outputSchema'
+  | 'evidence'
   | 'notifications'
   | 'nextRun'
   | 'stateChangedAt'
@@ -29,6 +31,7 @@ export type NewTask = Pick<
 /** Every column of a task, named as the entity names them. */
 const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
   t.condition_description AS "conditionDescription", t.state, t.notify_behavior AS "notifyBehavior",
+  t.output_schema AS "outputSchema", t.evidence, t.alert_execution_id AS "alertExecutionId",
   t.next_run AS "nextRun", t.is_public AS "isPublic", t.view_count AS "viewCount",
   t.subscriber_count AS "subscriberCount", t.forked_from_task_id AS "forkedFromTaskId",
   t.last_known_state AS "lastKnownState", t.last_execution_id AS "lastExecutionId",
@@ -144,8 +147,8 @@ export class TaskRepository {
     const rows = await queryRows<Row>(
       manager,
       `INSERT INTO tasks AS t (user_id, name, search_query, condition_description, state, notify_behavior,
-         notifications, next_run, state_changed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         notifications, next_run, state_changed_at, output_schema, evidence)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        RETURNING ${TASK_COLUMNS}, NULL AS e_id`,
       [
         task.userId,
@@ -157,6 +160,8 @@ export class TaskRepository {
         JSON.stringify(task.notifications),
         task.nextRun,
         task.stateChangedAt,
+        task.outputSchema === null ? null : JSON.stringify(task.outputSchema),
+        task.evidence === null ? null : JSON.stringify(task.evidence),
       ],
     );
     return withLastExecution(rows[0]).task;
@@ -318,6 +323,9 @@ function withLastExecution(row: Row): TaskWithLastExecution {
     conditionDescription: row.conditionDescription,
     state: row.state,
     notifyBehavior: row.notifyBehavior,
+    outputSchema: row.outputSchema,
+    evidence: row.evidence,
+    alertExecutionId: row.alertExecutionId,
     nextRun: row.nextRun,
     isPublic: row.isPublic,
     viewCount: row.viewCount,

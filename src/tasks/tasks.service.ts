@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   ConflictException,
   HttpException,
   Injectable,
@@ -15,6 +16,12 @@ import { UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
+import {
+  OutputSchemaError,
+  validateOutputSchema,
+  type OutputSchema,
+} from '../search/output-schema';
+import { EvidenceRuleError, validateEvidenceRule, type EvidenceRule } from './evidence-rule';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { DEFAULT_TASK_NAME, type TaskEntity, type TaskState } from './task.entity';
@@ -28,6 +35,41 @@ export const TASK_NOT_FOUND = 'Task not found';
 /** The 500 of a state change rolled back: a fixed reason, the database's own words go to the log. */
 export const TASK_STATE_CHANGE_FAILED =
   'Failed to change task state: database error. Task update rolled back.';
+
+export const ON_CHANGE_NEEDS_SCHEMA = 'notify_behavior on_change requires an output_schema';
+
+/** A request's `output_schema` as stored; undefined leaves the task's as it is, null clears it. */
+export function readOutputSchema(value: unknown): OutputSchema | null | undefined {
+  if (value === undefined || value === null) return value;
+  try {
+    return validateOutputSchema(value);
+  } catch (error) {
+    if (error instanceof OutputSchemaError) {
+      throw new BadRequestException(`Invalid output_schema: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** A request's `evidence` as stored; undefined leaves the task's as it is, null clears it. */
+export function readEvidenceRule(value: unknown): EvidenceRule | null | undefined {
+  if (value === undefined || value === null) return value;
+  try {
+    return validateEvidenceRule(value);
+  } catch (error) {
+    if (error instanceof EvidenceRuleError) {
+      throw new BadRequestException(`Invalid evidence: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** `on_change` compares values, so a task in that mode needs a schema to extract them. */
+function assertNotifyBehaviorFits(task: Pick<TaskEntity, 'notifyBehavior' | 'outputSchema'>): void {
+  if (task.notifyBehavior === 'on_change' && task.outputSchema === null) {
+    throw new BadRequestException(ON_CHANGE_NEEDS_SCHEMA);
+  }
+}
 
 @Injectable()
 export class TasksService {
@@ -51,6 +93,10 @@ export class TasksService {
     dto: CreateTaskDto,
     firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
   ): Promise<TaskEntity> {
+    const outputSchema = readOutputSchema(dto.output_schema) ?? null;
+    const evidence = readEvidenceRule(dto.evidence) ?? null;
+    const notifyBehavior = dto.notify_behavior ?? 'once';
+    assertNotifyBehaviorFits({ notifyBehavior, outputSchema });
     const notifications = await this.notificationConfigs.validate(
       dto.notifications ?? [],
       channelOwner(caller.user),
@@ -63,7 +109,9 @@ export class TasksService {
       searchQuery: dto.search_query,
       conditionDescription: dto.condition_description ?? dto.search_query,
       state,
-      notifyBehavior: dto.notify_behavior ?? 'once',
+      notifyBehavior,
+      outputSchema,
+      evidence,
       notifications,
       // A new active task gets its first check right away: the agent picks the pace after it.
       nextRun: state === 'active' ? now : null,
@@ -114,6 +162,8 @@ export class TasksService {
 
   async update(caller: AuthenticatedUser, id: string, dto: UpdateTaskDto): Promise<TaskEntity> {
     const current = await this.findOwned(caller, id);
+    const outputSchema = readOutputSchema(dto.output_schema);
+    const evidence = readEvidenceRule(dto.evidence);
     const notifications =
       dto.notifications === undefined
         ? undefined
@@ -134,6 +184,9 @@ export class TasksService {
       if (dto.condition_description !== undefined)
         task.conditionDescription = dto.condition_description;
       if (dto.notify_behavior !== undefined) task.notifyBehavior = dto.notify_behavior;
+      if (outputSchema !== undefined) task.outputSchema = outputSchema;
+      if (evidence !== undefined) task.evidence = evidence;
+      assertNotifyBehaviorFits(task);
       if (notifications !== undefined) task.notifications = notifications;
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
       task.updatedAt = this.clock.now();

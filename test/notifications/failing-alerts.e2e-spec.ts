@@ -115,6 +115,10 @@ describe('Failing-check alerts', () => {
         execution: {
           id: expect.any(String),
           status: 'failed',
+          claimed_met: null,
+          evidence: null,
+          values: null,
+          changes: null,
           error_message: expect.stringContaining('invalid argument'),
           completed_at: expect.any(String),
         },

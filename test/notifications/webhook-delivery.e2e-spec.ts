@@ -115,6 +115,11 @@ describe('Webhook notifications', () => {
         execution: {
           id: rows[0].id,
           condition_met: true,
+          // Contract §7: every execution object says what the verdict rests on.
+          claimed_met: true,
+          evidence: { distinct_domains: 2, trusted_matches: 0, satisfied: true },
+          values: null,
+          changes: null,
           answer: MET_ANSWER,
           reasoning: MET_REASONING,
           grounding_sources: MET_SOURCES,

@@ -145,6 +145,48 @@ describe.each(CASES)('Search provider $name against its stand-in', (providerCase
     providerCase.expectModelRequest(provider.requestsFor(query)[0]);
   });
 
+  it('should extract the values of the output_schema in the same single call and judge evidence from its sources', async () => {
+    const query = uniqueQuery('values');
+    provider.script(
+      query,
+      standIn.checkReply({
+        conditionMet: true,
+        currentState: { version: '2.0' },
+        sources: SOURCES,
+        values: { version: '2.0', downloads: '1500', stable: 'true' },
+      }),
+    );
+    const task = await api.create(user, {
+      search_query: query,
+      state: 'paused',
+      output_schema: {
+        type: 'object',
+        properties: {
+          version: { type: 'string' },
+          downloads: { type: 'integer' },
+          stable: { type: 'boolean' },
+        },
+        required: ['version'],
+      },
+      evidence: { min_domains: 1 },
+    });
+    const run = await api.execute(user, task.id);
+    const execution = await api.waitForExecution(user, task.id, run.id);
+    expect(execution).toMatchObject({
+      status: 'success',
+      claimed_met: true,
+      condition_met: true,
+      values: { version: '2.0', downloads: 1500, stable: true },
+      changes: [],
+      evidence: { satisfied: true },
+    });
+    expect((execution.evidence as { distinct_domains: number }).distinct_domains).toBeGreaterThan(
+      0,
+    );
+    expect(callsFor(query)).toHaveLength(standIn.callsPerCheck);
+    expect(provider.requestsFor(query)[0].promptText).toContain('"downloads"');
+  });
+
   it('should record an unmet condition when the model says it is not met', async () => {
     const query = uniqueQuery('not met');
     provider.script(query, standIn.checkReply({ conditionMet: false, answer: 'Nothing yet.' }));

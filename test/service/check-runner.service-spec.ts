@@ -28,6 +28,7 @@ function reply(overrides: Partial<Exclude<ScriptedReply, ProviderError>> = {}): 
     currentState: {},
     nextCheckAt: null,
     groundingSources: [],
+    values: undefined,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ const NOT_MET = {
   currentState: {},
   nextCheckAt: null,
   groundingSources: [],
+  values: undefined,
 };
 
 /** Contract §11, "Checks": the check queue and the worker's slots. */

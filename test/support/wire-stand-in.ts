@@ -69,6 +69,8 @@ export interface CheckReplyOptions {
   /** Default: one hour from now. `null` sends `"next_check_at": null`. */
   nextCheckAt?: Date | string | null;
   sources?: Array<{ uri: string; title?: string }>;
+  /** `values` of a task with an output_schema (contract §7); absent: the reply has none. */
+  values?: unknown;
   webSearchQueries?: string[];
   /** Wrap the JSON in a Markdown ```json fence, as models often do. */
   fenced?: boolean;
@@ -115,6 +117,7 @@ export function checkText(options: CheckReplyOptions, extra: Record<string, unkn
       reasoning: options.reasoning ?? 'The search results do not show the condition being met yet.',
       current_state: options.currentState ?? {},
       next_check_at: nextCheckAt,
+      ...(options.values === undefined ? {} : { values: options.values }),
       ...extra,
     },
     null,

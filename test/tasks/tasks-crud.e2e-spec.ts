@@ -49,6 +49,8 @@ describe('Tasks: create, list, get and delete', () => {
         condition_description: query,
         state: 'active',
         notify_behavior: 'once',
+        output_schema: null,
+        evidence: null,
         next_run: expect.stringMatching(ISO_TIMESTAMP),
         is_public: false,
         view_count: 0,

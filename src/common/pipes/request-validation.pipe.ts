@@ -2,6 +2,7 @@ import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/c
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import { RequestValidationException, type ValidationIssue } from '../errors/validation-issue';
+import { rawJsonFields } from '../validation/fields';
 
 /** class-validator constraint name -> error `type` of the 422 detail. */
 const CONSTRAINT_TYPES: Record<string, string> = {
@@ -50,7 +51,16 @@ export class RequestValidationPipe implements PipeTransform {
         },
       ]);
     }
-    const instance = plainToInstance<object, object>(metatype as new () => object, source);
+    // Free-form JSON fields skip the recursive copy and are put back as sent.
+    const raw = rawJsonFields(metatype);
+    const copied: Record<string, unknown> = { ...(source as Record<string, unknown>) };
+    for (const field of raw) delete copied[field];
+    const instance = plainToInstance<object, object>(metatype as new () => object, copied);
+    for (const field of raw) {
+      if (Object.prototype.hasOwnProperty.call(source, field)) {
+        (instance as Record<string, unknown>)[field] = (source as Record<string, unknown>)[field];
+      }
+    }
     const errors = await validate(instance, {
       whitelist: true,
       forbidUnknownValues: false,
@@ -74,6 +84,22 @@ function hasValidationRules(metatype: unknown): boolean {
   return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
 }
 
+/** Echoing a value nested deeper than this would overflow the stack of the JSON writer. */
+const MAX_ECHO_DEPTH = 64;
+const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
+
+/** Whether `value` nests at most MAX_ECHO_DEPTH levels (walked without recursion). */
+function isShallow(value: unknown): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= MAX_ECHO_DEPTH) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
 function collectIssues(
   errors: ValidationError[],
   parentLoc: (string | number)[],
@@ -87,7 +113,8 @@ function collectIssues(
     if (constraints.length > 0) {
       const [name, message] = constraints[0];
       const type = CONSTRAINT_TYPES[name] ?? 'value_error';
-      issues.push({ type, loc, msg: message, input: type === 'missing' ? parent : error.value });
+      const input: unknown = type === 'missing' ? parent : error.value;
+      issues.push({ type, loc, msg: message, input: isShallow(input) ? input : TOO_DEEP_TO_ECHO });
     }
     if (error.children && error.children.length > 0) {
       issues.push(...collectIssues(error.children, loc, error.value));

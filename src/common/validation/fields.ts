@@ -121,3 +121,22 @@ export function QueryInt(options: { min: number; max?: number }): PropertyDecora
   }
   return composed(...decorators);
 }
+
+const RAW_JSON_FIELDS = Symbol('rawJsonFields');
+
+/**
+ * An optional field whose value is any JSON the service checks itself (a schema, a rule, a list
+ * of configs): it reaches the DTO as sent, without class-transformer's copy, which walks the
+ * value recursively and so would overflow the stack on a deeply nested body (a 500, not a 400).
+ */
+export function OptionalRawJson(): PropertyDecorator {
+  return composed(IsOptional(), (target, key) => {
+    const fields = rawJsonFields(target.constructor);
+    Reflect.defineMetadata(RAW_JSON_FIELDS, [...fields, String(key)], target.constructor);
+  });
+}
+
+/** The fields of a DTO class marked `OptionalRawJson`. */
+export function rawJsonFields(metatype: object): string[] {
+  return (Reflect.getMetadata(RAW_JSON_FIELDS, metatype) as string[] | undefined) ?? [];
+}

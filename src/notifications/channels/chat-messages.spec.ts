@@ -18,6 +18,10 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
       id: 'execution-1',
       status: 'success',
       conditionMet: true,
+      claimedMet: true,
+      evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: true },
+      values: null,
+      changes: null,
       answer,
       reasoning: 'Because.',
       errorMessage: null,
@@ -28,6 +32,7 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
       completedAt: new Date('2026-02-03T04:05:06Z'),
     },
     consecutiveFailures: 0,
+    retractedExecutionId: null,
     occurredAt: new Date('2026-02-03T04:05:06Z'),
   };
 }
@@ -126,5 +131,61 @@ describe('ntfyMessage', () => {
     expect(Buffer.byteLength(ntfyMessage(content('é'.repeat(5000))).body)).toBeLessThanOrEqual(
       4000,
     );
+  });
+});
+
+describe('values changed and withdrawn alerts in every chat channel', () => {
+  function changed(): NotificationContent {
+    const base = content();
+    return {
+      ...base,
+      event: 'values_changed',
+      execution: {
+        ...base.execution!,
+        conditionMet: false,
+        claimedMet: false,
+        values: { price: 12, stage: '<stable>' },
+        changes: [
+          { field: 'price', before: 10, after: 12 },
+          { field: 'stage', before: null, after: '<stable>' },
+        ],
+      },
+    };
+  }
+
+  function withdrawn(): NotificationContent {
+    return { ...content(), event: 'condition_retracted', retractedExecutionId: 'execution-0' };
+  }
+
+  it('should list changes as field: before → after when values changed', () => {
+    expect(JSON.stringify(slackMessage(changed()).blocks)).toContain(
+      'price: 10 → 12\\nstage: none → &lt;stable&gt;',
+    );
+    expect(telegramText(changed())).toContain('price: 10 → 12\nstage: none → &lt;stable&gt;');
+    const embed = (
+      discordMessage(changed()).embeds as Array<{ fields: Array<{ value: string }> }>
+    )[0];
+    expect(embed.fields[0].value).toBe('price: 10 → 12\nstage: none → <stable\\>');
+    expect(ntfyMessage(changed()).body).toContain('Changes: price: 10 → 12');
+  });
+
+  it('should say plainly that the alert is withdrawn when it is retracted', () => {
+    expect(slackMessage(withdrawn()).text).toContain('Price &lt;watch&gt;: alert withdrawn');
+    expect(telegramText(withdrawn())).toContain('<b>Price &lt;watch&gt;: alert withdrawn</b>');
+    expect(discordMessage(withdrawn()).content).toContain('alert withdrawn');
+    expect(ntfyMessage(withdrawn()).headers.Title).toBe('Price <watch>: alert withdrawn');
+  });
+
+  it('should keep Discord within 2,000 characters when many long values changed', () => {
+    const many = changed();
+    many.execution!.changes = Array.from({ length: 20 }, (_, index) => ({
+      field: `field_${index}`,
+      before: 'b'.repeat(1000),
+      after: 'a'.repeat(1000),
+    }));
+    const message = discordMessage(many);
+    expect((message.content as string).length).toBeLessThanOrEqual(2000);
+    const embed = (message.embeds as Array<{ fields: Array<{ value: string }> }>)[0];
+    for (const field of embed.fields) expect(field.value.length).toBeLessThanOrEqual(1024);
   });
 });

@@ -1,7 +1,13 @@
 export type { NotificationType } from './channel-registry';
 
 /** The events a config may subscribe to (`events`, default all of them). */
-export const NOTIFICATION_EVENTS = ['condition_met', 'check_failing', 'check_recovered'] as const;
+export const NOTIFICATION_EVENTS = [
+  'condition_met',
+  'check_failing',
+  'check_recovered',
+  'values_changed',
+  'condition_retracted',
+] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** What a send record was about: an event, or a test send. */

@@ -20,6 +20,10 @@ function content(overrides: Partial<NotificationContent['task']> = {}): Notifica
       id: 'execution-1',
       status: 'success',
       conditionMet: true,
+      claimedMet: true,
+      evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: true },
+      values: null,
+      changes: null,
       errorMessage: null,
       answer: 'It is <b>9</b> now',
       reasoning: 'Line one.\n\nLine "two".',
@@ -30,6 +34,7 @@ function content(overrides: Partial<NotificationContent['task']> = {}): Notifica
       completedAt: new Date('2026-02-03T04:05:06.789Z'),
     },
     consecutiveFailures: 0,
+    retractedExecutionId: null,
     occurredAt: new Date('2026-02-03T04:05:06.789Z'),
   };
 }
@@ -75,6 +80,10 @@ describe('webhookBody', () => {
         execution: {
           id: 'execution-1',
           condition_met: true,
+          claimed_met: true,
+          evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: true },
+          values: null,
+          changes: null,
           answer: 'It is <b>9</b> now',
           reasoning: 'Line one.\n\nLine "two".',
           grounding_sources: content().execution?.groundingSources,
@@ -93,6 +102,8 @@ describe('webhookBody for streak and test events', () => {
       ...content().execution!,
       status: 'failed',
       conditionMet: null,
+      claimedMet: null,
+      evidence: null,
       errorMessage: 'Provider timed out',
     },
     consecutiveFailures: 3,
@@ -108,6 +119,10 @@ describe('webhookBody for streak and test events', () => {
           id: 'execution-1',
           status: 'failed',
           error_message: 'Provider timed out',
+          claimed_met: null,
+          evidence: null,
+          values: null,
+          changes: null,
           completed_at: '2026-02-03T04:05:06.789Z',
         },
         consecutive_failures: 3,
@@ -153,5 +168,51 @@ describe('escapeWithin', () => {
     const cut = escapeWithin('<<<<', 10, (c) => (c === '<' ? '&lt;' : c));
     expect(cut).toBe('&lt;&lt;…');
     expect(cut.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('values_changed and condition_retracted', () => {
+  it('should carry the verdict, values and changes and name the withdrawn execution when retracted', () => {
+    const body = JSON.parse(
+      webhookBody({
+        ...content(),
+        event: 'condition_retracted',
+        retractedExecutionId: 'execution-0',
+        execution: {
+          ...content().execution!,
+          conditionMet: false,
+          claimedMet: false,
+          values: { price: 12 },
+          changes: [{ field: 'price', before: 9, after: 12 }],
+        },
+      }),
+    );
+    expect(body.type).toBe('task.condition_retracted');
+    expect(body.data.retracted_execution_id).toBe('execution-0');
+    expect(body.data.execution).toMatchObject({
+      condition_met: false,
+      claimed_met: false,
+      values: { price: 12 },
+      changes: [{ field: 'price', before: 9, after: 12 }],
+    });
+  });
+
+  it('should say the alert is withdrawn in the email subject and body', () => {
+    const email = renderEmail({ ...content(), event: 'condition_retracted' });
+    expect(email.subject).toBe('[Monitor] Price <watch>: alert withdrawn');
+    expect(email.text).toContain('The earlier alert is withdrawn: the condition is no longer met.');
+  });
+
+  it('should list the changes in the email when values changed', () => {
+    const email = renderEmail({
+      ...content(),
+      event: 'values_changed',
+      execution: {
+        ...content().execution!,
+        changes: [{ field: 'price', before: 10, after: 9 }],
+      },
+    });
+    expect(email.subject).toBe('[Monitor] Price <watch>: values changed');
+    expect(email.text).toContain('Changes:\nprice: 10 → 9');
   });
 });

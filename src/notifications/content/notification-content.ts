@@ -1,9 +1,25 @@
+import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { SendEvent } from '../channels/notification-types';
 
+/** What an execution's sources amounted to (contract §7). */
+export interface EvidenceContent {
+  distinct_domains: number;
+  trusted_matches: number;
+  satisfied: boolean;
+}
+
+/** One value that changed since the previous check (contract §7). */
+export interface ChangeContent {
+  field: string;
+  before: OutputValue;
+  after: OutputValue;
+}
+
 /**
  * What a notification is about: the event, the task and the execution behind it (the one that
- * met the condition, the last failed one, or the success that ended a failing streak).
+ * met the condition, whose values changed or that withdrew an alert, the last failed one, or the
+ * success that ended a failing streak).
  */
 export interface NotificationContent {
   event: SendEvent;
@@ -18,6 +34,11 @@ export interface NotificationContent {
     id: string;
     status: 'success' | 'failed';
     conditionMet: boolean | null;
+    /** The model's verdict before evidence; null for a failed check. */
+    claimedMet: boolean | null;
+    evidence: EvidenceContent | null;
+    values: OutputValues | null;
+    changes: ChangeContent[] | null;
     answer: string;
     reasoning: string;
     errorMessage: string | null;
@@ -26,6 +47,8 @@ export interface NotificationContent {
   } | null;
   /** The failing streak an alert or a recovery is about (0 otherwise). */
   consecutiveFailures: number;
+  /** For `condition_retracted`: the execution whose notification is withdrawn. */
+  retractedExecutionId: string | null;
   /** When the event happened: the check's end, or the moment of a test send. */
   occurredAt: Date;
 }
@@ -70,20 +93,32 @@ export function webhookBody(content: NotificationContent): string {
       condition_description: task.conditionDescription,
     },
   };
-  if (execution && content.event === 'condition_met') {
+  // Every execution object also says what the verdict rests on (contract §7).
+  const verdict = (run: ExecutionContent) => ({
+    claimed_met: run.claimedMet,
+    evidence: run.evidence,
+    values: run.values,
+    changes: run.changes,
+  });
+  if (execution && VERDICT_EVENTS.has(content.event)) {
     data.execution = {
       id: execution.id,
-      condition_met: execution.conditionMet ?? true,
+      condition_met: execution.conditionMet ?? content.event === 'condition_met',
+      ...verdict(execution),
       answer: execution.answer,
       reasoning: execution.reasoning,
       grounding_sources: execution.groundingSources,
       completed_at: execution.completedAt.toISOString(),
     };
+    if (content.event === 'condition_retracted') {
+      data.retracted_execution_id = content.retractedExecutionId;
+    }
   } else if (execution) {
     data.execution = {
       id: execution.id,
       status: execution.status,
       error_message: execution.errorMessage,
+      ...verdict(execution),
       completed_at: execution.completedAt.toISOString(),
     };
     data.consecutive_failures = content.consecutiveFailures;
@@ -94,6 +129,28 @@ export function webhookBody(content: NotificationContent): string {
     timestamp: content.occurredAt.toISOString(),
     data,
   });
+}
+
+/** Events whose execution is a verdict (the others are about a failing streak). */
+const VERDICT_EVENTS = new Set<SendEvent>([
+  'condition_met',
+  'values_changed',
+  'condition_retracted',
+]);
+
+/** A value as a message shows it: strings as written, `none` for a missing value. */
+export function formatValue(value: OutputValue): string {
+  if (value === null) return 'none';
+  return typeof value === 'string' ? oneLine(value) || '""' : String(value);
+}
+
+/** `field: before → after`, one line per change (contract §7). */
+export function changeLines(changes: ChangeContent[]): string {
+  return changes
+    .map(
+      (change) => `${change.field}: ${formatValue(change.before)} → ${formatValue(change.after)}`,
+    )
+    .join('\n');
 }
 
 /** Cuts to at most `max` characters (code points), marking the cut with an ellipsis. */
@@ -114,6 +171,9 @@ export function messageParts(content: NotificationContent): MessageParts {
     { label: 'Answer', text: run.answer },
     { label: 'Reasoning', text: run.reasoning },
   ];
+  const changes = execution?.changes ?? [];
+  const changeSections =
+    changes.length > 0 ? [{ label: 'Changes', text: changeLines(changes) }] : [];
   const sources = (execution?.groundingSources ?? [])
     .filter((source) => isWebLink(source.uri))
     .slice(0, MAX_SOURCES);
@@ -126,6 +186,25 @@ export function messageParts(content: NotificationContent): MessageParts {
       return {
         title: `${name}: condition met`,
         summary: `Condition: ${content.task.conditionDescription}`,
+        sections: execution ? [...answerSections(execution), ...changeSections] : [],
+        sources,
+        footer,
+      };
+    case 'values_changed':
+      return {
+        title: `${name}: values changed`,
+        summary:
+          changes.length === 1
+            ? '1 value changed since the last check.'
+            : `${changes.length} values changed since the last check.`,
+        sections: [...changeSections, ...(execution ? answerSections(execution).slice(0, 1) : [])],
+        sources,
+        footer,
+      };
+    case 'condition_retracted':
+      return {
+        title: `${name}: alert withdrawn`,
+        summary: `The earlier alert is withdrawn: the condition is no longer met. Condition: ${content.task.conditionDescription}`,
         sections: execution ? answerSections(execution) : [],
         sources,
         footer,
@@ -211,6 +290,7 @@ export function renderConditionMetEmail(
   const name = oneLine(task.name) || 'Monitor';
   const sources = execution.groundingSources;
   const when = checkedAt(execution.completedAt);
+  const changes = execution.changes ?? [];
 
   const text = [
     `The condition of your monitor "${name}" is met.`,
@@ -223,6 +303,7 @@ export function renderConditionMetEmail(
     'Reasoning:',
     execution.reasoning,
     '',
+    ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
     'Sources:',
     ...(sources.length === 0
       ? ['(none)']
@@ -255,6 +336,7 @@ export function renderConditionMetEmail(
     paragraphs(execution.answer),
     '<h3>Reasoning</h3>',
     paragraphs(execution.reasoning),
+    ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
     '<h3>Sources</h3>',
     sourceItems,
     `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
+import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
+import type { ChangeContent, EvidenceContent } from '../content/notification-content';
 import { TaskEntity, type NotificationConfig } from '../../tasks/task.entity';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
@@ -33,6 +35,12 @@ export interface AttemptContextRow {
   /** The failing streak an alert or a recovery is about (from the execution's decision). */
   consecutive_failures: number | null;
   condition_met: boolean | null;
+  claimed_met: boolean | null;
+  evidence: EvidenceContent | null;
+  output_values: OutputValues | null;
+  value_changes: ChangeContent[] | null;
+  /** For a retraction: the execution whose notification is withdrawn (from its decision). */
+  retracted_execution_id: string | null;
   answer: string | null;
   reasoning: string | null;
   grounding_sources: GroundingSource[] | null;
@@ -180,7 +188,9 @@ export class NotificationDeliveryRepository {
          t.name AS task_name, t.search_query, t.condition_description, t.notifications,
          e.status, e.error_message,
          (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,
-         e.condition_met, e.answer, e.reasoning, e.grounding_sources, e.completed_at, e.created_at,
+         e.condition_met, e.claimed_met, e.evidence, e.output_values, e.value_changes,
+         e.notification -> 'retraction' ->> 'retracted_execution_id' AS retracted_execution_id,
+         e.answer, e.reasoning, e.grounding_sources, e.completed_at, e.created_at,
          d.state AS delivery_state, d.attempt AS delivery_attempt
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
        JOIN executions e ON e.id = v.execution_id

@@ -321,6 +321,10 @@ function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): Notifi
       id: context.execution_id,
       status: context.status === 'failed' ? 'failed' : 'success',
       conditionMet: context.condition_met ?? (attempt.event === 'condition_met' ? true : null),
+      claimedMet: context.claimed_met,
+      evidence: context.evidence,
+      values: context.output_values,
+      changes: context.value_changes,
       answer: context.answer ?? '',
       reasoning: context.reasoning ?? '',
       errorMessage: context.error_message,
@@ -328,6 +332,7 @@ function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): Notifi
       completedAt,
     },
     consecutiveFailures: context.consecutive_failures ?? 0,
+    retractedExecutionId: context.retracted_execution_id,
     occurredAt: completedAt,
   };
 }

@@ -56,6 +56,7 @@ export class TestNotificationService {
       },
       execution: null,
       consecutiveFailures: 0,
+      retractedExecutionId: null,
       occurredAt: now,
     };
     const owner = channelOwner(caller.user);

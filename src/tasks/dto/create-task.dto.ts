@@ -1,19 +1,28 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional } from 'class-validator';
+import { IsArray } from 'class-validator';
 import {
   OptionalBoolean,
   OptionalEnum,
+  OptionalRawJson,
   OptionalText,
   RequiredText,
 } from '../../common/validation/fields';
+import { NOTIFY_BEHAVIORS, type NotifyBehavior } from '../../search/search.types';
 import { DEFAULT_TASK_NAME } from '../task.entity';
+import {
+  EvidenceProperty,
+  EvidenceRuleDto,
+  OutputPropertyDto,
+  OutputSchemaDto,
+  OutputSchemaProperty,
+} from './alert-fields.dto';
 import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
 
 export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
-@ApiExtraModels(NotificationConfigDto)
+@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class CreateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -35,9 +44,21 @@ export class CreateTaskDto {
   @OptionalEnum(['active', 'paused'])
   state?: 'active' | 'paused';
 
-  @ApiPropertyOptional({ enum: ['once', 'always'], default: 'once' })
-  @OptionalEnum(['once', 'always'])
-  notify_behavior?: 'once' | 'always';
+  @ApiPropertyOptional({
+    enum: NOTIFY_BEHAVIORS,
+    default: 'once',
+    description: '`on_change` requires an output_schema',
+  })
+  @OptionalEnum(NOTIFY_BEHAVIORS)
+  notify_behavior?: NotifyBehavior;
+
+  @OutputSchemaProperty({ required: false, description: 'Values each check extracts' })
+  @OptionalRawJson()
+  output_schema?: unknown;
+
+  @EvidenceProperty({ required: false, description: 'What a met verdict needs from its sources' })
+  @OptionalRawJson()
+  evidence?: unknown;
 
   @ApiPropertyOptional({
     default: false,
@@ -48,7 +69,7 @@ export class CreateTaskDto {
   run_immediately?: boolean;
 
   @NotificationsProperty({ required: false, description: 'At most one config per type' })
-  @IsOptional()
+  @OptionalRawJson()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];
 }

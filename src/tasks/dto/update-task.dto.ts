@@ -1,11 +1,19 @@
 import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional } from 'class-validator';
-import { OptionalEnum, OptionalText } from '../../common/validation/fields';
+import { IsArray } from 'class-validator';
+import { OptionalEnum, OptionalRawJson, OptionalText } from '../../common/validation/fields';
 import { NAME_MAX, TEXT_MAX, TEXT_MIN } from './create-task.dto';
+import { NOTIFY_BEHAVIORS, type NotifyBehavior } from '../../search/search.types';
+import {
+  EvidenceProperty,
+  EvidenceRuleDto,
+  OutputPropertyDto,
+  OutputSchemaDto,
+  OutputSchemaProperty,
+} from './alert-fields.dto';
 import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
 
 /** Every field optional: only the fields sent change. */
-@ApiExtraModels(NotificationConfigDto)
+@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -23,12 +31,23 @@ export class UpdateTaskDto {
   @OptionalEnum(['active', 'paused', 'completed'])
   state?: 'active' | 'paused' | 'completed';
 
-  @ApiPropertyOptional({ enum: ['once', 'always'] })
-  @OptionalEnum(['once', 'always'])
-  notify_behavior?: 'once' | 'always';
+  @ApiPropertyOptional({
+    enum: NOTIFY_BEHAVIORS,
+    description: '`on_change` requires an output_schema',
+  })
+  @OptionalEnum(NOTIFY_BEHAVIORS)
+  notify_behavior?: NotifyBehavior;
+
+  @OutputSchemaProperty({ required: false, description: 'null clears it' })
+  @OptionalRawJson()
+  output_schema?: unknown;
+
+  @EvidenceProperty({ required: false, description: 'null clears it' })
+  @OptionalRawJson()
+  evidence?: unknown;
 
   @NotificationsProperty({ required: false, description: 'At most one config per type' })
-  @IsOptional()
+  @OptionalRawJson()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];
 }

@@ -6,6 +6,7 @@ import {
   type NotificationContent,
 } from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';
+import type { SendEvent } from '../notification-types';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 
 export interface DiscordNotificationConfig extends UrlHookConfig {
@@ -18,10 +19,12 @@ const TITLE_MAX = 256;
 const DESCRIPTION_MAX = 1500;
 const FIELD_MAX = 1024;
 const FOOTER_MAX = 2048;
-const COLORS = {
+const COLORS: Record<SendEvent, number> = {
   condition_met: 0x2e7d32,
   check_failing: 0xc62828,
   check_recovered: 0x1565c0,
+  values_changed: 0x6a1b9a,
+  condition_retracted: 0xef6c00,
   test: 0x757575,
 };
 

@@ -37,6 +37,7 @@ function checkRequest(overrides: Partial<CheckRequest> = {}): CheckRequest {
     previousState: { announced: false },
     previousCheckAt: new Date(NOW.getTime() - 3_600_000),
     now: NOW,
+    outputSchema: null,
     ...overrides,
   };
 }
@@ -146,6 +147,7 @@ describe('GeminiSearchProvider', () => {
           { uri: 'https://nintendo.example/press', title: 'nintendo.example' },
           { uri: 'https://news.example.org/switch-3', title: 'news.example.org' },
         ],
+        values: null,
         usage: {
           provider: 'gemini',
           model: 'gemini-test-model',
