@@ -1,8 +1,16 @@
 import 'reflect-metadata';
+import pino from 'pino';
 import { createApp } from './common/app/create-app';
-import { JsonLogger } from './common/logging/json-logger';
+import { createRootLogger, type RootLogger } from './common/logging/root-logger';
 import { ConfigValidationError, loadConfig, type AppConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
+
+/** Lines written before the configuration is known (or when it is refused) go to stderr. */
+function startupLogger(): RootLogger {
+  return createRootLogger({ level: 'info', destination: pino.destination({ fd: 2, sync: true }) });
+}
+
+let logger: RootLogger | undefined;
 
 function loadEnvFile(): void {
   try {
@@ -19,14 +27,16 @@ async function bootstrap(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigValidationError) {
-      process.stderr.write(`${error.message}\n`);
+      // One message lists every bad variable.
+      startupLogger().fatal({ problems: error.problems }, error.message);
       process.exit(1);
     }
     throw error;
   }
-  const logger = new JsonLogger(config.logLevel);
-  const database = await prepareDatabase(config, logger);
-  const app = await createApp(config, database.url, logger).catch(async (error: unknown) => {
+  const root = createRootLogger({ level: config.logLevel });
+  logger = root;
+  const database = await prepareDatabase(config, root);
+  const app = await createApp(config, database.url, root).catch(async (error: unknown) => {
     await database.embedded?.stop(); // never leave the embedded server behind a failed start
     throw error;
   });
@@ -35,14 +45,14 @@ async function bootstrap(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    logger.log({ msg: 'Shutting down', signal });
+    root.info({ signal }, 'Shutting down');
     const forceExit = setTimeout(() => process.exit(1), 30_000);
     forceExit.unref();
     void (async () => {
       try {
         await app.close(); // stops HTTP, workers, then the pool
       } catch (error) {
-        logger.error({ msg: 'Error while closing', error: String(error) });
+        root.error({ err: error }, 'Error while closing');
       }
       await database.embedded?.stop();
       process.exit(0);
@@ -58,17 +68,13 @@ async function bootstrap(): Promise<void> {
     await database.embedded?.stop();
     throw error;
   }
-  logger.log({
-    msg: 'Listening',
-    host: config.host,
-    port: config.port,
-    embeddedDatabase: database.embedded !== null,
-  });
+  root.info(
+    { host: config.host, port: config.port, embeddedDatabase: database.embedded !== null },
+    'Listening',
+  );
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  (logger ?? startupLogger()).fatal({ err: error }, 'Start-up failed');
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/app-config';
-import type { JsonLogger } from '../common/logging/json-logger';
+import type { RootLogger } from '../common/logging/root-logger';
 import { EmbeddedDatabase } from './embedded-database';
 import { runMigrations } from './migrate';
 
@@ -11,20 +11,21 @@ export interface PreparedDatabase {
 /** Starts the embedded server when no `DATABASE_URL` is set, then brings the schema up to date. */
 export async function prepareDatabase(
   config: AppConfig,
-  logger: JsonLogger,
+  logger: RootLogger,
 ): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
+    const embeddedLogger = logger.child({ context: 'EmbeddedDatabase' });
     embedded = new EmbeddedDatabase(config.dataDir, {
-      log: (message) => logger.log({ msg: message, context: 'EmbeddedDatabase' }),
-      warn: (message) => logger.warn({ msg: message, context: 'EmbeddedDatabase' }),
+      log: (message) => embeddedLogger.info(message),
+      warn: (message) => embeddedLogger.warn(message),
     });
     url = await embedded.start();
   }
   try {
     const applied = await runMigrations(url);
-    if (applied.length > 0) logger.log({ msg: 'Applied migrations', migrations: applied });
+    if (applied.length > 0) logger.info({ migrations: applied }, 'Applied migrations');
   } catch (error) {
     await embedded?.stop();
     throw error;

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
+import { LogContext, type CheckLogFields } from '../common/logging/log-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { deliveryJobId } from '../notifications/delivery-job';
 import {
@@ -68,7 +69,8 @@ export class CheckRunnerService {
     private readonly queue: JobQueueService,
     private readonly provider: SearchProvider,
     private readonly worker: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(CheckRunnerService.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
     private readonly usage: UsageService,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
@@ -82,20 +84,27 @@ export class CheckRunnerService {
     );
   }
 
-  /** Runs a batch of jobs fetched together; resolves when every one is recorded. */
+  /**
+   * Runs a batch of jobs fetched together; resolves when every one is recorded. Each check runs
+   * in its log context: every line logged for it carries its task and execution ids.
+   */
   async runBatch(jobs: Array<QueueJob<CheckJobData>>): Promise<void> {
     const claimed = await this.dataSource.transaction((manager) => this.claim(manager, jobs));
     await Promise.all(
-      claimed.map(async (check) => {
-        const outcome = await this.callProvider(check);
-        await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
-          // A result the database refuses still ends its execution, as a failure.
-          this.finisher.submit({
-            check,
-            outcome: new ProviderError(`The check's result could not be stored: ${String(error)}`),
-          }),
-        );
-      }),
+      claimed.map((check) =>
+        this.logContext.run(logFieldsOf(check), async () => {
+          const outcome = await this.callProvider(check);
+          await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
+            // A result the database refuses still ends its execution, as a failure.
+            this.finisher.submit({
+              check,
+              outcome: new ProviderError(
+                `The check's result could not be stored: ${String(error)}`,
+              ),
+            }),
+          );
+        }),
+      ),
     );
   }
 
@@ -287,12 +296,10 @@ export class CheckRunnerService {
     await this.queue.complete(manager, CHECK_QUEUE, jobsToComplete);
     for (const { check, outcome } of final) {
       if (outcome instanceof Error && recorded.has(check.executionId)) {
-        this.logger.warn({
-          msg: 'Check failed',
-          taskId: check.taskId,
-          executionId: check.executionId,
-          error: outcome.message,
-        });
+        // Results are written in batches: each line in the context of its own check.
+        this.logContext.run(logFieldsOf(check), () =>
+          this.logger.warn({ error: outcome.message }, 'Check failed'),
+        );
       }
     }
   }
@@ -355,6 +362,10 @@ export class CheckRunnerService {
     );
     return recorded;
   }
+}
+
+function logFieldsOf(check: ClaimedCheck): CheckLogFields {
+  return { taskId: check.taskId, executionId: check.executionId };
 }
 
 /** The usage of a call that reached the provider; null when none was made. */

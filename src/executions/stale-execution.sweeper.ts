@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
@@ -33,7 +33,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: JobQueueService,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(StaleExecutionSweeper.name) private readonly logger: PinoLogger,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
@@ -53,7 +53,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       if (failed > 0 || this.sweeps % RESCHEDULE_EVERY_N_SWEEPS === 1)
         await this.rescheduleUnscheduled();
     } catch (error) {
-      this.logger.warn({ msg: 'Sweep failed', error: String(error) });
+      this.logger.warn({ err: error }, 'Sweep failed');
     }
   }
 
@@ -80,7 +80,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         jobs.map((job) => ({ taskId: job.task_id, jobId: job.id })),
       );
       await this.checkNow(manager, taskIds);
-      this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.length });
+      this.logger.warn({ count: jobs.length }, 'Requeued checks taken by a stopped worker');
       return jobs.length;
     });
   }
@@ -109,11 +109,10 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         const jobId = await this.queue.enqueueRun(manager, row.task_id, row.id);
         await this.executions.setJobId(manager, row.id, jobId);
       }
-      this.logger.warn({
-        msg: 'Recovered checks of a stopped worker',
-        retried: retried.length,
-        failed: rows.length - retried.length,
-      });
+      this.logger.warn(
+        { retried: retried.length, failed: rows.length - retried.length },
+        'Recovered checks of a stopped worker',
+      );
       return rows.length - retried.length;
     });
   }
@@ -124,7 +123,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    */
   async failOrphaned(): Promise<number> {
     const failed = await this.executions.failOrphaned(INTERRUPTED_MESSAGE, BATCH);
-    if (failed > 0) this.logger.warn({ msg: 'Failed interrupted checks', count: failed });
+    if (failed > 0) this.logger.warn({ count: failed }, 'Failed interrupted checks');
     return failed;
   }
 
@@ -137,7 +136,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       const taskIds = await this.schedule.lockUnscheduled(manager, BATCH);
       if (taskIds.length === 0) return 0;
       await this.checkNow(manager, taskIds);
-      this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: taskIds.length });
+      this.logger.warn({ count: taskIds.length }, 'Rescheduled tasks that had no check');
       return taskIds.length;
     });
   }

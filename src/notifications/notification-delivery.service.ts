@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
+import { LogContext } from '../common/logging/log-context';
 import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../scheduler/job-queue.service';
 import { WorkerIdentity } from '../scheduler/worker-identity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from './channels/channel-registry';
 import { channelOwner } from './channels/notification-channel';
-import { deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
 import { CHANNEL_REMOVED, DeliveryAttemptRunner } from './delivery-attempt.runner';
 import {
   toDeliveryAttempt,
@@ -50,7 +51,8 @@ export class NotificationDeliveryService {
     private readonly runner: DeliveryAttemptRunner,
     private readonly recorder: DeliveryOutcomeRecorder,
     private readonly worker: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(NotificationDeliveryService.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
     private readonly clock: Clock,
   ) {}
 
@@ -82,7 +84,7 @@ export class NotificationDeliveryService {
     try {
       toSend = await this.planAttempts(attempts);
     } catch (error) {
-      this.logger.warn({ msg: 'Planning deliveries failed', error: String(error) });
+      this.logger.warn({ jobs: jobs.length, err: error }, 'Planning deliveries failed');
       // The queue brings the jobs back after its retry delay.
       await this.queue
         .fail(
@@ -95,8 +97,13 @@ export class NotificationDeliveryService {
       return;
     }
     for (let index = toSend.length; index < jobs.length; index++) onSettled();
+    // Each attempt runs in its log context: every line logged for it carries its ids.
     await Promise.all(
-      toSend.map((attempt) => this.sendAndRecord(attempt).finally(() => onSettled())),
+      toSend.map((attempt) =>
+        this.logContext
+          .run(deliveryLogFields(attempt), () => this.sendAndRecord(attempt))
+          .finally(() => onSettled()),
+      ),
     );
   }
 
@@ -181,11 +188,7 @@ export class NotificationDeliveryService {
         await slots.run(() => this.sendClaimed(claim));
       } catch (error) {
         // The claim could not be written: nothing was sent; the queue runs the job again.
-        this.logger.warn({
-          msg: 'Claiming a delivery failed',
-          deliveryId: claim.deliveryId,
-          error: String(error),
-        });
+        this.logger.warn({ err: error }, 'Claiming a delivery failed');
         await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
       }
       return;
@@ -222,11 +225,7 @@ export class NotificationDeliveryService {
     try {
       await this.recorder.recordSendAttempt(claim, outcome, attemptedAt);
     } catch (error) {
-      this.logger.error({
-        msg: 'Recording a delivery attempt failed',
-        deliveryId: claim.deliveryId,
-        error: String(error),
-      });
+      this.logger.error({ err: error }, 'Recording a delivery attempt failed');
       await this.queue.fail(DELIVERY_QUEUE, claim.jobId, String(error)).catch(() => undefined);
     }
   }

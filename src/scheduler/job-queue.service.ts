@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HealthCheckRegistry } from '../health/health-check.registry';
 import { QueueRepository } from './queue.repository';
@@ -34,7 +34,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: QueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(JobQueueService.name) private readonly logger: PinoLogger,
     health: HealthCheckRegistry,
   ) {
     this.boss = new PgBoss({
@@ -48,9 +48,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       archiveCompletedAfterSeconds: 3600,
       deleteAfterDays: 7,
     });
-    this.boss.on('error', (error: Error) =>
-      this.logger.warn({ msg: 'Job queue error', error: error.message }),
-    );
+    this.boss.on('error', (error: Error) => this.logger.warn({ err: error }, 'Job queue error'));
     health.register('job_queue', () => this.boss.getQueue(CHECK_QUEUE));
   }
 

@@ -1,4 +1,5 @@
-import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UsageModule } from '../usage/usage.module';
 import { GroundedSearchService } from './grounded-search.service';
@@ -9,8 +10,6 @@ import { createSearchProvider } from './search-provider.registry';
 /** Optional injection token to override `DEFAULT_PROVIDER_HTTP_OPTIONS` in a module. */
 export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
 
-const logger = new Logger('SearchProvider');
-
 /**
  * The grounded-search provider `SEARCH_PROVIDER` selects (see the registry). Feature code
  * depends on the abstract `SearchProvider` only.
@@ -20,11 +19,20 @@ const logger = new Logger('SearchProvider');
   providers: [
     {
       provide: SearchProvider,
-      useFactory: (config: AppConfig, options?: Partial<ProviderHttpOptions>) =>
-        createSearchProvider(config, { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options }, (message) =>
-          logger.warn(message),
-        ),
-      inject: [APP_CONFIG, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
+      useFactory: (
+        config: AppConfig,
+        logger: PinoLogger,
+        options?: Partial<ProviderHttpOptions>,
+      ) => {
+        logger.setContext('SearchProvider');
+        // A retry warning logged during a check carries the check's ids (its log context).
+        return createSearchProvider(
+          config,
+          { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options },
+          (message) => logger.warn(message),
+        );
+      },
+      inject: [APP_CONFIG, PinoLogger, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
     },
     GroundedSearchService,
   ],

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
-import { JsonLogger } from '../../src/common/logging/json-logger';
+import { createRootLogger } from '../../src/common/logging/root-logger';
 import { loadConfig } from '../../src/config/app-config';
 import { runMigrations } from '../../src/database/migrate';
 import {
@@ -99,7 +99,13 @@ export async function startServiceContext(
   const clock = new ManualClock();
   const provider = new ScriptedSearchProvider();
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, databaseUrl, logger: new JsonLogger(config.logLevel) })],
+    imports: [
+      AppModule.forRoot({
+        config,
+        databaseUrl,
+        logger: createRootLogger({ level: config.logLevel }),
+      }),
+    ],
   })
     .overrideProvider(Clock)
     .useValue(clock)

@@ -5,22 +5,27 @@ import { AppModule } from '../../app.module';
 import type { AppConfig } from '../../config/app-config';
 import { jsonBody } from '../http/json-body';
 import { decodablePath } from '../http/request-path';
-import type { JsonLogger } from '../logging/json-logger';
-import { requestLogging } from '../logging/request-logging';
+import { FrameworkLogger } from '../logging/framework-logger';
+import { requestLogging } from '../logging/http-logging';
+import type { RootLogger } from '../logging/root-logger';
 
 /** Node's own default: a client gets 5 minutes to send its request. */
 const REQUEST_TIMEOUT_MS = 300_000;
 
-/** Builds the HTTP application on Express; `main.ts` and the end-to-end tests share it. */
+/**
+ * Builds the HTTP application on Express; `main.ts` and the end-to-end tests share it. `logger`
+ * is the process's root logger (`createRootLogger`): every line of the application goes there.
+ */
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  logger: JsonLogger,
+  logger: RootLogger,
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, databaseUrl, logger }),
-    { bodyParser: false, logger, abortOnError: false },
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
+  app.useLogger(app.get(FrameworkLogger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestLogging(logger));

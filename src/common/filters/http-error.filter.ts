@@ -3,13 +3,13 @@ import {
   Catch,
   HttpException,
   HttpStatus,
-  Inject,
   Injectable,
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { RequestValidationException } from '../errors/validation-issue';
-import { JsonLogger } from '../logging/json-logger';
+import { loggedRoute } from '../logging/http-logging';
 import { RouteIndex } from './route-index';
 
 interface ErrorBody {
@@ -27,7 +27,7 @@ interface ErrorBody {
 export class HttpErrorFilter implements ExceptionFilter {
   constructor(
     private readonly routes: RouteIndex,
-    @Inject(JsonLogger) private readonly logger: JsonLogger,
+    @InjectPinoLogger(HttpErrorFilter.name) private readonly logger: PinoLogger,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -48,14 +48,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception, request);
     }
-    this.logger.error({
-      msg: 'Unhandled error',
-      requestId: request.headers['x-request-id'],
-      method: request.method,
-      path: request.path,
-      error: exception instanceof Error ? exception.message : String(exception),
-      stack: exception instanceof Error ? exception.stack : undefined,
-    });
+    // The line carries the request's id (nestjs-pino's request context).
+    this.logger.error(
+      { method: request.method, route: loggedRoute(request), err: exception },
+      'Unhandled error',
+    );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
   }
 
@@ -79,12 +76,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     const message = typeof payload === 'string' ? payload : messageOf(payload, exception.message);
     if (status >= 500) {
-      this.logger.warn({
-        msg: 'Server error answered',
-        status,
-        path: request.path,
-        error: message,
-      });
+      this.logger.warn(
+        { status, route: loggedRoute(request), error: message },
+        'Server error answered',
+      );
     }
     return { status, body: { detail: message } };
   }
@@ -96,7 +91,9 @@ function isRouterNotFound(payload: unknown, request: Request): boolean {
     typeof payload === 'object' && payload !== null
       ? (payload as { message?: unknown }).message
       : payload;
-  return typeof message === 'string' && message === `Cannot ${request.method} ${request.originalUrl}`;
+  return (
+    typeof message === 'string' && message === `Cannot ${request.method} ${request.originalUrl}`
+  );
 }
 
 /** The text of a Nest exception body (`message` may be a string or a list of strings). */
