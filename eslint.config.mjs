@@ -1,7 +1,23 @@
 // @ts-check
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/** The feature folders under src/ (STYLE.md, "Layout"). */
+const FEATURES = [
+  'admin',
+  'auth',
+  'executions',
+  'health',
+  'notifications',
+  'public',
+  'scheduler',
+  'search',
+  'tasks',
+  'usage',
+  'users',
+];
 
 export default tseslint.config(
   {
@@ -61,6 +77,39 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'warn',
       '@typescript-eslint/no-unsafe-return': 'warn',
       '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  // Layers (STYLE.md, "Layers you can see"): no import cycles, and nothing points up.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: {
+      // Type-only imports are erased at build time and do not count. The depth keeps lint fast;
+      // the longest cycle this tree ever had was shorter.
+      'import-x/no-cycle': ['error', { maxDepth: 12, ignoreExternal: true }],
+      // `src/config/` and `src/common/` import no feature; `src/search/` knows nothing of tasks or
+      // executions. `src/database/` is shared infrastructure that features may use.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...['config', 'common'].map((layer) => ({
+              target: `./src/${layer}`,
+              from: FEATURES.map((feature) => `./src/${feature}`),
+              message: `src/${layer}/ is shared by the features and imports none of them.`,
+            })),
+            {
+              target: './src/search',
+              from: ['./src/tasks', './src/executions'],
+              message: 'Search providers know nothing of tasks or executions.',
+            },
+          ],
+        },
+      ],
     },
   },
   // Last: turns off every stylistic rule that Prettier owns.

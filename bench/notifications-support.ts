@@ -4,7 +4,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type PgBoss from 'pg-boss';
 import type { Pool } from 'pg';
-import { deliveryJobId } from '../src/notifications/delivery-job';
+import { deliveryJobId } from '../src/notifications/delivery/delivery-job';
 import { DELIVERY_QUEUE } from '../src/scheduler/job-queue.service';
 import type { NotificationConfig } from '../src/tasks/task.entity';
 import { ROOT, spawnService, type ServiceProcess } from './bench-support';

@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'notifications-mixed-crash.ts',
   'api-bench.ts',
   'providers-bench.ts',
+  'lock-conflicts-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

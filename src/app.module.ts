@@ -3,20 +3,23 @@ import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminModule } from './admin/admin.module';
+import { CONFIG_SLICES, type AppConfig } from './app.config';
 import { AuthModule } from './auth/auth.module';
 import { ClockModule } from './common/clock/clock';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
 import { RouteIndex } from './common/filters/route-index';
-import { AccessGuard } from './common/guards/auth.guard';
+import { AccessGuard } from './auth/auth.guard';
 import { LoggingModule } from './common/logging/logging.module';
 import type { RootLogger } from './common/logging/root-logger';
+import { OutboundHttpModule } from './common/outbound/outbound-http.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PublicModule } from './public/public.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
@@ -35,14 +38,20 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        AppConfigModule.forRoot(config),
+        AppConfigModule.forRoot(CONFIG_SLICES, config),
         ClockModule,
         LoggingModule.forRoot(logger),
         DiscoveryModule,
         ScheduleModule.forRoot(),
-        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.databasePoolSize)),
+        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.database.poolSize)),
+        DatabaseModule,
+        OutboundHttpModule.forRoot({
+          allowPrivateNetworks: config.notifications.webhookAllowPrivateNetworks,
+          dnsServers: config.notifications.dnsServers,
+        }),
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         UsersModule,
         AuthModule,
         SchedulerModule,

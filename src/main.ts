@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { createApp } from './common/app/create-app';
+import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
 import { createRootLogger, type RootLogger } from './common/logging/root-logger';
-import { ConfigValidationError, loadConfig, type AppConfig } from './config/app-config';
+import { createApp } from './create-app';
 import { prepareDatabase } from './database/prepare-database';
 
 /** Lines written before the configuration is known (or when it is refused) go to stderr. */
@@ -33,9 +33,9 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const root = createRootLogger({ level: config.logLevel });
+  const root = createRootLogger({ level: config.server.logLevel });
   logger = root;
-  const database = await prepareDatabase(config, root);
+  const database = await prepareDatabase(config.database, root);
   const app = await createApp(config, database.url, root).catch(async (error: unknown) => {
     await database.embedded?.stop(); // never leave the embedded server behind a failed start
     throw error;
@@ -62,14 +62,18 @@ async function bootstrap(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   try {
-    await app.listen(config.port, config.host);
+    await app.listen(config.server.port, config.server.host);
   } catch (error) {
     await app.close().catch(() => undefined);
     await database.embedded?.stop();
     throw error;
   }
   root.info(
-    { host: config.host, port: config.port, embeddedDatabase: database.embedded !== null },
+    {
+      host: config.server.host,
+      port: config.server.port,
+      embeddedDatabase: database.embedded !== null,
+    },
     'Listening',
   );
 }

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
+import { ExecutionRepository } from '../executions/execution.repository';
 import { PAGE_DEFAULT, type PageQueryDto } from '../common/dto/page-query.dto';
 import { QueueRepository } from '../scheduler/queue.repository';
-import { UserEntity } from '../users/user.entity';
+import { UserRepository } from '../users/user.repository';
 import { UsersService } from '../users/users.service';
 import {
   toAdminErrorResponse,
@@ -34,8 +32,8 @@ function page(query: PageQueryDto): Page {
 export class AdminListingsService {
   constructor(
     private readonly admin: AdminRepository,
-    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly executions: ExecutionRepository,
+    private readonly users: UserRepository,
     private readonly usersService: UsersService,
     private readonly queue: QueueRepository,
   ) {}
@@ -50,11 +48,7 @@ export class AdminListingsService {
   /** Served by ix_executions_created_at. */
   async listExecutions(query: PageQueryDto): Promise<AdminExecutionPage> {
     const { limit, offset } = page(query);
-    const [executions, total] = await this.executions.findAndCount({
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-      skip: offset,
-    });
+    const [executions, total] = await this.executions.pageNewestFirst(limit, offset);
     return { executions: executions.map(toAdminExecutionResponse), total };
   }
 
@@ -68,23 +62,13 @@ export class AdminListingsService {
   /** Failed executions, served by ix_executions_failed_created_at. */
   async listErrors(query: PageQueryDto): Promise<AdminErrorPage> {
     const { limit, offset } = page(query);
-    const [executions, total] = await this.executions.findAndCount({
-      where: { status: 'failed' },
-      relations: { task: true },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-      skip: offset,
-    });
+    const [executions, total] = await this.executions.pageNewestFirst(limit, offset, true);
     return { errors: executions.map(toAdminErrorResponse), total };
   }
 
   async listUsers(query: PageQueryDto): Promise<AdminUserPage> {
     const { limit, offset } = page(query);
-    const [users, total] = await this.users.findAndCount({
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-      skip: offset,
-    });
+    const [users, total] = await this.users.pageNewestFirst(limit, offset);
     const byUser = await this.admin.countTasksOfUsers(users.map((user) => user.id));
     return {
       users: users.map((user) =>

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { UserEntity } from '../users/user.entity';
+import { TasksModule } from '../tasks/tasks.module';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
 import { AdminController } from './admin.controller';
@@ -13,13 +11,7 @@ import { PlatformStatsService } from './platform-stats.service';
 import { UserDeactivationService } from './user-deactivation.service';
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([ExecutionEntity, UserEntity]),
-    UsersModule,
-    ExecutionsModule,
-    NotificationsModule,
-    UsageModule,
-  ],
+  imports: [UsersModule, TasksModule, ExecutionsModule, NotificationsModule, UsageModule],
   controllers: [AdminController],
   providers: [PlatformStatsService, AdminListingsService, UserDeactivationService, AdminRepository],
 })

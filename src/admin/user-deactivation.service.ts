@@ -6,14 +6,13 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UuidProperty } from '../common/openapi/schema-properties';
-import { NotificationDeliveryService } from '../notifications/notification-delivery.service';
+import { TransactionRunner } from '../database/transaction-runner';
+import { NotificationDeliveryService } from '../notifications/delivery/notification-delivery.service';
 import { JobQueueService } from '../scheduler/job-queue.service';
-import { TaskEntity } from '../tasks/task.entity';
-import { UserEntity } from '../users/user.entity';
+import { TaskRepository } from '../tasks/task.repository';
+import { UserRepository } from '../users/user.repository';
 import { Clock } from '../common/clock/clock';
 import { ExecutionRepository } from '../executions/execution.repository';
 
@@ -40,7 +39,9 @@ export class UserDeactivated {
 @Injectable()
 export class UserDeactivationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly users: UserRepository,
+    private readonly tasks: TaskRepository,
     private readonly queue: JobQueueService,
     private readonly executions: ExecutionRepository,
     private readonly deliveries: NotificationDeliveryService,
@@ -67,42 +68,35 @@ export class UserDeactivationService {
     }
   }
 
+  /**
+   * Lock order (contract §10): the user (FOR NO KEY UPDATE: requests of the user, which hold it
+   * FOR SHARE, finish first or find it deactivated; rows inserted for the user do not wait),
+   * then every task of the user in id order, then their jobs, executions and deliveries.
+   */
   private deactivateInTransaction(userId: string): Promise<UserDeactivated> {
-    return this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOne(UserEntity, {
-        where: { id: userId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.transactions.run(async (manager) => {
+      const user = await this.users.lockForDeactivation(manager, userId);
       if (!user) throw new NotFoundException(USER_NOT_FOUND);
       const now = this.clock.now();
-      const active = await manager.find(TaskEntity, {
-        where: { userId, state: 'active' },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const active = (await this.tasks.lockAllOfUser(manager, userId)).filter(
+        (task) => task.state === 'active',
+      );
       await this.queue.removeChecks(
         manager,
         active.map((task) => task.checkJobId).filter((jobId): jobId is string => jobId !== null),
       );
-      if (active.length > 0) {
-        await manager.update(
-          TaskEntity,
-          { id: In(active.map((task) => task.id)) },
-          { state: 'paused', stateChangedAt: now, nextRun: null, checkJobId: null, updatedAt: now },
-        );
-      }
+      await this.tasks.pause(
+        manager,
+        active.map((task) => task.id),
+        now,
+      );
       // Runs already queued would still call the provider and notify: cancel them. A worker
       // midway through one drops its result, as it does after a forced run.
       await this.executions.cancelInFlightOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       // Notifications already decided would still go out, and failed ones be retried for
       // days: the queued, retrying and under-way deliveries are cancelled too.
       await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
-      if (user.state !== 'deactivated') {
-        await manager.update(
-          UserEntity,
-          { id: userId },
-          { state: 'deactivated', deactivatedAt: now, updatedAt: now },
-        );
-      }
+      if (user.state !== 'deactivated') await this.users.markDeactivated(manager, userId, now);
       return { status: 'deactivated', user_id: userId, tasks_paused: active.length };
     });
   }

@@ -6,7 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
-import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import type { UserEntity } from '../users/user.entity';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyRepository } from './api-key.repository';

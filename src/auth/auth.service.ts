@@ -1,14 +1,10 @@
-import {
-  Inject,
-  Injectable,
-  UnauthorizedException,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Injectable, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectConfig } from '../config/config-slice';
 import type { UserEntity } from '../users/user.entity';
-import { UsersService, type IdentityClaims } from '../users/users.service';
+import { USER_DEACTIVATED, UsersService, type IdentityClaims } from '../users/users.service';
 import { ApiKeyService } from './api-key.service';
 import type { AuthenticatedUser } from './authenticated-user';
+import { authConfig, type AuthConfig } from './auth.config';
 
 /**
  * Turns verified credentials into the caller, with the 401 messages of docs/api.md,
@@ -19,7 +15,7 @@ export class AuthService implements OnApplicationBootstrap {
   private localUser: UserEntity | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(authConfig) private readonly config: AuthConfig,
     private readonly users: UsersService,
     private readonly apiKeys: ApiKeyService,
   ) {}
@@ -63,7 +59,7 @@ export class AuthService implements OnApplicationBootstrap {
     credential: 'api_key' | 'jwt',
     apiKeyId: string | null,
   ): AuthenticatedUser {
-    if (user.state !== 'active') throw new UnauthorizedException('User account is deactivated');
+    if (user.state !== 'active') throw new UnauthorizedException(USER_DEACTIVATED);
     return { user, id: user.id, isAdmin: this.users.isAdmin(user), credential, apiKeyId };
   }
 }

@@ -1,13 +1,13 @@
-import {
-  Inject,
-  Injectable,
-  ServiceUnavailableException,
-  UnauthorizedException,
-} from '@nestjs/common';
-import { createRemoteJWKSet, decodeProtectedHeader, errors, importSPKI, type KeyLike } from 'jose';
+import { Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import { decodeProtectedHeader, errors, importSPKI, type KeyLike } from 'jose';
 import type { JwtPayload } from 'jsonwebtoken';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { InjectConfig } from '../config/config-slice';
 import type { IdentityClaims } from '../users/users.service';
+import { authConfig, type AuthConfig } from './auth.config';
+import { JwksKeySet, KeysUnavailableError } from './jwks-key-set';
+
+export { KeysUnavailableError } from './jwks-key-set';
 
 /** The signature algorithms accepted (what identity providers issue and jsonwebtoken verifies). */
 export const JWT_ALGORITHMS = [
@@ -22,21 +22,20 @@ export const JWT_ALGORITHMS = [
   'ES512',
 ] as const;
 
-/** The identity provider's keys could not be had (network, HTTP status, a body that is no JWKS). */
-export class KeysUnavailableError extends Error {}
-
-type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
-
 /**
- * The key side of identity-provider JWTs (`JWT_JWKS_URL` through jose's cached JWKS client, or
- * `JWT_PUBLIC_KEY`) and the rules on a verified token's claims. The signature, `exp`, `iss` and
- * `aud` are checked by the passport `jwt` strategy with the key found here.
+ * The key side of identity-provider JWTs (`JWT_JWKS_URL`, fetched through the shared outbound
+ * client and cached, or `JWT_PUBLIC_KEY`) and the rules on a verified token's claims. The
+ * signature, `exp`, `iss` and `aud` are checked by the passport `jwt` strategy with the key
+ * found here.
  */
 @Injectable()
 export class JwtVerifierService {
-  private keySource: Promise<RemoteKeySet | KeyLike> | null = null;
+  private keySource: Promise<JwksKeySet | KeyLike> | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @InjectConfig(authConfig) private readonly config: AuthConfig,
+    private readonly http: OutboundHttpClient,
+  ) {}
 
   isConfigured(): boolean {
     return this.config.jwt.jwksUrl !== null || this.config.jwt.publicKey !== null;
@@ -45,7 +44,7 @@ export class JwtVerifierService {
   /** The key that signed `token`. A JWKS that cannot be fetched, for any reason: `KeysUnavailableError`. */
   async keyFor(token: string): Promise<KeyLike> {
     const source = await this.keys();
-    if (typeof source !== 'function') return source;
+    if (!(source instanceof JwksKeySet)) return source;
     let header;
     try {
       header = decodeProtectedHeader(token);
@@ -53,15 +52,12 @@ export class JwtVerifierService {
       throw new UnauthorizedException('Invalid token');
     }
     try {
-      return await source(header);
+      return await source.keyFor(header);
     } catch (error) {
-      // A fetched key set without the token's key is the token's problem, not the provider's.
-      if (
-        error instanceof errors.JWKSNoMatchingKey ||
-        error instanceof errors.JWKSMultipleMatchingKeys
-      ) {
-        throw new UnauthorizedException('Invalid token');
-      }
+      if (error instanceof KeysUnavailableError) throw error;
+      // A fetched key set without the token's key, or none for its algorithm, is the token's
+      // problem, not the provider's.
+      if (error instanceof errors.JOSEError) throw new UnauthorizedException('Invalid token');
       throw new KeysUnavailableError(error instanceof Error ? error.message : String(error));
     }
   }
@@ -93,16 +89,14 @@ export class JwtVerifierService {
     return parties.length === 0 || (typeof azp === 'string' && parties.includes(azp));
   }
 
-  private keys(): Promise<RemoteKeySet | KeyLike> {
+  private keys(): Promise<JwksKeySet | KeyLike> {
     if (!this.isConfigured()) {
       throw new ServiceUnavailableException(
         'JWT verification client is not initialized: set JWT_JWKS_URL or JWT_PUBLIC_KEY',
       );
     }
     this.keySource ??= this.config.jwt.jwksUrl
-      ? Promise.resolve(
-          createRemoteJWKSet(new URL(this.config.jwt.jwksUrl), { timeoutDuration: 5000 }),
-        )
+      ? Promise.resolve(new JwksKeySet(this.config.jwt.jwksUrl, this.http))
       : importPublicKey(this.config.jwt.publicKey as string);
     return this.keySource;
   }

@@ -1,19 +1,23 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from './app-config';
+import type { ConfigSlices, ConfigValues } from './config-slice';
 
 /**
- * Provides the configuration validated by `loadConfig`. It is read before Nest builds its module
- * graph because the database (embedded or not) has to be ready first, so the same object is
- * handed in here rather than parsed a second time.
+ * Provides each slice of the configuration that `readConfig` validated, under the slice's token.
+ * It is read before Nest builds its module graph because the database (embedded or not) has to be
+ * ready first, so the same values are handed in here rather than parsed a second time.
  */
 @Global()
 @Module({})
 export class AppConfigModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot<S extends ConfigSlices>(slices: S, values: ConfigValues<S>): DynamicModule {
+    const providers = Object.entries(slices).map(([key, slice]) => ({
+      provide: slice.token,
+      useValue: values[key],
+    }));
     return {
       module: AppConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers,
+      exports: providers.map((provider) => provider.provide),
     };
   }
 }

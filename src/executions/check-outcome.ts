@@ -1,6 +1,9 @@
-import type { AppConfig } from '../config/app-config';
-import type { NotificationEvent, NotificationType } from '../notifications/notification-types';
+import type {
+  NotificationEvent,
+  NotificationType,
+} from '../notifications/channels/notification-types';
 import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
+import type { CheckIntervalBounds } from '../search/check-prompts';
 import { ProviderError, type CheckResult } from '../search/search-provider';
 import type { NotificationConfig, NotifyBehavior, TaskState } from '../tasks/task.entity';
 import { startOfNextMonth } from '../usage/usage-month';
@@ -42,7 +45,7 @@ export interface CheckOutcomeInput {
   outcome: CheckResult | Error;
   job: { id: string; retryCount: number };
   now: Date;
-  config: Pick<AppConfig, 'alertAfterFailures' | 'scheduler'>;
+  config: { alertAfterFailures: number; scheduler: CheckIntervalBounds };
 }
 
 /** What a recorded check writes to its task. */
@@ -147,7 +150,7 @@ function nextSchedule(
   decision: NotifyDecision,
   outcome: CheckResult | Error,
   now: Date,
-  bounds: AppConfig['scheduler'],
+  bounds: CheckIntervalBounds,
 ): Pick<TaskOutcome, 'keepSchedule' | 'nextRun'> {
   if (decision.completes_task) return { keepSchedule: false, nextRun: null };
   // A manual run of a paused or completed task changes neither its state nor its (absent) schedule.
@@ -167,7 +170,7 @@ export function nextRunAfter(
   now: Date,
   chosen: Date | null,
   failed: boolean,
-  bounds: AppConfig['scheduler'],
+  bounds: CheckIntervalBounds,
 ): Date {
   const { minIntervalMs, maxIntervalMs } = bounds;
   const fallback = failed ? minIntervalMs : DEFAULT_CHECK_INTERVAL_MS;

@@ -1,16 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { LogContext, type CheckLogFields } from '../common/logging/log-context';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { deliveryJobId } from '../notifications/delivery-job';
+import { InjectConfig } from '../config/config-slice';
+import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
+import { deliveryJobId } from '../notifications/delivery/delivery-job';
 import {
   CHECK_QUEUE,
   JobQueueService,
   type CheckJobData,
   type QueueJob,
 } from '../scheduler/job-queue.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { WorkerIdentity } from '../scheduler/worker-identity';
 import {
   ProviderError,
@@ -18,9 +19,12 @@ import {
   type CheckResult,
   type ProviderUsage,
 } from '../search/search-provider';
+import { usageConfig, type UsageConfig } from '../usage/usage.config';
 import { UsageService } from '../usage/usage.service';
 import { Clock } from '../common/clock/clock';
 import { BatchCommitter } from '../common/batching/batch-committer';
+import { isLockConflict } from '../database/database-errors';
+import { TransactionRunner } from '../database/transaction-runner';
 import {
   BudgetReachedError,
   planCheckOutcome,
@@ -28,6 +32,7 @@ import {
   type TaskOutcome,
 } from './check-outcome';
 import { CheckScheduleRepository } from './check-schedule.repository';
+import { executionsConfig, type ExecutionsConfig } from './executions.config';
 import { ExecutionRepository, type ClaimedRun } from './execution.repository';
 
 /** A job whose execution is now `running` on this worker. */
@@ -42,6 +47,8 @@ interface ClaimedCheck {
   conditionDescription: string;
   previousState: Record<string, unknown> | null;
   previousCheckAt: Date | null;
+  /** Set when its outcome is written: how the check ended, for the metrics. */
+  ended?: Omit<CheckMetric, 'durationSeconds'>;
 }
 
 interface FinishedCheck {
@@ -49,9 +56,27 @@ interface FinishedCheck {
   outcome: CheckResult | Error;
 }
 
+/** What a claim found: checks now running here, and jobs whose task another transaction holds. */
+interface ClaimRound {
+  claimed: ClaimedCheck[];
+  busy: Array<QueueJob<CheckJobData>>;
+}
+
 const MAX_FINISH_BATCH = 100;
 /** Result batches committing at once; each locks its tasks in id order, so they cannot deadlock. */
 const FINISH_PARALLELISM = 3;
+/**
+ * A result's transaction runs this many times when it loses a lock conflict, and the whole
+ * submission is repeated this many times more: a paid answer is not given up for a conflict.
+ */
+const FINISH_TRIES = 6;
+const FINISH_ROUNDS = 3;
+/**
+ * A claim skips tasks another transaction holds (a request changing the task, a result being
+ * recorded) and comes back for them after a short pause; the last round waits for their locks.
+ */
+const CLAIM_ROUNDS = 4;
+const CLAIM_PAUSE_MS = 25;
 
 /**
  * Runs check jobs (README, "Architecture"): claim (execution `running`), one
@@ -64,8 +89,10 @@ export class CheckRunnerService {
   private readonly finisher: BatchCommitter<FinishedCheck>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly transactions: TransactionRunner,
+    @InjectConfig(usageConfig) private readonly usageSettings: UsageConfig,
+    @InjectConfig(executionsConfig) private readonly executionSettings: ExecutionsConfig,
+    @InjectConfig(schedulerConfig) private readonly schedulerSettings: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly provider: SearchProvider,
     private readonly worker: WorkerIdentity,
@@ -75,12 +102,14 @@ export class CheckRunnerService {
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
     private readonly schedule: CheckScheduleRepository,
+    private readonly metrics: MetricsService,
   ) {
     this.finisher = new BatchCommitter(
-      dataSource,
+      transactions,
       MAX_FINISH_BATCH,
       (manager, items) => this.finish(manager, items),
       FINISH_PARALLELISM,
+      FINISH_TRIES,
     );
   }
 
@@ -89,27 +118,109 @@ export class CheckRunnerService {
    * in its log context: every line logged for it carries its task and execution ids.
    */
   async runBatch(jobs: Array<QueueJob<CheckJobData>>): Promise<void> {
-    const claimed = await this.dataSource.transaction((manager) => this.claim(manager, jobs));
+    const claimed = await this.claimAll(jobs);
     await Promise.all(
       claimed.map((check) =>
         this.logContext.run(logFieldsOf(check), async () => {
+          const startedAt = performance.now();
           const outcome = await this.callProvider(check);
-          await this.finisher.submit({ check, outcome }).catch((error: unknown) =>
-            // A result the database refuses still ends its execution, as a failure.
-            this.finisher.submit({
-              check,
-              outcome: new ProviderError(
-                `The check's result could not be stored: ${String(error)}`,
-              ),
-            }),
-          );
+          await this.submitOutcome(check, outcome);
+          if (check.ended) {
+            this.metrics.recordCheck({
+              ...check.ended,
+              durationSeconds: (performance.now() - startedAt) / 1000,
+            });
+          }
         }),
       ),
     );
   }
 
+  /**
+   * Claims in rounds: tasks held by another transaction are skipped and tried again after a short
+   * jittered pause, the last round waiting for their locks. A round that fails for good sends
+   * its jobs back to the queue; the checks already claimed run on (none is left `running`
+   * without a worker on it).
+   */
+  private async claimAll(jobs: Array<QueueJob<CheckJobData>>): Promise<ClaimedCheck[]> {
+    const claimed: ClaimedCheck[] = [];
+    let pending = jobs;
+    for (let round = 1; pending.length > 0; round++) {
+      const waitForLocks = round >= CLAIM_ROUNDS;
+      try {
+        const result = await this.transactions.run((manager) =>
+          this.claim(manager, pending, waitForLocks),
+        );
+        claimed.push(...result.claimed);
+        pending = result.busy;
+      } catch (error) {
+        if (claimed.length === 0) throw error;
+        this.logger.warn({ jobs: pending.length, err: error }, 'Claiming checks failed');
+        await this.queue
+          .fail(
+            CHECK_QUEUE,
+            pending.map((job) => job.id),
+            String(error),
+          )
+          .catch(() => undefined);
+        break;
+      }
+      if (pending.length > 0)
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_PAUSE_MS * (0.5 + Math.random())));
+    }
+    return claimed;
+  }
+
+  /**
+   * Records a check's outcome. The commit retries lost lock conflicts, and the whole submission
+   * is repeated a few times more: a conflict never turns a paid answer into a failed check.
+   * Another refusal still ends the execution, as a failure. If even that cannot be written, the
+   * execution goes back to `retrying` and its job to the queue, so nothing stays `running`.
+   */
+  private async submitOutcome(check: ClaimedCheck, outcome: CheckResult | Error): Promise<void> {
+    let lastError: unknown;
+    for (let round = 1; round <= FINISH_ROUNDS; round++) {
+      try {
+        await this.finisher.submit({ check, outcome });
+        return;
+      } catch (error) {
+        lastError = error;
+        if (!isLockConflict(error)) break;
+      }
+    }
+    if (!isLockConflict(lastError)) {
+      try {
+        await this.finisher.submit({
+          check,
+          outcome: new ProviderError(
+            `The check's result could not be stored: ${String(lastError)}`,
+          ),
+        });
+        return;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    // In the check's log context (`runBatch`): the line carries its ids.
+    this.logger.error(
+      { err: lastError },
+      "A check's result could not be stored; the check is retried",
+    );
+    await this.transactions
+      .run(async (manager) => {
+        const marked = await this.executions.markRetrying(
+          manager,
+          [{ executionId: check.executionId, message: 'The result could not be stored' }],
+          this.worker.id,
+        );
+        if (marked.size > 0)
+          await this.queue.fail(CHECK_QUEUE, check.job.id, 'result not stored', manager);
+      })
+      .catch(() => undefined);
+  }
+
   private async callProvider(check: ClaimedCheck): Promise<CheckResult | Error> {
-    const budget = this.config.userMonthlyBudgetUsd;
+    const budget = this.usageSettings.userMonthlyBudgetUsd;
     if (check.budgetReached && budget !== null) return new BudgetReachedError(budget);
     try {
       return await this.provider.check({
@@ -132,11 +243,27 @@ export class CheckRunnerService {
    */
   private async claim(
     manager: EntityManager,
-    jobs: Array<QueueJob<CheckJobData>>,
-  ): Promise<ClaimedCheck[]> {
+    batch: Array<QueueJob<CheckJobData>>,
+    waitForLocks: boolean,
+  ): Promise<ClaimRound> {
     const workerId = this.worker.id;
-    const manual = jobs.filter((job) => job.data.executionId);
-    const scheduled = jobs.filter((job) => !job.data.executionId);
+    // Lock order (contract §10): the tasks in id order first, then their executions and jobs.
+    // Tasks of inactive users are not claimed (contract §11); their jobs complete below.
+    const taskIds = [...new Set(batch.map((job) => job.data.taskId))];
+    const locked = new Set(await this.schedule.lockForClaim(manager, taskIds, !waitForLocks));
+    const held =
+      locked.size === taskIds.length
+        ? new Set<string>()
+        : new Set(
+            await this.schedule.claimableTasks(
+              manager,
+              taskIds.filter((id) => !locked.has(id)),
+            ),
+          );
+    const busy = batch.filter((job) => held.has(job.data.taskId));
+    const jobs = batch.filter((job) => !held.has(job.data.taskId));
+    const manual = jobs.filter((job) => locked.has(job.data.taskId) && job.data.executionId);
+    const scheduled = jobs.filter((job) => locked.has(job.data.taskId) && !job.data.executionId);
     const claimedRows: ClaimedRun[] = [];
     if (manual.length > 0) {
       claimedRows.push(
@@ -173,7 +300,7 @@ export class CheckRunnerService {
       CHECK_QUEUE,
       jobs.filter((job) => !claimedJobs.has(job.id)).map((job) => job.id),
     );
-    if (claimedRows.length === 0) return [];
+    if (claimedRows.length === 0) return { claimed: [], busy };
     const details = await this.executions.findRunDetails(
       manager,
       claimedRows.map((row) => row.id),
@@ -185,7 +312,7 @@ export class CheckRunnerService {
     );
     const jobsById = new Map(jobs.map((job) => [job.id, job]));
     const byExecution = new Map(details.map((row) => [row.execution_id, row]));
-    return claimedRows.flatMap((row) => {
+    const claimed = claimedRows.flatMap((row) => {
       const detail = byExecution.get(row.id);
       const job = jobsById.get(row.job_id);
       if (!detail || !job) return [];
@@ -203,6 +330,7 @@ export class CheckRunnerService {
         },
       ];
     });
+    return { claimed, busy };
   }
 
   /**
@@ -223,7 +351,10 @@ export class CheckRunnerService {
         outcome: item.outcome,
         job: item.check.job,
         now,
-        config: this.config,
+        config: {
+          alertAfterFailures: this.executionSettings.alertAfterFailures,
+          scheduler: this.schedulerSettings,
+        },
       }),
     }));
     const jobsToComplete: string[] = [];
@@ -344,6 +475,12 @@ export class CheckRunnerService {
       }),
       this.worker.id,
     );
+    for (const { check, outcome } of items) {
+      // Not recorded: the execution was cancelled (or taken over) while the provider answered.
+      check.ended = recorded.has(check.executionId)
+        ? { status: outcome instanceof Error ? 'failed' : 'success', usage: usageOf(outcome) }
+        : { status: 'cancelled', usage: null };
+    }
     await this.usage.recordChecks(
       manager,
       items.flatMap((item) => {

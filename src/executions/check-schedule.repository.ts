@@ -17,13 +17,63 @@ export interface TaskOutcomeWrite extends TaskOutcome {
  */
 @Injectable()
 export class CheckScheduleRepository {
-  /** Locks the tasks in id order, so concurrent result batches cannot deadlock. */
+  /**
+   * Locks a task of `userId` for a change that leaves its key alone (FOR NO KEY UPDATE, so the
+   * foreign-key checks of executions inserted meanwhile do not wait); false when there is none.
+   */
+  async lockTaskOfUser(manager: EntityManager, taskId: string, userId: string): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      'SELECT id FROM tasks WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE',
+      [taskId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Locks the tasks of a claim in id order (FOR NO KEY UPDATE, so the foreign-key checks of the
+   * executions it inserts do not wait on anyone); with `skipLocked`, tasks another transaction
+   * holds are left out. Only tasks of active users are claimed (contract §11). Returns the ids
+   * locked.
+   */
+  async lockForClaim(
+    manager: EntityManager,
+    taskIds: string[],
+    skipLocked: boolean,
+  ): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT t.id FROM tasks t JOIN users u ON u.id = t.user_id
+       WHERE t.id = ANY($1::uuid[]) AND u.state = 'active'
+       ORDER BY t.id FOR NO KEY UPDATE OF t${skipLocked ? ' SKIP LOCKED' : ''}`,
+      [taskIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Which of these tasks exist and belong to an active user (read, not locked). */
+  async claimableTasks(manager: EntityManager, taskIds: string[]): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT t.id FROM tasks t JOIN users u ON u.id = t.user_id
+       WHERE t.id = ANY($1::uuid[]) AND u.state = 'active'`,
+      [taskIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Locks the tasks of a result batch in id order, so concurrent batches cannot deadlock. FOR NO
+   * KEY UPDATE: the tasks' keys stay, so rows inserted for them meanwhile do not wait.
+   */
   lockForOutcomes(manager: EntityManager, taskIds: string[]): Promise<LockedTask[]> {
     return queryRows<LockedTask>(
       manager,
       `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
          consecutive_failures, failure_alerted FROM tasks
-       WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+       WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [taskIds],
     );
   }
@@ -63,10 +113,10 @@ export class CheckScheduleRepository {
   }
 
   /**
-   * Locks up to `limit` scheduled check jobs that a worker took more than `staleAfterSeconds` ago
-   * without ever creating their execution.
+   * Up to `limit` scheduled check jobs that a worker took more than `staleAfterSeconds` ago
+   * without ever creating their execution (read, not locked: their tasks are locked first).
    */
-  lockUnclaimedChecks(
+  findUnclaimedChecks(
     manager: EntityManager,
     staleAfterSeconds: number,
     limit: number,
@@ -77,12 +127,29 @@ export class CheckScheduleRepository {
        WHERE j.name = $1 AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $2)
          AND j.data ->> 'executionId' IS NULL
          AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.job_id = j.id)
-       LIMIT $3 FOR UPDATE OF j SKIP LOCKED`,
+       LIMIT $3`,
       [CHECK_QUEUE, staleAfterSeconds, limit],
     );
   }
 
-  /** Locks the active tasks whose current check is the given job; returns their ids. */
+  /** Locks those of these check jobs still active and unclaimed, in id order, skipping held ones. */
+  async lockUnclaimedChecks(manager: EntityManager, jobIds: string[]): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT j.id FROM ${QUEUE_SCHEMA}.job j
+       WHERE j.name = $1 AND j.id = ANY($2::uuid[]) AND j.state = 'active'
+         AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.job_id = j.id)
+       ORDER BY j.id FOR UPDATE OF j SKIP LOCKED`,
+      [CHECK_QUEUE, jobIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Locks the active tasks (of active users) whose current check is the given job, in id order
+   * (FOR NO KEY UPDATE); returns their ids.
+   */
   async lockActiveAwaiting(
     manager: EntityManager,
     checks: Array<{ taskId: string; jobId: string }>,
@@ -91,7 +158,8 @@ export class CheckScheduleRepository {
       manager,
       `SELECT t.id FROM tasks t JOIN unnest($1::uuid[], $2::uuid[]) AS j(task_id, job_id)
          ON t.id = j.task_id AND t.check_job_id = j.job_id
-       WHERE t.state = 'active' ORDER BY t.id FOR UPDATE OF t`,
+       JOIN users u ON u.id = t.user_id
+       WHERE t.state = 'active' AND u.state = 'active' ORDER BY t.id FOR NO KEY UPDATE OF t`,
       [checks.map((check) => check.taskId), checks.map((check) => check.jobId)],
     );
     return rows.map((row) => row.id);
@@ -108,6 +176,7 @@ export class CheckScheduleRepository {
       manager,
       `SELECT t.id FROM tasks t
        WHERE t.state = 'active'
+         AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.state = 'active')
          AND (t.next_run IS NULL OR t.next_run < now() - interval '2 minutes')
          AND NOT EXISTS (
            SELECT 1 FROM ${QUEUE_SCHEMA}.job j
@@ -116,7 +185,7 @@ export class CheckScheduleRepository {
            SELECT 1 FROM executions e
            WHERE e.task_id = t.id AND e.status IN ('pending', 'running', 'retrying'))
        ORDER BY t.id
-       LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+       LIMIT $2 FOR NO KEY UPDATE OF t SKIP LOCKED`,
       [CHECK_QUEUE, limit],
     );
     return rows.map((row) => row.id);

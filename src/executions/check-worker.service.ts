@@ -1,14 +1,14 @@
 import {
-  Inject,
   Injectable,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService, type CheckJobData } from '../scheduler/job-queue.service';
 import { QueuePuller } from '../scheduler/queue-puller';
 import { CheckRunnerService } from './check-runner.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 /** Pulls due checks from the queue and runs up to WORKER_CONCURRENCY at once. */
 @Injectable()
@@ -16,7 +16,7 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
   private readonly puller: QueuePuller<CheckJobData>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     queue: JobQueueService,
     runner: CheckRunnerService,
     @InjectPinoLogger(CheckWorkerService.name) logger: PinoLogger,

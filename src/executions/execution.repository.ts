@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import { ExecutionColumns } from './execution-columns';
-import { IN_FLIGHT_STATUSES, type ExecutionEntity, type ExecutionStatus } from './execution.entity';
+import { ExecutionEntity, IN_FLIGHT_STATUSES, type ExecutionStatus } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 
 /** An execution now `running` on a worker, and the job that runs it. */
@@ -95,6 +95,74 @@ export class ExecutionRepository {
         .map((row) => EXECUTION.read(row))
         .filter((execution): execution is ExecutionEntity => execution !== null),
     };
+  }
+
+  findByIds(ids: string[]): Promise<ExecutionEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(ExecutionEntity).findBy({ id: In(ids) });
+  }
+
+  /** Every execution, newest first (ix_executions_created_at), or the failed ones with their task. */
+  pageNewestFirst(
+    limit: number,
+    offset: number,
+    failedOnly = false,
+  ): Promise<[ExecutionEntity[], number]> {
+    return this.dataSource.getRepository(ExecutionEntity).findAndCount({
+      where: failedOnly ? { status: 'failed' } : {},
+      relations: failedOnly ? { task: true } : {},
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+      skip: offset,
+    });
+  }
+
+  /**
+   * A task's executions that met its condition, newest first (ix_executions_met_task_id_created_at);
+   * `successOnly` leaves out those that did not end as a success.
+   */
+  listMet(
+    taskId: string,
+    limit: number,
+    offset = 0,
+    successOnly = false,
+  ): Promise<ExecutionEntity[]> {
+    return this.dataSource.getRepository(ExecutionEntity).find({
+      where: { taskId, conditionMet: true, ...(successOnly ? { status: 'success' as const } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+      skip: offset,
+    });
+  }
+
+  /** A task's executions in flight, in id order (the caller holds the task's lock). */
+  findInFlight(manager: EntityManager, taskId: string): Promise<ExecutionEntity[]> {
+    return manager.find(ExecutionEntity, {
+      where: { taskId, status: In(IN_FLIGHT_STATUSES) },
+      order: { id: 'ASC' },
+    });
+  }
+
+  /** Cancels those of `ids` still in flight with `message`. */
+  async cancelInFlight(
+    manager: EntityManager,
+    ids: string[],
+    message: string,
+    now: Date,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.update(
+      ExecutionEntity,
+      { id: In(ids), status: In(IN_FLIGHT_STATUSES) },
+      { status: 'cancelled', completedAt: now, errorMessage: message, workerId: null },
+    );
+  }
+
+  /** Inserts a `pending` manual run; the in-flight unique index refuses a second one. */
+  insertManualRun(manager: EntityManager, taskId: string): Promise<ExecutionEntity> {
+    return manager.save(
+      manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }),
+    );
   }
 
   /** Marks manual runs `running` on this worker (counting the attempt); returns those claimed. */

@@ -1,19 +1,17 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
-import { TaskEntity } from '../tasks/task.entity';
 import { UsageModule } from '../usage/usage.module';
 import { CheckRunnerService } from './check-runner.service';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CheckWorkerService } from './check-worker.service';
-import { ExecutionEntity } from './execution.entity';
 import { ExecutionRepository } from './execution.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './stale-execution.sweeper';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEntity, TaskEntity]), SearchModule, UsageModule],
+  imports: [SearchModule, UsageModule, UsersModule],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,

@@ -1,12 +1,13 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
-import { TaskEntity } from '../tasks/task.entity';
 import { isUniqueViolation } from '../database/database-errors';
+import { TransactionRunner } from '../database/transaction-runner';
 import { UsageService } from '../usage/usage.service';
-import { ExecutionEntity, IN_FLIGHT_STATUSES, IN_FLIGHT_UNIQUE_INDEX } from './execution.entity';
+import { UsersService } from '../users/users.service';
+import { CheckScheduleRepository } from './check-schedule.repository';
+import { IN_FLIGHT_UNIQUE_INDEX, type ExecutionEntity } from './execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
 import { ExecutionRepository } from './execution.repository';
 import type { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
@@ -19,8 +20,10 @@ export const CANCELLED_BY_FORCE = 'Cancelled by a forced run';
 @Injectable()
 export class ExecutionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly executionRows: ExecutionRepository,
+    private readonly schedule: CheckScheduleRepository,
+    private readonly users: UsersService,
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly clock: Clock,
@@ -31,37 +34,29 @@ export class ExecutionsService {
    * With `force`, an execution in flight is cancelled first (its worker then drops its result).
    */
   async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionEntity> {
-    return this.dataSource.transaction(async (manager) => {
-      const task = await manager.findOne(TaskEntity, {
-        where: { id: taskId, userId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!task) throw new NotFoundException('Task not found');
+    return this.transactions.run(async (manager) => {
+      // Lock order (contract §10): the user, the task, then its executions and job.
+      await this.users.lockActiveUser(manager, userId);
+      if (!(await this.schedule.lockTaskOfUser(manager, taskId, userId)))
+        throw new NotFoundException('Task not found');
       return this.startRun(manager, taskId, force);
     });
   }
 
   /** The run itself, in the caller's transaction (which holds the task's row lock). */
   async startRun(manager: EntityManager, taskId: string, force: boolean): Promise<ExecutionEntity> {
-    const inFlight = await manager.findBy(ExecutionEntity, {
-      taskId,
-      status: In(IN_FLIGHT_STATUSES),
-    });
+    const inFlight = await this.executionRows.findInFlight(manager, taskId);
     if (inFlight.length > 0) {
       if (!force) throw new ConflictException(ALREADY_RUNNING);
-      await manager.update(
-        ExecutionEntity,
-        { id: In(inFlight.map((execution) => execution.id)), status: In(IN_FLIGHT_STATUSES) },
-        {
-          status: 'cancelled',
-          completedAt: this.clock.now(),
-          errorMessage: CANCELLED_BY_FORCE,
-          workerId: null,
-        },
+      await this.executionRows.cancelInFlight(
+        manager,
+        inFlight.map((execution) => execution.id),
+        CANCELLED_BY_FORCE,
+        this.clock.now(),
       );
     }
-    const execution = await manager
-      .save(manager.create(ExecutionEntity, { taskId, status: 'pending', trigger: 'manual' }))
+    const execution = await this.executionRows
+      .insertManualRun(manager, taskId)
       .catch((error: unknown) => {
         // A scheduled check claimed the task since the look above: it is the run in flight.
         if (isUniqueViolation(error, IN_FLIGHT_UNIQUE_INDEX))
@@ -69,7 +64,7 @@ export class ExecutionsService {
         throw error;
       });
     execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
-    await manager.update(ExecutionEntity, { id: execution.id }, { jobId: execution.jobId });
+    await this.executionRows.setJobId(manager, execution.id, execution.jobId);
     return execution;
   }
 

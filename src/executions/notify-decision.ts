@@ -1,8 +1,5 @@
-import {
-  subscribesTo,
-  type NotificationConfigBase,
-  type NotificationType,
-} from '../notifications/notification-types';
+import type { NotificationConfig } from '../notifications/channels/notification-config';
+import { subscribesTo, type NotificationType } from '../notifications/channels/notification-types';
 import type { NotifyBehavior, TaskState } from '../tasks/task.entity';
 
 export interface NotifyDecision {
@@ -31,7 +28,7 @@ export interface StreakInput {
   alerted: boolean;
   /** ALERT_AFTER_FAILURES */
   alertAfter: number;
-  configs: NotificationConfigBase[];
+  configs: Array<Pick<NotificationConfig, 'type' | 'events'>>;
 }
 
 export interface StreakDecision {
@@ -69,7 +66,7 @@ export function decideFailureStreak(input: StreakInput): StreakDecision {
 
 /** The channel types of the configs that want `event`. */
 export function channelsFor(
-  configs: NotificationConfigBase[],
+  configs: Array<Pick<NotificationConfig, 'type' | 'events'>>,
   event: Parameters<typeof subscribesTo>[1],
 ): NotificationType[] {
   return configs.filter((config) => subscribesTo(config, event)).map((config) => config.type);

@@ -1,14 +1,15 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import type { DataSource, EntityManager } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { EntityManager } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
+import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
-import { PeriodicJobs } from '../scheduler/periodic-jobs.service';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
 import { Clock } from '../common/clock/clock';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository } from './execution.repository';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
@@ -30,8 +31,8 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
   private sweeps = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly transactions: TransactionRunner,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     @InjectPinoLogger(StaleExecutionSweeper.name) private readonly logger: PinoLogger,
     private readonly jobs: PeriodicJobs,
@@ -63,25 +64,35 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * waiting for the queue's expiry.
    */
   async requeueUnclaimedChecks(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const jobs = await this.schedule.lockUnclaimedChecks(
+    return this.transactions.run(async (manager) => {
+      const candidates = await this.schedule.findUnclaimedChecks(
         manager,
         WORKER_STALE_AFTER_MS / 1000,
         BATCH,
       );
-      if (jobs.length === 0) return 0;
-      await this.queue.complete(
-        manager,
-        CHECK_QUEUE,
-        jobs.map((job) => job.id),
-      );
+      if (candidates.length === 0) return 0;
+      // Lock order (contract §10): the tasks first, then their jobs.
       const taskIds = await this.schedule.lockActiveAwaiting(
         manager,
-        jobs.map((job) => ({ taskId: job.task_id, jobId: job.id })),
+        candidates.map((job) => ({ taskId: job.task_id, jobId: job.id })),
       );
-      await this.checkNow(manager, taskIds);
-      this.logger.warn({ count: jobs.length }, 'Requeued checks taken by a stopped worker');
-      return jobs.length;
+      const jobs = new Set(
+        await this.schedule.lockUnclaimedChecks(
+          manager,
+          candidates.map((job) => job.id),
+        ),
+      );
+      if (jobs.size === 0) return 0;
+      await this.queue.complete(manager, CHECK_QUEUE, [...jobs]);
+      const awaiting = new Set(taskIds);
+      await this.checkNow(
+        manager,
+        candidates
+          .filter((job) => jobs.has(job.id) && awaiting.has(job.task_id))
+          .map((job) => job.task_id),
+      );
+      this.logger.warn({ count: jobs.size }, 'Requeued checks taken by a stopped worker');
+      return jobs.size;
     });
   }
 
@@ -91,7 +102,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * its execution row; after MAX_ATTEMPTS it is failed instead. Returns how many were failed.
    */
   async requeueAbandoned(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const rows = await this.executions.releaseAbandoned(manager, {
         staleAfterSeconds: WORKER_STALE_AFTER_MS / 1000,
         limit: BATCH,
@@ -132,7 +143,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    * gets its check back.
    */
   async rescheduleUnscheduled(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const taskIds = await this.schedule.lockUnscheduled(manager, BATCH);
       if (taskIds.length === 0) return 0;
       await this.checkNow(manager, taskIds);
@@ -143,6 +154,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
 
   /** Gives each task a check due now (its job id and next_run), in the caller's transaction. */
   private async checkNow(manager: EntityManager, taskIds: string[]): Promise<void> {
+    if (taskIds.length === 0) return;
     const now = this.clock.now();
     const jobIds = await this.queue.scheduleChecks(
       manager,

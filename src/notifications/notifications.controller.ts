@@ -5,11 +5,17 @@ import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators'
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { PageQueryDto } from '../common/dto/page-query.dto';
-import { ListSendsQueryDto } from './dto/list-sends-query.dto';
-import { SendHistoryResponse, TaskNotificationResponse } from './dto/notification-responses';
-import { TestNotificationDto, TestNotificationResponse } from './dto/test-notification.dto';
-import { NotificationsService } from './notifications.service';
-import { TestNotificationService } from './test-notification.service';
+import { ListSendsQueryDto } from './history/dto/list-sends-query.dto';
+import {
+  SendHistoryResponse,
+  TaskNotificationResponse,
+} from './history/dto/notification-responses';
+import {
+  TestNotificationDto,
+  TestNotificationResponse,
+} from './test-sends/dto/test-notification.dto';
+import { NotificationHistoryService } from './history/notification-history.service';
+import { TestNotificationService } from './test-sends/test-notification.service';
 
 /**
  * Notification history. `GET /api/v1/notifications` itself does not exist (docs/api.md).
@@ -20,7 +26,7 @@ import { TestNotificationService } from './test-notification.service';
 @Controller('api/v1')
 export class NotificationsController {
   constructor(
-    private readonly notifications: NotificationsService,
+    private readonly notifications: NotificationHistoryService,
     private readonly tests: TestNotificationService,
   ) {}
 

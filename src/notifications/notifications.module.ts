@@ -1,31 +1,27 @@
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ExecutionEntity } from '../executions/execution.entity';
-import { TaskEntity } from '../tasks/task.entity';
+import { ExecutionsModule } from '../executions/executions.module';
 import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/channel-registry';
-import { DeliveryAttemptRunner } from './delivery-attempt.runner';
-import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
-import { DeliveryRecoveryRepository } from './delivery-recovery.repository';
-import { DeliveryRecoverySweeper } from './delivery-recovery.sweeper';
-import { DeliveryWorkerService } from './delivery-worker.service';
+import { emailConfig, type EmailConfig } from './channels/email/email.config';
+import { DeliveryAttemptRunner } from './delivery/delivery-attempt.runner';
+import { DeliveryOutcomeRecorder } from './delivery/delivery-outcome.recorder';
+import { DeliveryRecoveryRepository } from './delivery/delivery-recovery.repository';
+import { DeliveryRecoverySweeper } from './delivery/delivery-recovery.sweeper';
+import { DeliveryWorkerService } from './delivery/delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
-import { EmailVerificationEntity } from './email-verification/email-verification.entity';
+import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
-import { HostResolver } from './host-resolver';
-import { HttpDeliveryClient } from './http/http-delivery.client';
-import { NotificationConfigValidator } from './notification-config.validator';
-import { NotificationDeliveryEntity } from './notification-delivery.entity';
-import { NotificationDeliveryRepository } from './notification-delivery.repository';
-import { NotificationDeliveryService } from './notification-delivery.service';
-import { NotificationSendEntity } from './notification-send.entity';
+import { HttpDeliveryService } from './channels/http-delivery.service';
+import { NotificationConfigValidator } from './channels/notification-config.validator';
+import { NotificationDeliveryRepository } from './delivery/notification-delivery.repository';
+import { NotificationDeliveryService } from './delivery/notification-delivery.service';
+import { NotificationSendRepository } from './history/notification-send.repository';
 import { NotificationsController } from './notifications.controller';
-import { NotificationsService } from './notifications.service';
-import { TestNotificationService } from './test-notification.service';
+import { NotificationHistoryService } from './history/notification-history.service';
+import { TestNotificationService } from './test-sends/test-notification.service';
 
 /** SMTP_URL plus timeouts that keep one attempt well inside the delivery job's expiry. */
-function mailerOptions(config: AppConfig): MailerOptions {
+function mailerOptions(config: EmailConfig): MailerOptions {
   return {
     // Without SMTP_URL nothing is ever handed to the transport (the email channel records the
     // attempt as failed), but the mailer module insists on one.
@@ -42,25 +38,20 @@ function mailerOptions(config: AppConfig): MailerOptions {
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([
-      NotificationSendEntity,
-      NotificationDeliveryEntity,
-      ExecutionEntity,
-      TaskEntity,
-      EmailVerificationEntity,
-    ]),
-    MailerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: mailerOptions }),
+    ExecutionsModule,
+    MailerModule.forRootAsync({ inject: [emailConfig.token], useFactory: mailerOptions }),
   ],
   controllers: [NotificationsController, EmailVerificationController],
   providers: [
-    HostResolver,
-    HttpDeliveryClient,
+    HttpDeliveryService,
     EmailVerificationService,
+    EmailVerificationRepository,
     ...CHANNEL_PROVIDERS,
     NotificationChannelRegistry,
     NotificationConfigValidator,
-    NotificationsService,
+    NotificationHistoryService,
     NotificationDeliveryRepository,
+    NotificationSendRepository,
     DeliveryAttemptRunner,
     DeliveryOutcomeRecorder,
     NotificationDeliveryService,

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
-import { TaskEntity } from '../tasks/task.entity';
+import { ExecutionsModule } from '../executions/executions.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { PublicTasksController } from './public-tasks.controller';
 import { PublicTasksService } from './public-tasks.service';
@@ -13,7 +11,7 @@ import { WaitlistService } from './waitlist.service';
 
 /** The unauthenticated surfaces: public task pages, their RSS feeds and the waitlist. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity, ExecutionEntity]), TasksModule],
+  imports: [TasksModule, ExecutionsModule],
   controllers: [PublicTasksController, TaskFeedController, WaitlistController],
   providers: [PublicTasksService, TaskFeedService, WaitlistService, WaitlistRepository],
 })

@@ -1,8 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { ExecutionEntity } from '../executions/execution.entity';
-import { TaskEntity } from '../tasks/task.entity';
+import type { ExecutionEntity } from '../executions/execution.entity';
+import { ExecutionRepository } from '../executions/execution.repository';
+import type { TaskEntity } from '../tasks/task.entity';
+import { TaskRepository } from '../tasks/task.repository';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
 import { buildRssFeed, type RssItem } from './rss-feed.builder';
 
@@ -12,20 +12,16 @@ export const FEED_ITEM_LIMIT = 50;
 @Injectable()
 export class TaskFeedService {
   constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+    private readonly tasks: TaskRepository,
+    private readonly executions: ExecutionRepository,
   ) {}
 
   /** `origin` (scheme and host) makes the links absolute, as feed readers need them. */
   async renderFeed(taskId: string, origin: string): Promise<string> {
-    const task = await this.tasks.findOneBy({ id: taskId, isPublic: true });
+    const task = await this.tasks.findPublic(taskId);
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     // Served by ix_executions_met_task_id_created_at.
-    const executions = await this.executions.find({
-      where: { taskId, conditionMet: true, status: 'success' },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: FEED_ITEM_LIMIT,
-    });
+    const executions = await this.executions.listMet(taskId, FEED_ITEM_LIMIT, 0, true);
     const taskLink = `${origin}/api/v1/public/tasks/id/${task.id}`;
     const items = executions.map((execution) => toFeedItem(task, execution, taskLink));
     return buildRssFeed({

@@ -1,26 +1,42 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { HealthCheckRegistry } from '../health/health-check.registry';
+import { InjectConfig } from '../config/config-slice';
+import { sqlStateOf } from '../database/database-errors';
 import { QueueRepository } from './queue.repository';
+import {
+  CHECK_QUEUE,
+  CHECK_RETRY_LIMIT,
+  DELIVERY_QUEUE,
+  QUEUE_SCHEMA,
+  type CheckJobData,
+} from './queues';
+import { schedulerConfig, type SchedulerConfig } from './scheduler.config';
 
-export const CHECK_QUEUE = 'task-check';
-export const DELIVERY_QUEUE = 'notification-delivery';
-export const QUEUE_SCHEMA = 'pgboss';
-
-/** Provider failures worth retrying are retried this many times by the queue. */
-export const CHECK_RETRY_LIMIT = 2;
-
-export interface CheckJobData {
-  taskId: string;
-  /** Set for a run requested through the API: the execution row already exists. */
-  executionId?: string;
-}
+export {
+  CHECK_QUEUE,
+  CHECK_RETRY_LIMIT,
+  DELIVERY_QUEUE,
+  QUEUE_SCHEMA,
+  type CheckJobData,
+} from './queues';
 
 export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
+
+/** A queue change that failed, with the database's SQLSTATE when it had one. */
+export class QueueOperationError extends Error {
+  readonly code: string | undefined;
+
+  constructor(operation: string, cause: unknown) {
+    super(`${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'QueueOperationError';
+    this.code = sqlStateOf(cause);
+  }
+}
 
 /**
  * The durable job queue (pg-boss in PostgreSQL). Every change that goes with a database change
@@ -30,12 +46,13 @@ export type QueueJob<T> = PgBoss.JobWithMetadata<T>;
 @Injectable()
 export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   private readonly boss: PgBoss;
+  /** Between a finished start and the beginning of a stop. */
+  private running = false;
 
   constructor(
     private readonly repository: QueueRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     @InjectPinoLogger(JobQueueService.name) private readonly logger: PinoLogger,
-    health: HealthCheckRegistry,
   ) {
     this.boss = new PgBoss({
       db: repository.poolConnection(),
@@ -49,11 +66,12 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       deleteAfterDays: 7,
     });
     this.boss.on('error', (error: Error) => this.logger.warn({ err: error }, 'Job queue error'));
-    health.register('job_queue', () => this.boss.getQueue(CHECK_QUEUE));
+    this.boss.on('stopped', () => (this.running = false));
   }
 
   async onModuleInit(): Promise<void> {
     await this.boss.start();
+    this.running = true;
     const checkQueue: PgBoss.Queue = {
       name: CHECK_QUEUE,
       policy: 'standard',
@@ -83,17 +101,26 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.running = false;
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
   }
 
-  /** A queue change that failed names the operation; the caller's transaction then rolls back. */
+  /** Resolves when the queue is running and its tables answer (`GET /health`). */
+  async ping(): Promise<void> {
+    if (!this.running) throw new Error('The job queue is not running');
+    if (!(await this.boss.getQueue(CHECK_QUEUE))) throw new Error('The check queue is missing');
+  }
+
+  /**
+   * A queue change that failed names the operation; the caller's transaction then rolls back.
+   * The error keeps its SQLSTATE (`code`, and the original as `cause`), so a lost lock conflict
+   * is still retried by TransactionRunner.
+   */
   private async guard<T>(operation: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw new Error(
-        `${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new QueueOperationError(operation, error);
     }
   }
 

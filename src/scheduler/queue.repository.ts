@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { CHECK_QUEUE, QUEUE_SCHEMA, type CheckJobData } from './job-queue.service';
+import { CHECK_QUEUE, QUEUE_SCHEMA, type CheckJobData } from './queues';
 
 export interface QueueJobRow {
   id: string;
@@ -16,6 +16,12 @@ export interface QueueJobRow {
   started_on: Date | null;
   created_on: Date;
   retry_count: number;
+}
+
+export interface QueueJobCount {
+  queue: string;
+  state: string;
+  jobs: number;
 }
 
 /**
@@ -62,5 +68,17 @@ export class QueueRepository {
       ),
     ]);
     return { jobs: rows, total: count[0]?.total ?? 0 };
+  }
+
+  /**
+   * Jobs by queue and state, for `monitor_queue_jobs`. A scan of the live job table (archived
+   * jobs are elsewhere): no index serves a full count, and the metrics cache it for a few seconds.
+   */
+  countJobsByState(): Promise<QueueJobCount[]> {
+    return this.dataSource.query<QueueJobCount[]>(
+      `SELECT name AS queue, state::text AS state, count(*)::int AS jobs
+       FROM ${QUEUE_SCHEMA}.job
+       GROUP BY name, state`,
+    );
   }
 }

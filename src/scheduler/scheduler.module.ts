@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { JobQueueHealthIndicator } from './job-queue.health-indicator';
 import { JobQueueService } from './job-queue.service';
-import { PeriodicJobs } from './periodic-jobs.service';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { QueueRepository } from './queue.repository';
 import { WorkerRepository } from './worker.repository';
 import { WorkerHeartbeatService } from './worker-heartbeat.service';
@@ -10,6 +11,7 @@ import { WorkerIdentity } from './worker-identity';
 @Module({
   providers: [
     JobQueueService,
+    JobQueueHealthIndicator,
     QueueRepository,
     WorkerIdentity,
     WorkerHeartbeatService,

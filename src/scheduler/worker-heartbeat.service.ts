@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { PeriodicJobs } from './periodic-jobs.service';
+import { InjectConfig } from '../config/config-slice';
+import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { WorkerIdentity } from './worker-identity';
 import { WorkerRepository } from './worker.repository';
+import { schedulerConfig, type SchedulerConfig } from './scheduler.config';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A worker silent for this long is taken for dead and its running checks are recovered. */
@@ -15,7 +16,7 @@ export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdo
   private readonly host = hostname().slice(0, 255);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly identity: WorkerIdentity,
     private readonly jobs: PeriodicJobs,
     private readonly workers: WorkerRepository,

@@ -1,23 +1,24 @@
-import type { AppConfig } from '../config/app-config';
-import { ProviderHttpClient, type ProviderHttpOptions } from './provider-http.client';
+import { ProviderApi, type ProviderHttp } from './provider-api';
 import { pricesFor, type ListPrice, type Prices } from './provider-usage';
 import { SearchProvider } from './search-provider';
+import type { ProviderSettings } from './search-provider.definition';
 
 /**
  * What the adapters that call a vendor over HTTP share: the configured model and its prices
- * (the list price of the default model unless `PRICE_*` override it), and their HTTP clients,
- * closed together at shutdown.
+ * (the list price of the default model unless `PRICE_*` override it), and the retry policy of
+ * their endpoints on the shared outbound client (whose module closes its connections).
  */
-export abstract class HttpSearchProvider extends SearchProvider {
+export abstract class HttpSearchProvider<
+  C extends ProviderSettings = ProviderSettings,
+> extends SearchProvider {
   readonly model: string;
   protected readonly prices: Prices;
-  private readonly clients: ProviderHttpClient[] = [];
 
   constructor(
-    protected readonly config: AppConfig,
+    protected readonly config: C,
     model: string,
     listPrice: ListPrice,
-    private readonly httpOptions: ProviderHttpOptions,
+    private readonly transport: ProviderHttp,
     private readonly warn: (message: string) => void,
   ) {
     super();
@@ -26,13 +27,7 @@ export abstract class HttpSearchProvider extends SearchProvider {
   }
 
   /** A retrying client for one vendor endpoint; `label` names it in errors and warnings. */
-  protected httpClient(label: string): ProviderHttpClient {
-    const client = new ProviderHttpClient(label, this.httpOptions, this.warn);
-    this.clients.push(client);
-    return client;
-  }
-
-  override close(): void {
-    for (const client of this.clients) client.close();
+  protected httpClient(label: string): ProviderApi {
+    return new ProviderApi(label, this.transport.client, this.transport.options, this.warn);
   }
 }

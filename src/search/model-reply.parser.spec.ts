@@ -2,12 +2,14 @@ import {
   citedResultIds,
   findFirstJsonObject,
   isFiveFieldCron,
+  MAX_REPLY_TEXT_BYTES,
   parseCheckText,
   parseNextCheckAt,
   parseSuggestText,
   truncateText,
+  uniqueSources,
 } from './model-reply.parser';
-import { groundingSources, replyText } from './providers/gemini-search.provider';
+import { groundingSources, replyText } from './providers/gemini/gemini-search.provider';
 import { ProviderError, type SuggestRequest } from './search-provider';
 
 // The replies below arrive in Gemini's wire format, the one the parser was first written for.
@@ -92,6 +94,48 @@ describe('findFirstJsonObject', () => {
   });
 });
 
+describe('reply size and search time', () => {
+  const request: SuggestRequest = { prompt: 'Tell me when the example product ships' };
+  /** A check reply of exactly `bytes` bytes in UTF-8: the JSON followed by `filler`. */
+  const replyOf = (bytes: number, filler = ' ') => {
+    const json = checkJson();
+    return json + filler.repeat((bytes - json.length) / Buffer.byteLength(filler));
+  };
+
+  it('should refuse with Provider reply too large when the text is over 256 kB', () => {
+    const text = replyOf(300 * 1024);
+    const error = parseError(() => parseCheckText(text, NOW));
+    expect(error.message).toBe('Provider reply too large');
+    expect(error.retryable).toBe(false);
+    expect(parseError(() => parseSuggestText(text, request)).message).toBe(
+      'Provider reply too large',
+    );
+  });
+
+  it('should refuse when the text is within 256 kB characters but over it in UTF-8 bytes', () => {
+    const text = replyOf(MAX_REPLY_TEXT_BYTES + 2, 'é');
+    expect(text.length).toBeLessThan(MAX_REPLY_TEXT_BYTES);
+    expect(parseError(() => parseCheckText(text, NOW)).message).toBe('Provider reply too large');
+  });
+
+  it('should read the reply when it is exactly 256 kB', () => {
+    const text = replyOf(MAX_REPLY_TEXT_BYTES);
+    expect(Buffer.byteLength(text)).toBe(MAX_REPLY_TEXT_BYTES);
+    expect(parseCheckText(text, NOW).answer).toBe('Version 2.0 was released on 30 April.');
+  });
+
+  it.each([
+    ['200,000 braces', '{'.repeat(200_000)],
+    ['braces before the object', `${'{'.repeat(200_000)}${checkJson()}`],
+    ['braces and quotes', '{"'.repeat(120_000)],
+  ])('should search a reply of %s in steps linear in its length', (_label, text) => {
+    const counter = { steps: 0 };
+    findFirstJsonObject(text, counter);
+    expect(counter.steps).toBeGreaterThanOrEqual(text.length);
+    expect(counter.steps).toBeLessThanOrEqual(3 * text.length);
+  });
+});
+
 describe('extractReplyText', () => {
   it('should concatenate parts when the answer is split over several parts', () => {
     expect(extractReplyText(body(['{"a":', ' 1}']))).toBe('{"a": 1}');
@@ -153,8 +197,51 @@ describe('extractGroundingSources', () => {
     ]);
   });
 
+  it('should keep only http and https sources when a chunk holds a javascript: uri', () => {
+    const reply = body('{}', {
+      groundingChunks: [
+        { web: { uri: 'javascript:alert(document.cookie)', title: 'Click me' } },
+        { web: { uri: 'https://example.com/a', title: 'Example A' } },
+      ],
+    });
+    expect(extractGroundingSources(reply)).toEqual([
+      { uri: 'https://example.com/a', title: 'Example A' },
+    ]);
+  });
+
   it('should return an empty list when there is no grounding metadata', () => {
     expect(extractGroundingSources({ candidates: [{ content: { parts: [] } }] })).toEqual([]);
+  });
+});
+
+describe('uniqueSources', () => {
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    '  javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'file:///etc/passwd',
+    'ftp://files.example.com/a',
+    'mailto:someone@example.com',
+    'example.com/no-scheme',
+    '//example.com/scheme-relative',
+  ])('should drop the source when its uri is %j', (uri) => {
+    expect(uniqueSources([{ uri, title: 'Source' }])).toEqual([]);
+  });
+
+  it('should keep the source when its uri is http or https in any case', () => {
+    expect(
+      uniqueSources([
+        { uri: 'http://example.com/a' },
+        { uri: ' HTTPS://Example.com/b ', title: 'B' },
+      ]),
+    ).toEqual([
+      { uri: 'http://example.com/a', title: 'example.com' },
+      { uri: 'HTTPS://Example.com/b', title: 'B' },
+    ]);
   });
 });
 

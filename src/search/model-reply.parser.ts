@@ -4,7 +4,8 @@ import {
   type SuggestRequest,
   type SuggestResult,
 } from './search-provider';
-import { DEFAULT_TASK_NAME, type NotifyBehavior } from '../tasks/task.entity';
+import { locateJsonObject, type ScanCounter } from './json-object.scanner';
+import { DEFAULT_TASK_NAME, type NotifyBehavior } from './search.types';
 
 /** Every unusable reply fails with this prefix, so an execution's error_message reads the same. */
 export const UNPARSEABLE_REPLY_PREFIX = "Could not parse the model's reply";
@@ -14,6 +15,9 @@ export const FALLBACK_NOTIFY_BEHAVIOR: NotifyBehavior = 'once';
 export const MAX_NAME_LENGTH = 200;
 export const MIN_TEXT_LENGTH = 10;
 export const MAX_TEXT_LENGTH = 500;
+/** The most of a model's reply text that is searched for its JSON (contract §11). */
+export const MAX_REPLY_TEXT_BYTES = 256 * 1024;
+export const REPLY_TOO_LARGE_MESSAGE = 'Provider reply too large';
 
 export function unparseable(reason: string): ProviderError {
   return new ProviderError(`${UNPARSEABLE_REPLY_PREFIX}: ${reason}`);
@@ -26,48 +30,22 @@ export function asRecord(value: unknown): Record<string, unknown> | null {
 }
 
 /**
- * Index just past the object that opens at `start`, or -1 when it never closes. Tracks strings
- * and escapes so braces inside string values do not count.
+ * The first `{...}` in `text` that is a JSON object, or null. Tolerates a Markdown fence and
+ * prose around it, braces in that prose included; a greedy regex would swallow everything up to
+ * the last brace of the text instead. Linear in the text (see `locateJsonObject`).
  */
-function endOfBalancedObject(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let index = start; index < text.length; index++) {
-    const character = text[index];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (character === '\\') escaped = true;
-      else if (character === '"') inString = false;
-      continue;
-    }
-    if (character === '"') inString = true;
-    else if (character === '{') depth++;
-    else if (character === '}') {
-      depth--;
-      if (depth === 0) return index + 1;
-    }
+export function findFirstJsonObject(
+  text: string,
+  counter?: ScanCounter,
+): Record<string, unknown> | null {
+  const location = locateJsonObject(text, counter);
+  if (location === null) return null;
+  try {
+    return asRecord(JSON.parse(text.slice(location.start, location.end)));
+  } catch {
+    // The scan reads JSON as JSON.parse does; should they ever differ, there is no object.
+    return null;
   }
-  return -1;
-}
-
-/**
- * The first balanced `{...}` in `text` that parses as a JSON object, or null. Tolerates a
- * Markdown fence and prose around it; a greedy regex would swallow everything up to the last
- * brace of the text instead.
- */
-export function findFirstJsonObject(text: string): Record<string, unknown> | null {
-  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
-    const end = endOfBalancedObject(text, start);
-    if (end === -1) continue;
-    try {
-      const parsed = asRecord(JSON.parse(text.slice(start, end)));
-      if (parsed !== null) return parsed;
-    } catch {
-      // Not JSON (prose with braces, a template): keep scanning from the next brace.
-    }
-  }
-  return null;
 }
 
 export function hostnameOf(uri: string): string {
@@ -78,18 +56,43 @@ export function hostnameOf(uri: string): string {
   }
 }
 
-/** Sources as the API shows them: one per uri, trimmed, a title (the host when none is given). */
+/**
+ * Whether a link to `uri` is a web page. Sources end up as links in the console, emails, chat
+ * messages and RSS, so a `javascript:` or `data:` URI must never get that far (contract §11).
+ * The WHATWG parser is the one browsers use, so `java\tscript:` is read as they would read it.
+ */
+export function isWebUri(uri: string): boolean {
+  try {
+    const { protocol } = new URL(uri);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sources as the API shows them: `http:` and `https:` URIs only, one per uri, trimmed, a title
+ * (the host when none is given).
+ */
 export function uniqueSources(
   candidates: Array<{ uri: unknown; title?: unknown }>,
 ): GroundingSource[] {
   const sources = new Map<string, GroundingSource>();
   for (const candidate of candidates) {
     const uri = typeof candidate.uri === 'string' ? candidate.uri.trim() : '';
-    if (uri === '' || sources.has(uri)) continue;
+    if (uri === '' || sources.has(uri) || !isWebUri(uri)) continue;
     const title = typeof candidate.title === 'string' ? candidate.title.trim() : '';
     sources.set(uri, { uri, title: title || hostnameOf(uri) });
   }
   return [...sources.values()];
+}
+
+/** Over `MAX_REPLY_TEXT_BYTES` in UTF-8; the length bounds the bytes, so most texts need no count. */
+function isTooLarge(text: string): boolean {
+  if (text.length <= MAX_REPLY_TEXT_BYTES / 3) return false;
+  return (
+    text.length > MAX_REPLY_TEXT_BYTES || Buffer.byteLength(text, 'utf8') > MAX_REPLY_TEXT_BYTES
+  );
 }
 
 /**
@@ -97,6 +100,7 @@ export function uniqueSources(
  * (a reply cut off by the token limit is the usual cause).
  */
 function replyObject(text: string, hint: string): Record<string, unknown> {
+  if (isTooLarge(text)) throw new ProviderError(REPLY_TOO_LARGE_MESSAGE);
   if (text.trim() === '') throw unparseable(`the reply has no text${hint}`);
   const object = findFirstJsonObject(text);
   if (object === null) throw unparseable(`no JSON object found${hint}`);
@@ -150,6 +154,7 @@ export function parseCheckText(text: string, now: Date, hint = ''): CheckVerdict
 
 /** `source_ids` of a model judging numbered results (SearXNG): the numbers it cited, if any. */
 export function citedResultIds(text: string): number[] {
+  if (isTooLarge(text)) return [];
   const ids = findFirstJsonObject(text)?.source_ids;
   return Array.isArray(ids) ? ids.map(Number).filter((id) => Number.isInteger(id)) : [];
 }

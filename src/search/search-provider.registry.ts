@@ -1,55 +1,57 @@
-import type { AppConfig } from '../config/app-config';
-import type { ProviderHttpOptions } from './provider-http.client';
+import type { ProviderHttp } from './provider-api';
 import { UNKNOWN_PRICES } from './provider-usage';
-import { GeminiSearchProvider } from './providers/gemini-search.provider';
-import { OpenAiSearchProvider } from './providers/openai-search.provider';
-import { PerplexitySearchProvider } from './providers/perplexity-search.provider';
-import { SearxngSearchProvider } from './providers/searxng-search.provider';
-import {
-  ProviderNotConfiguredError,
-  SearchProvider,
-  type CheckReply,
-  type SuggestReply,
-} from './search-provider';
-
-/** One provider: its `SEARCH_PROVIDER` name, the variables it needs, and how it is built. */
-export interface ProviderRegistration {
-  name: string;
-  /** Every one must be set for the provider to run. */
-  variables: readonly string[];
-  create(
-    config: AppConfig,
-    http: ProviderHttpOptions,
-    warn: (message: string) => void,
-  ): SearchProvider;
-}
+import { geminiSearchProvider } from './providers/gemini/gemini-search.provider';
+import { openAiSearchProvider } from './providers/openai/openai-search.provider';
+import { perplexitySearchProvider } from './providers/perplexity/perplexity-search.provider';
+import { searxngSearchProvider } from './providers/searxng/searxng-search.provider';
+import { SearchProvider, type CheckReply, type SuggestReply } from './search-provider';
+import type { ProviderSettings, SearchProviderDefinition } from './search-provider.definition';
 
 /**
- * The one registration of search providers, in the order `SEARCH_PROVIDER` falls back through
- * when it is unset. A new provider is its adapter file and a line here.
+ * The one list of search providers, in the order `SEARCH_PROVIDER` falls back through when it is
+ * unset. A new provider is its adapter (with its config) and a line here.
  */
-export const SEARCH_PROVIDERS: readonly ProviderRegistration[] = [
-  {
-    name: 'gemini',
-    variables: ['GEMINI_API_KEY'],
-    create: (...args) => new GeminiSearchProvider(...args),
-  },
-  {
-    name: 'openai',
-    variables: ['OPENAI_API_KEY'],
-    create: (...args) => new OpenAiSearchProvider(...args),
-  },
-  {
-    name: 'perplexity',
-    variables: ['PERPLEXITY_API_KEY'],
-    create: (...args) => new PerplexitySearchProvider(...args),
-  },
-  {
-    name: 'searxng',
-    variables: ['SEARXNG_URL', 'LLM_BASE_URL', 'LLM_MODEL'],
-    create: (...args) => new SearxngSearchProvider(...args),
-  },
-];
+export const SEARCH_PROVIDERS = [
+  geminiSearchProvider,
+  openAiSearchProvider,
+  perplexitySearchProvider,
+  searxngSearchProvider,
+] as const;
+
+type Registered = (typeof SEARCH_PROVIDERS)[number];
+
+export type SearchProviderName = Registered['name'];
+
+/** Every provider's own configuration, side by side (`{ gemini: {...}, openai: {...} }`). */
+export type ProviderConfigs = UnionToIntersection<ReturnType<Registered['readConfig']>>;
+
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+  value: infer I,
+) => void
+  ? I
+  : never;
+
+/** "GEMINI_API_KEY for Gemini", "SEARXNG_URL with LLM_BASE_URL and LLM_MODEL for SearXNG ...". */
+function setUp({ variables: [first, ...rest], label }: SearchProviderDefinition): string {
+  const also =
+    rest.length === 0
+      ? ''
+      : ` with ${[rest.slice(0, -1).join(', '), rest.at(-1)].filter(Boolean).join(' and ')}`;
+  return `${first}${also} for ${label}`;
+}
+
+/** Names every way to configure a provider. */
+export const NO_PROVIDER_MESSAGE = `No grounded-search provider is configured (set ${[
+  SEARCH_PROVIDERS.slice(0, -1).map(setUp).join(', '),
+  setUp(SEARCH_PROVIDERS[SEARCH_PROVIDERS.length - 1]),
+].join(', or ')}; SEARCH_PROVIDER picks one when several are set)`;
+
+export class ProviderNotConfiguredError extends Error {
+  constructor() {
+    super(NO_PROVIDER_MESSAGE);
+    this.name = 'ProviderNotConfiguredError';
+  }
+}
 
 /** What runs when no provider is configured: every call fails with the no-provider message. */
 export class UnconfiguredSearchProvider extends SearchProvider {
@@ -72,12 +74,13 @@ export class UnconfiguredSearchProvider extends SearchProvider {
 
 /** The provider `SEARCH_PROVIDER` (already resolved by the configuration) names. */
 export function createSearchProvider(
-  config: AppConfig,
-  http: ProviderHttpOptions,
+  selected: string | null,
+  config: ProviderSettings & ProviderConfigs,
+  http: ProviderHttp,
   warn: (message: string) => void,
 ): SearchProvider {
-  const registration = SEARCH_PROVIDERS.find(
-    (candidate) => candidate.name === config.searchProvider,
+  const definition: SearchProviderDefinition | undefined = SEARCH_PROVIDERS.find(
+    (candidate) => candidate.name === selected,
   );
-  return registration ? registration.create(config, http, warn) : new UnconfiguredSearchProvider();
+  return definition ? definition.create(config, http, warn) : new UnconfiguredSearchProvider();
 }

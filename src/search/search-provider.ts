@@ -6,8 +6,7 @@ import {
   type ProviderUsage,
   type TokenUsage,
 } from './provider-usage';
-import type { NotifyBehavior } from '../tasks/task.entity';
-import type { GroundingSource } from './search.types';
+import type { GroundingSource, NotifyBehavior } from './search.types';
 
 export * from './search.types';
 export type { ProviderUsage, TokenUsage } from './provider-usage';
@@ -134,19 +133,6 @@ async function cleaned<T>(reply: Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof Error) error.message = cleanText(error.message);
     throw error;
-  }
-}
-
-/** Names every way to configure a provider (a registry spec keeps it in step with the registry). */
-export const NO_PROVIDER_MESSAGE =
-  'No grounded-search provider is configured (set GEMINI_API_KEY for Gemini, OPENAI_API_KEY for OpenAI, ' +
-  'PERPLEXITY_API_KEY for Perplexity, or SEARXNG_URL with LLM_BASE_URL and LLM_MODEL for SearXNG ' +
-  'judged by an OpenAI-compatible model; SEARCH_PROVIDER picks one when several are set)';
-
-export class ProviderNotConfiguredError extends Error {
-  constructor() {
-    super(NO_PROVIDER_MESSAGE);
-    this.name = 'ProviderNotConfiguredError';
   }
 }
 

@@ -1,11 +1,11 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { UsageModule } from '../usage/usage.module';
-import { GroundedSearchService } from './grounded-search.service';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-http.client';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-api';
 import { SearchProvider } from './search-provider';
 import { createSearchProvider } from './search-provider.registry';
+import { searchConfig, type SearchConfig } from './search.config';
 
 /** Optional injection token to override `DEFAULT_PROVIDER_HTTP_OPTIONS` in a module. */
 export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
@@ -15,28 +15,35 @@ export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
  * depends on the abstract `SearchProvider` only.
  */
 @Module({
-  imports: [UsageModule],
   providers: [
     {
       provide: SearchProvider,
       useFactory: (
-        config: AppConfig,
+        search: SearchConfig,
+        scheduler: SchedulerConfig,
+        client: OutboundHttpClient,
         logger: PinoLogger,
         options?: Partial<ProviderHttpOptions>,
       ) => {
         logger.setContext('SearchProvider');
         // A retry warning logged during a check carries the check's ids (its log context).
         return createSearchProvider(
-          config,
-          { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options },
+          search.provider,
+          { ...search, scheduler },
+          { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options } },
           (message) => logger.warn(message),
         );
       },
-      inject: [APP_CONFIG, PinoLogger, { token: PROVIDER_HTTP_OPTIONS, optional: true }],
+      inject: [
+        searchConfig.token,
+        schedulerConfig.token,
+        OutboundHttpClient,
+        PinoLogger,
+        { token: PROVIDER_HTTP_OPTIONS, optional: true },
+      ],
     },
-    GroundedSearchService,
   ],
-  exports: [SearchProvider, GroundedSearchService],
+  exports: [SearchProvider],
 })
 export class SearchModule implements OnApplicationShutdown {
   constructor(@Inject(SearchProvider) private readonly provider: SearchProvider) {}

@@ -2,7 +2,8 @@ import { HttpException, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
-import { NO_PROVIDER_MESSAGE, SearchProvider } from '../search/search-provider';
+import { SearchProvider } from '../search/search-provider';
+import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
 import type { CreatedTaskResponse } from './task.mapper';
@@ -20,6 +21,8 @@ export class TaskCreationService {
   async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<CreatedTaskResponse> {
     let immediateExecutionError: string | null = null;
     const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
+      // The transaction may run again after a lost lock conflict: only its last run counts.
+      immediateExecutionError = null;
       try {
         // A savepoint: the task is created even when its first run cannot be queued.
         await manager.transaction((inner) => this.executions.startRun(inner, task.id, false));

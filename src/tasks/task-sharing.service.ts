@@ -5,12 +5,13 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { TransactionRunner } from '../database/transaction-runner';
 import { NotificationChannelRegistry } from '../notifications/channels/channel-registry';
+import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
-import { TaskEntity, type NotificationConfig } from './task.entity';
+import type { NotificationConfig } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND } from './tasks.service';
@@ -30,8 +31,9 @@ export const MAX_COPY_NAME_ATTEMPTS = 5;
 @Injectable()
 export class TaskSharingService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly tasks: TaskRepository,
+    private readonly users: UsersService,
     private readonly channels: NotificationChannelRegistry,
     private readonly clock: Clock,
   ) {}
@@ -62,27 +64,27 @@ export class TaskSharingService {
     sourceId: string,
     requestedName: string | undefined,
   ): Promise<TaskResponse> {
-    const fork = await this.dataSource.transaction(async (manager) => {
-      const source = await manager.findOneBy(TaskEntity, { id: sourceId });
+    const fork = await this.transactions.run(async (manager) => {
+      // The caller, then the source (kept from deletion until the fork, which refers to it, commits).
+      await this.users.lockActiveUser(manager, caller.id);
+      const source = await this.tasks.keepFromDeletion(manager, sourceId);
       const ownTask = source !== null && source.userId === caller.id;
       if (!source || (!ownTask && !source.isPublic)) throw new NotFoundException(TASK_NOT_FOUND);
       const name = requestedName ?? (await this.freeCopyName(manager, caller.id, source.name));
       const now = this.clock.now();
-      const created = await manager.save(
-        manager.create(TaskEntity, {
-          userId: caller.id,
-          name,
-          searchQuery: source.searchQuery,
-          conditionDescription: source.conditionDescription,
-          notifyBehavior: source.notifyBehavior,
-          notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
-          state: 'paused',
-          isPublic: false,
-          nextRun: null,
-          forkedFromTaskId: source.id,
-          stateChangedAt: now,
-        }),
-      );
+      const created = await this.tasks.insertFork(manager, {
+        userId: caller.id,
+        name,
+        searchQuery: source.searchQuery,
+        conditionDescription: source.conditionDescription,
+        notifyBehavior: source.notifyBehavior,
+        notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
+        state: 'paused',
+        isPublic: false,
+        nextRun: null,
+        forkedFromTaskId: source.id,
+        stateChangedAt: now,
+      });
       if (!ownTask) await this.tasks.countSubscriber(manager, source.id);
       return created;
     });
@@ -90,9 +92,7 @@ export class TaskSharingService {
   }
 
   private copyForOwnFork(configs: NotificationConfig[]): NotificationConfig[] {
-    return configs.map(
-      (config) => this.channels.get(config.type).copyForOwnFork(config) as NotificationConfig,
-    );
+    return configs.map((config) => this.channels.get(config.type).copyForOwnFork(config));
   }
 
   /**

@@ -7,16 +7,16 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { NotificationConfig } from '../notifications/notification-config';
+import type { NotificationConfig } from '../notifications/channels/notification-config';
 import { UserEntity } from '../users/user.entity';
 
 export type TaskState = 'active' | 'paused' | 'completed';
-export type NotifyBehavior = 'once' | 'always';
 
-/** The name of a task created or suggested without one. */
-export const DEFAULT_TASK_NAME = 'New Monitor';
+import type { NotifyBehavior } from '../search/search.types';
 
-export type { NotificationConfig } from '../notifications/notification-config';
+export { DEFAULT_TASK_NAME, type NotifyBehavior } from '../search/search.types';
+
+export type { NotificationConfig } from '../notifications/channels/notification-config';
 
 @Entity('tasks')
 @Index('ix_tasks_user_id_created_at', ['userId', 'createdAt'])

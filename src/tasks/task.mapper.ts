@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   JsonObjectProperty,
   TimestampProperty,
@@ -6,30 +6,12 @@ import {
 } from '../common/openapi/schema-properties';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
-import {
-  NOTIFICATION_EVENTS,
-  NOTIFICATION_TYPES,
-  type NotificationEvent,
-  type NotificationType,
-} from '../notifications/notification-types';
+import { NotificationConfigDto, NotificationsProperty } from './dto/notification-config.dto';
 import type { NotificationConfig, NotifyBehavior, TaskEntity, TaskState } from './task.entity';
 
 export type TaskViewer = 'owner' | 'public';
 
-/** One element of `notifications`: its `type` decides the other fields (see docs/api.md). */
-export class NotificationConfigResponse {
-  @ApiProperty({ enum: NOTIFICATION_TYPES })
-  type: NotificationType;
-
-  @ApiPropertyOptional({
-    enum: NOTIFICATION_EVENTS,
-    isArray: true,
-    description: 'Absent: every event',
-  })
-  events?: NotificationEvent[];
-}
-
-@ApiExtraModels(NotificationConfigResponse)
+@ApiExtraModels(NotificationConfigDto)
 export class TaskResponse {
   @UuidProperty()
   id: string;
@@ -76,14 +58,8 @@ export class TaskResponse {
   @ApiProperty({ type: ExecutionResponse, nullable: true })
   last_execution: ExecutionResponse | null;
 
-  @ApiProperty({
-    type: 'array',
-    items: {
-      allOf: [{ $ref: getSchemaPath(NotificationConfigResponse) }],
-      additionalProperties: true,
-      description:
-        'email: address; webhook: url, method, headers, secret; slack and discord: url; ntfy: url, token?; telegram: chat_id, bot_token',
-    },
+  @NotificationsProperty({
+    required: true,
     description: 'Owner only (secrets included): empty for others',
   })
   notifications: NotificationConfig[];

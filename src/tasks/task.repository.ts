@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionColumns } from '../executions/execution-columns';
@@ -149,6 +149,86 @@ export class TaskRepository {
 
   isOwnedBy(taskId: string, userId: string): Promise<boolean> {
     return this.dataSource.getRepository(TaskEntity).existsBy({ id: taskId, userId });
+  }
+
+  /** A task of `userId`, read outside any transaction. */
+  findOwned(id: string, userId: string): Promise<TaskEntity | null> {
+    return this.dataSource.getRepository(TaskEntity).findOneBy({ id, userId });
+  }
+
+  /** A public task, read outside any transaction. */
+  findPublic(id: string): Promise<TaskEntity | null> {
+    return this.dataSource.getRepository(TaskEntity).findOneBy({ id, isPublic: true });
+  }
+
+  /**
+   * Locks a task of `userId` in the caller's transaction: FOR NO KEY UPDATE to change it (the
+   * foreign-key checks of executions and send records inserted meanwhile do not wait for it),
+   * FOR UPDATE to delete it. Null when the user has no such task.
+   */
+  lockOwned(
+    manager: EntityManager,
+    id: string,
+    userId: string,
+    purpose: 'change' | 'delete',
+  ): Promise<TaskEntity | null> {
+    return manager.findOne(TaskEntity, {
+      where: { id, userId },
+      lock: { mode: purpose === 'delete' ? 'pessimistic_write' : 'for_no_key_update' },
+    });
+  }
+
+  /**
+   * Keeps a task from being deleted until the caller's transaction ends (FOR KEY SHARE), for rows
+   * that refer to it; null when it is gone. Nothing but a delete waits for this lock.
+   */
+  keepFromDeletion(manager: EntityManager, id: string): Promise<TaskEntity | null> {
+    return manager.findOne(TaskEntity, { where: { id }, lock: { mode: 'for_key_share' } });
+  }
+
+  /** Locks every task of a user in id order (FOR NO KEY UPDATE), for a deactivation. */
+  lockAllOfUser(manager: EntityManager, userId: string): Promise<TaskEntity[]> {
+    return manager.find(TaskEntity, {
+      where: { userId },
+      order: { id: 'ASC' },
+      lock: { mode: 'for_no_key_update' },
+    });
+  }
+
+  save(manager: EntityManager, task: TaskEntity): Promise<TaskEntity> {
+    return manager.save(task);
+  }
+
+  /** Inserts a fork (a paused task, no check job) in the caller's transaction. */
+  insertFork(manager: EntityManager, fields: Partial<TaskEntity>): Promise<TaskEntity> {
+    return manager.save(manager.create(TaskEntity, fields));
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.delete(TaskEntity, { id });
+  }
+
+  countActiveOf(manager: EntityManager, userId: string): Promise<number> {
+    return manager.countBy(TaskEntity, { userId, state: 'active' });
+  }
+
+  async setCheck(
+    manager: EntityManager,
+    id: string,
+    checkJobId: string | null,
+    nextRun: Date | null,
+  ): Promise<void> {
+    await manager.update(TaskEntity, { id }, { checkJobId, nextRun });
+  }
+
+  /** Pauses tasks without a check (deactivation). */
+  async pause(manager: EntityManager, ids: string[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.update(
+      TaskEntity,
+      { id: In(ids) },
+      { state: 'paused', stateChangedAt: now, nextRun: null, checkJobId: null, updatedAt: now },
+    );
   }
 
   /** One atomic increment: concurrent forks never lose a count. */

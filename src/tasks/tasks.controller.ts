@@ -5,11 +5,7 @@ import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators'
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
-import {
-  GroundedSearchService,
-  PreviewResponse,
-  SuggestResponse,
-} from '../search/grounded-search.service';
+import { GroundedSearchService, PreviewResponse, SuggestResponse } from './grounded-search.service';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQueryDto } from './dto/list-tasks-query.dto';
 import { PreviewTaskDto } from './dto/preview-task.dto';

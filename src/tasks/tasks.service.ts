@@ -1,39 +1,39 @@
 import {
   ConflictException,
   HttpException,
-  Inject,
   Injectable,
   InternalServerErrorException,
   NotFoundException,
 } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ExecutionEntity } from '../executions/execution.entity';
-import { UserEntity } from '../users/user.entity';
+import { InjectConfig } from '../config/config-slice';
+import { TransactionRunner } from '../database/transaction-runner';
+import { ExecutionRepository } from '../executions/execution.repository';
+import { UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
-import { NotificationConfigValidator } from '../notifications/notification-config.validator';
+import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
-import { DEFAULT_TASK_NAME, TaskEntity, type TaskState } from './task.entity';
+import { DEFAULT_TASK_NAME, type TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
+import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
 
 @Injectable()
 export class TasksService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    @InjectRepository(ExecutionEntity) private readonly executions: Repository<ExecutionEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly executions: ExecutionRepository,
+    private readonly users: UsersService,
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(tasksConfig) private readonly config: TasksConfig,
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
   ) {}
@@ -65,10 +65,10 @@ export class TasksService {
       nextRun: state === 'active' ? now : null,
       stateChangedAt: now,
     };
-    // A task that is not active and runs nothing is one statement: no transaction to hold.
-    if (state !== 'active' && !firstRun)
-      return this.taskRows.insert(this.dataSource.manager, fields);
     return this.inTransaction(dto.state, async (manager) => {
+      // An active task takes a slot under the cap: those of one user are taken one at a time.
+      const capped = state === 'active' && this.config.maxActiveTasksPerUser !== 0;
+      await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
       if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
       const task = await this.taskRows.insert(manager, fields);
       const runQueued = firstRun ? await firstRun(manager, task) : false;
@@ -92,7 +92,7 @@ export class TasksService {
   }
 
   async findOwned(caller: AuthenticatedUser, id: string): Promise<TaskEntity> {
-    const task = await this.tasks.findOneBy({ id, userId: caller.id });
+    const task = await this.taskRows.findOwned(id, caller.id);
     if (!task) throw new NotFoundException(TASK_NOT_FOUND);
     return task;
   }
@@ -111,11 +111,12 @@ export class TasksService {
             channelOwner(caller.user),
             current.notifications,
           );
+    // An activation takes a slot under the cap: the user's row is then held exclusively.
+    const capped = dto.state === 'active' && this.config.maxActiveTasksPerUser !== 0;
     return this.inTransaction(dto.state, async (manager) => {
-      const task = await manager.findOne(TaskEntity, {
-        where: { id, userId: caller.id },
-        lock: { mode: 'pessimistic_write' },
-      });
+      // Lock order (contract §10): the user, the task, then its check job.
+      await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
+      const task = await this.taskRows.lockOwned(manager, id, caller.id, 'change');
       if (!task) throw new NotFoundException(TASK_NOT_FOUND);
       if (dto.name !== undefined) task.name = dto.name;
       if (dto.search_query !== undefined) task.searchQuery = dto.search_query;
@@ -125,19 +126,18 @@ export class TasksService {
       if (notifications !== undefined) task.notifications = notifications;
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
       task.updatedAt = this.clock.now();
-      return manager.save(task);
+      return this.taskRows.save(manager, task);
     });
   }
 
   async remove(caller: AuthenticatedUser, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const task = await manager.findOne(TaskEntity, {
-        where: { id, userId: caller.id },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.transactions.run(async (manager) => {
+      // The user, the task (FOR UPDATE: its key goes), its job, then what the delete cascades to.
+      await this.users.lockActiveUser(manager, caller.id);
+      const task = await this.taskRows.lockOwned(manager, id, caller.id, 'delete');
       if (!task) throw new NotFoundException(TASK_NOT_FOUND);
       await this.queue.removeCheck(manager, task.checkJobId);
-      await manager.delete(TaskEntity, { id });
+      await this.taskRows.delete(manager, id);
     });
   }
 
@@ -161,17 +161,14 @@ export class TasksService {
   }
 
   /**
-   * 409 when one more active task would pass `MAX_ACTIVE_TASKS_PER_USER`. The user's row lock
-   * serialises the user's activations, so concurrent requests cannot both take the last slot.
+   * 409 when one more active task would pass `MAX_ACTIVE_TASKS_PER_USER`. The caller holds the
+   * user's row exclusively (taken first, contract §10), which serialises the user's activations,
+   * so concurrent requests cannot both take the last slot.
    */
   private async reserveActiveSlot(manager: EntityManager, userId: string): Promise<void> {
     const cap = this.config.maxActiveTasksPerUser;
     if (cap === 0) return;
-    await manager.findOne(UserEntity, {
-      where: { id: userId },
-      lock: { mode: 'pessimistic_write' },
-    });
-    const active = await manager.countBy(TaskEntity, { userId, state: 'active' });
+    const active = await this.taskRows.countActiveOf(manager, userId);
     if (active >= cap) throw new ConflictException(`Active task limit reached (${cap})`);
   }
 
@@ -181,11 +178,7 @@ export class TasksService {
     runAt: Date,
   ): Promise<void> {
     task.checkJobId = await this.queue.scheduleCheck(manager, task.id, runAt);
-    await manager.update(
-      TaskEntity,
-      { id: task.id },
-      { checkJobId: task.checkJobId, nextRun: runAt },
-    );
+    await this.taskRows.setCheck(manager, task.id, task.checkJobId, runAt);
   }
 
   /**
@@ -198,7 +191,7 @@ export class TasksService {
     work: (manager: EntityManager) => Promise<T>,
   ): Promise<T> {
     try {
-      return await this.dataSource.transaction(work);
+      return await this.transactions.run(work);
     } catch (error) {
       if (error instanceof HttpException || stateChange === undefined) throw error;
       const reason = error instanceof Error ? error.message : String(error);
@@ -211,7 +204,7 @@ export class TasksService {
   /** Tasks as `viewer` sees them, each with its last execution embedded (one query for all). */
   async toResponses(tasks: TaskEntity[], viewer: 'owner' | 'public'): Promise<TaskResponse[]> {
     const ids = tasks.map((task) => task.lastExecutionId).filter((id): id is string => id !== null);
-    const executions = ids.length > 0 ? await this.executions.findBy({ id: In(ids) }) : [];
+    const executions = await this.executions.findByIds(ids);
     const byId = new Map(executions.map((execution) => [execution.id, execution]));
     return tasks.map((task) =>
       toTaskResponse(

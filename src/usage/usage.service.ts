@@ -1,8 +1,9 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config-slice';
+import { MetricsService } from '../metrics/metrics.service';
 import type { ProviderUsage } from '../search/search-provider';
 import type { AdminUsageQueryDto } from './dto/usage-query.dto';
 import type { UsageKind } from './usage-event.entity';
@@ -14,6 +15,7 @@ import {
   type UserUsageTotals,
 } from './usage.repository';
 import { Clock } from '../common/clock/clock';
+import { usageConfig, type UsageConfig } from './usage.config';
 
 export interface MonthlyUsage extends UsageTotals {
   month: string;
@@ -29,9 +31,10 @@ export function budgetReachedMessage(budgetUsd: number): string {
 @Injectable()
 export class UsageService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(usageConfig) private readonly config: UsageConfig,
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** `GET /api/v1/usage`: the caller's sums for a UTC month (default: this one). */
@@ -70,12 +73,13 @@ export class UsageService {
   }
 
   /** Counts a suggestion or a preview (a check's usage is written with its result). */
-  recordCall(
+  async recordCall(
     userId: string,
     kind: Exclude<UsageKind, 'check'>,
     usage: ProviderUsage,
   ): Promise<void> {
-    return this.usage.record([{ userId, kind, executionId: null, usage }]);
+    await this.usage.record([{ userId, kind, executionId: null, usage }]);
+    this.metrics.recordLlmCost(usage);
   }
 
   /** Checks' usage, in the caller's transaction (the check runner's result batch). */

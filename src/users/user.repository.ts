@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import { UserEntity, type UserRole } from './user.entity';
 
@@ -13,6 +13,15 @@ export interface IdentityRecord {
   emailVerified: boolean;
   role: UserRole;
 }
+
+/**
+ * How a write holds its user's row until it commits (contract §10: the user row is the first
+ * lock of every transaction that takes several). `share`: most writes, which only need the user
+ * to stay active; they do not wait for each other. `exclusive` (FOR NO KEY UPDATE): writes that
+ * serialise the user's own (a slot under the active-task cap, a deactivation). Neither blocks
+ * the foreign-key checks of rows inserted for the user (usage events, send records).
+ */
+export type UserLockMode = 'share' | 'exclusive';
 
 /** The queries on `users`. */
 @Injectable()
@@ -92,5 +101,44 @@ export class UserRepository {
   async usernameOf(userId: string): Promise<string | null> {
     const user = await this.users.findOne({ where: { id: userId }, select: { username: true } });
     return user?.username ?? null;
+  }
+
+  /**
+   * Locks the user row in the caller's transaction; false when the user is not active (or does
+   * not exist), which a request that passed the guard before a deactivation committed sees here.
+   */
+  async lockIfActive(manager: EntityManager, userId: string, mode: UserLockMode): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT id FROM users WHERE id = $1 AND state = 'active'
+       ${mode === 'share' ? 'FOR SHARE' : 'FOR NO KEY UPDATE'}`,
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Locks a user for deactivation (FOR NO KEY UPDATE); null when there is no such user. */
+  lockForDeactivation(manager: EntityManager, userId: string): Promise<UserEntity | null> {
+    return manager.findOne(UserEntity, {
+      where: { id: userId },
+      lock: { mode: 'for_no_key_update' },
+    });
+  }
+
+  async markDeactivated(manager: EntityManager, userId: string, now: Date): Promise<void> {
+    await manager.update(
+      UserEntity,
+      { id: userId },
+      { state: 'deactivated', deactivatedAt: now, updatedAt: now },
+    );
+  }
+
+  /** A page of users, newest first, and how many there are. */
+  pageNewestFirst(limit: number, offset: number): Promise<[UserEntity[], number]> {
+    return this.users.findAndCount({
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+      skip: offset,
+    });
   }
 }

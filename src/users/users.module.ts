@@ -7,6 +7,6 @@ import { UsersService } from './users.service';
 @Module({
   controllers: [UsernameController],
   providers: [UsersService, UsernameService, UserRepository],
-  exports: [UsersService],
+  exports: [UsersService, UserRepository],
 })
 export class UsersModule {}

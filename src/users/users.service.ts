@@ -1,9 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { InjectConfig } from '../config/config-slice';
 import type { UserEntity, UserRole } from './user.entity';
-import { UserRepository } from './user.repository';
+import { UserRepository, type UserLockMode } from './user.repository';
+import { usersConfig, type UsersConfig } from './users.config';
 
 export const LOCAL_USER_EMAIL = 'local@localhost';
+export const USER_DEACTIVATED = 'User account is deactivated';
 
 export interface IdentityClaims {
   subject: string;
@@ -17,11 +20,25 @@ export interface IdentityClaims {
 export class UsersService {
   constructor(
     private readonly users: UserRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(usersConfig) private readonly config: UsersConfig,
   ) {}
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findById(id);
+  }
+
+  /**
+   * The first lock of a request's write (contract §10), and its re-check that the caller is still
+   * active (§11): a request that passed the guard before a deactivation committed changes
+   * nothing and answers 401.
+   */
+  async lockActiveUser(
+    manager: EntityManager,
+    userId: string,
+    mode: UserLockMode = 'share',
+  ): Promise<void> {
+    if (!(await this.users.lockIfActive(manager, userId, mode)))
+      throw new UnauthorizedException(USER_DEACTIVATED);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deliveryJobId } from '../../src/notifications/delivery-job';
+import { deliveryJobId } from '../../src/notifications/delivery/delivery-job';
 import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
 import { SmtpTestServer } from '../support/smtp-test-server';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { deliveryJobId } from '../../src/notifications/delivery-job';
-import { DeliveryRecoverySweeper } from '../../src/notifications/delivery-recovery.sweeper';
+import { deliveryJobId } from '../../src/notifications/delivery/delivery-job';
+import { DeliveryRecoverySweeper } from '../../src/notifications/delivery/delivery-recovery.sweeper';
 import { Factory, type TestUser } from '../support/factory';
 import { SmtpTestServer } from '../support/smtp-test-server';
 import { startTestApp, type TestApp } from '../support/test-app';

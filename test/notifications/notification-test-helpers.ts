@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { deliveryJobId } from '../../src/notifications/delivery-job';
-import { FINAL_DELIVERY_STATES } from '../../src/notifications/notification-delivery.entity';
+import { deliveryJobId } from '../../src/notifications/delivery/delivery-job';
+import { FINAL_DELIVERY_STATES } from '../../src/notifications/delivery/notification-delivery.entity';
 import { JobQueueService } from '../../src/scheduler/job-queue.service';
 import { Factory, type TestUser } from '../support/factory';
 import {

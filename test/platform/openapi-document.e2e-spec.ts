@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { NOTIFICATION_TYPES } from '../../src/notifications/channels/channel-registry';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -42,7 +43,7 @@ export function summary(task: Task, executions: Executions, sends: Sends): strin
   const lastAnswer: string | null | undefined = task.last_execution?.answer;
   const sources = executions[0].grounding_sources?.map((source) => source.uri) ?? [];
   const total: number = sends.total;
-  const channel: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram' =
+  const channel: ${NOTIFICATION_TYPES.map((type) => `'${type}'`).join(' | ')} =
     sends.sends[0].notification_type;
   return [query, next, status, lastAnswer, sources.join(), total, channel].join(' ');
 }

@@ -1,7 +1,7 @@
 import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { routeAuthLevel } from '../../src/common/guards/auth.guard';
+import { routeAuthLevel } from '../../src/common/decorators/auth.decorators';
 import { THROTTLER_LIMIT, THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -44,8 +44,16 @@ describe('Route auth declarations', () => {
           .join('/')}`;
         const llmLimit =
           reflector.get<number | undefined>(`${THROTTLER_TTL}model`, handler) !== undefined;
+        // A route's own guards (`@UseGuards`) add a rule of their own to its auth level.
+        const guards = [controller, handler]
+          .flatMap(
+            (target) =>
+              reflector.get<Array<Type<unknown>> | undefined>(GUARDS_METADATA, target) ?? [],
+          )
+          .map((guard) => ` (${guard.name})`)
+          .join('');
         routes.push(
-          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}`,
+          `${method.padEnd(6)} ${fullPath} -> ${level}${ipLimit ? ` (per IP ${ipLimit}/min)` : ''}${llmLimit ? ' (model calls per user/h)' : ''}${guards}`,
         );
       }
     }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { deliveryJobId, type DeliveryAttemptJobData } from '../../src/notifications/delivery-job';
-import { NotificationDeliveryService } from '../../src/notifications/notification-delivery.service';
+import {
+  deliveryJobId,
+  type DeliveryAttemptJobData,
+} from '../../src/notifications/delivery/delivery-job';
+import { NotificationDeliveryService } from '../../src/notifications/delivery/notification-delivery.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
 import { TasksService } from '../../src/tasks/tasks.service';
 import { UsersService } from '../../src/users/users.service';

@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
 import { createRootLogger } from '../../src/common/logging/root-logger';
-import { loadConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import {
   ProviderError,
@@ -103,7 +103,7 @@ export async function startServiceContext(
       AppModule.forRoot({
         config,
         databaseUrl,
-        logger: createRootLogger({ level: config.logLevel }),
+        logger: createRootLogger({ level: config.server.logLevel }),
       }),
     ],
   })

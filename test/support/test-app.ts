@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createApp } from '../../src/common/app/create-app';
+import { createApp } from '../../src/create-app';
 import { createRootLogger, type DestinationStream } from '../../src/common/logging/root-logger';
-import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { loadConfig, type AppConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import type { GeminiStandIn } from './gemini-stand-in';
 import { JwksServer } from './jwks-server';
@@ -99,7 +99,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   await runMigrations(databaseUrl);
-  const logger = createRootLogger({ level: config.logLevel, destination: options.logDestination });
+  const logger = createRootLogger({
+    level: config.server.logLevel,
+    destination: options.logDestination,
+  });
   const app = await createApp(config, databaseUrl, logger);
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');

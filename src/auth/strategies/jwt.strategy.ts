@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { JwtPayload } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config-slice';
 import { AuthService } from '../auth.service';
 import type { AuthenticatedUser } from '../authenticated-user';
 import { JWT_ALGORITHMS, JwtVerifierService } from '../jwt-verifier.service';
+import { authConfig, type AuthConfig } from '../auth.config';
 
 /** Seconds of clock difference with the identity provider tolerated on `exp`, `nbf` and `iat`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -17,7 +18,7 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig(authConfig) config: AuthConfig,
     private readonly verifier: JwtVerifierService,
     private readonly auth: AuthService,
   ) {

@@ -1,18 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { TransactionRunner } from '../../database/transaction-runner';
 
 interface Pending<T> {
   item: T;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
-
-/** Which failed transactions are run again, and how many times at most. */
-export interface TransientRetry {
-  tries: number;
-  isTransient: (error: unknown) => boolean;
-}
-
-const NO_RETRY: TransientRetry = { tries: 1, isTransient: () => false };
 
 /**
  * Collects items submitted concurrently and commits them in one transaction per batch: under load
@@ -26,15 +19,15 @@ export class BatchCommitter<T> {
   /**
    * @param parallel how many batches may commit at once: callers must make concurrent batches
    * safe (the check results lock their tasks in id order).
-   * @param retry transactions that fail this way (a deadlock) run again, after a short pause that
-   * grows with each try, before the batch is split.
+   * @param tries how many times a batch's transaction runs when it loses a lock conflict
+   * (TransactionRunner's retry) before the batch is split.
    */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly maxBatch: number,
     private readonly commit: (manager: EntityManager, items: T[]) => Promise<void>,
     private readonly parallel = 1,
-    private readonly retry: TransientRetry = NO_RETRY,
+    private readonly tries?: number,
   ) {}
 
   submit(item: T): Promise<void> {
@@ -70,15 +63,7 @@ export class BatchCommitter<T> {
     }
   }
 
-  private async commitTogether(items: T[]): Promise<void> {
-    for (let tryNumber = 1; ; tryNumber++) {
-      try {
-        await this.dataSource.transaction((manager) => this.commit(manager, items));
-        return;
-      } catch (error) {
-        if (tryNumber >= this.retry.tries || !this.retry.isTransient(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 25 * tryNumber));
-      }
-    }
+  private commitTogether(items: T[]): Promise<void> {
+    return this.transactions.run((manager) => this.commit(manager, items), { tries: this.tries });
   }
 }

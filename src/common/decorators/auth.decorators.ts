@@ -4,9 +4,9 @@ import {
   createParamDecorator,
   type ExecutionContext,
 } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
 import { ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthenticatedUser } from '../../auth/authenticated-user';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 
 /**
@@ -31,12 +31,39 @@ export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_
 export const AdminOnly = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(AUTH_LEVEL_KEY, 'admin'), ApiErrors(403));
 
-export interface AuthenticatedRequest extends Request {
-  user?: AuthenticatedUser;
+/** The declared auth level of a route handler (`user` when it declares none). */
+export function routeAuthLevel(
+  reflector: Reflector,
+  handler: object,
+  controller: object,
+): AuthLevel {
+  return (
+    reflector.getAllAndOverride<AuthLevel | undefined>(AUTH_LEVEL_KEY, [
+      handler,
+      controller,
+    ] as never) ?? 'user'
+  );
 }
 
-/** The authenticated caller (undefined on `public`/`optional` routes called anonymously). */
+/** What shared code (rate limits) reads of a caller; auth/ puts its `AuthenticatedUser` there. */
+export interface CallerIdentity {
+  id: string;
+  /** Set when the caller used an API key. */
+  apiKeyId: string | null;
+}
+
+/** A request the global guard let through: `user` is the caller it authenticated. */
+export interface AuthenticatedRequest<
+  User extends CallerIdentity = CallerIdentity,
+> extends Request {
+  user?: User;
+}
+
+/**
+ * The authenticated caller (undefined on `public`/`optional` routes called anonymously), typed
+ * by the parameter: `@CurrentUser() user: AuthenticatedUser`.
+ */
 export const CurrentUser = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): AuthenticatedUser | undefined =>
+  (_data: unknown, context: ExecutionContext): unknown =>
     context.switchToHttp().getRequest<AuthenticatedRequest>().user,
 );

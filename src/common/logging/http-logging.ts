@@ -68,8 +68,9 @@ export function requestLogging(logger: Logger) {
     quietResLogger: true,
     wrapSerializers: false,
     serializers: { req: () => undefined, res: () => undefined },
+    // A 5xx answer is a warning; what went wrong is logged where it happened (at `error`).
     customLogLevel: (_request, response, error) =>
-      error || response.statusCode >= 500 ? 'error' : 'info',
+      error || response.statusCode >= 500 ? 'warn' : 'info',
     customSuccessObject: requestLine,
     customErrorObject: (request, response, _error, value: { responseTime: number }) =>
       requestLine(request, response, value),

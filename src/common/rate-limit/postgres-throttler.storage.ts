@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { PeriodicJobs } from '../../scheduler/periodic-jobs.service';
+import { PeriodicJobs } from '../periodic-jobs/periodic-jobs.service';
 import { RateLimitCounterRepository } from './rate-limit-counter.repository';
 import { Clock } from '../clock/clock';
 

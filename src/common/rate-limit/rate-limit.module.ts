@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
+import { rateLimitConfig, type RateLimitConfig } from './rate-limit.config';
 import { RateLimitCounterRepository } from './rate-limit-counter.repository';
 import { rateLimitThrottlers } from './rate-limit.throttlers';
 
@@ -15,8 +15,8 @@ import { rateLimitThrottlers } from './rate-limit.throttlers';
     { provide: getStorageToken(), useExisting: PostgresThrottlerStorage },
     {
       provide: getOptionsToken(),
-      inject: [APP_CONFIG, Reflector],
-      useFactory: (config: AppConfig, reflector: Reflector) => ({
+      inject: [rateLimitConfig.token, Reflector],
+      useFactory: (config: RateLimitConfig, reflector: Reflector) => ({
         throttlers: rateLimitThrottlers(config, reflector),
       }),
     },

@@ -3,9 +3,8 @@ import type { Reflector } from '@nestjs/core';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import type { Request } from 'express';
-import type { AppConfig } from '../../config/app-config';
-import type { AuthenticatedRequest } from '../decorators/auth.decorators';
-import { routeAuthLevel } from '../guards/auth.guard';
+import type { RateLimitConfig } from './rate-limit.config';
+import { routeAuthLevel, type AuthenticatedRequest } from '../decorators/auth.decorators';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -22,8 +21,11 @@ const EMAIL_VERIFICATIONS_PER_HOUR = 5;
  *  - `ip`: per client IP and endpoint, on routes that set it (`@IpRateLimit(name, n)`);
  *  - `email-verification`: 5 codes an hour per user (`@EmailVerificationRateLimit()`).
  */
-export function rateLimitThrottlers(config: AppConfig, reflector: Reflector): ThrottlerOptions[] {
-  const { perMinute, perHour, perDay, llmPerHour } = config.rateLimit;
+export function rateLimitThrottlers(
+  config: RateLimitConfig,
+  reflector: Reflector,
+): ThrottlerOptions[] {
+  const { perMinute, perHour, perDay, llmPerHour } = config;
   const setOnRoute = (name: string, context: ExecutionContext) =>
     reflector.get<number | undefined>(THROTTLER_TTL + name, context.getHandler()) !== undefined;
   const anonymousRead = (context: ExecutionContext) =>

@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../notification-content';
+import type { NotificationContent } from '../content/notification-content';
 import { discordMessage } from './discord/discord.channel';
 import { maskUrl } from './notification-channel';
 import { headerText, ntfyMessage } from './ntfy/ntfy.channel';

@@ -1,7 +1,9 @@
-import type { AttemptOutcome } from '../attempt-outcome';
-import type { ConcurrencyLimit } from '../concurrency-limit';
-import type { NotificationContent } from '../notification-content';
-import type { NotificationConfigBase, NotificationType } from '../notification-types';
+import type { Type } from '@nestjs/common';
+import type { ConfigSlice } from '../../config/config-slice';
+import type { AttemptOutcome } from '../delivery/attempt-outcome';
+import type { ConcurrencyLimit } from '../delivery/concurrency-limit';
+import type { NotificationContent } from '../content/notification-content';
+import type { NotificationConfigBase } from './notification-types';
 
 /** The task owner a config is validated or delivered for. */
 export interface ChannelOwner {
@@ -32,10 +34,10 @@ export interface OutgoingNotification {
 /**
  * One kind of notification channel: an adapter behind one registration. What every channel shares (the durable queue, retries, the SSRF
  * guard, send records) lives outside; a channel knows its config and its app's wire format.
- * Channels are registered in one place: `NOTIFICATION_CHANNELS` (channels/channel-registry.ts).
+ * Each channel folder exports one `defineChannel(...)`; channels/channel-registry.ts lists them.
  */
 export interface NotificationChannel<C extends NotificationConfigBase = NotificationConfigBase> {
-  readonly type: NotificationType;
+  readonly type: C['type'];
 
   /**
    * Checks one element of a request's `notifications` (already known to be an object of this
@@ -74,4 +76,24 @@ export function maskUrl(url: string): string {
   } catch {
     return '****';
   }
+}
+
+/**
+ * One channel, described once (STYLE.md, "Extension points"): its type, its class, the fields its
+ * config adds (for the API document) and its own variables. The registry lists the definitions;
+ * the channel types, the config union, its validation and the API document follow it.
+ */
+export interface ChannelDefinition<C extends NotificationConfigBase = NotificationConfigBase> {
+  readonly type: C['type'];
+  readonly channel: Type<NotificationChannel<C>>;
+  /** The fields of its config besides `type` and `events`, as the API document lists them. */
+  readonly fields: string;
+  /** Its own variables (`SMTP_URL`, `TELEGRAM_API_BASE_URL`), when it has any. */
+  readonly config?: ConfigSlice<unknown>;
+}
+
+export function defineChannel<C extends NotificationConfigBase>(
+  definition: ChannelDefinition<C>,
+): ChannelDefinition<C> {
+  return definition;
 }

@@ -1,7 +1,7 @@
-import type { AttemptOutcome } from '../attempt-outcome';
-import type { HttpDeliveryClient } from '../http/http-delivery.client';
-import type { NotificationContent } from '../notification-content';
-import type { NotificationConfigBase, NotificationType } from '../notification-types';
+import type { AttemptOutcome } from '../delivery/attempt-outcome';
+import type { HttpDeliveryService } from './http-delivery.service';
+import type { NotificationContent } from '../content/notification-content';
+import type { NotificationConfigBase } from './notification-types';
 import {
   maskUrl,
   type NotificationChannel,
@@ -18,9 +18,9 @@ export interface UrlHookConfig extends NotificationConfigBase {
  * checked by the SSRF guard, and each attempt POSTs the app's JSON message to it.
  */
 export abstract class UrlHookChannel<C extends UrlHookConfig> implements NotificationChannel<C> {
-  abstract readonly type: NotificationType;
+  abstract readonly type: C['type'];
 
-  protected constructor(private readonly http: HttpDeliveryClient) {}
+  protected constructor(private readonly http: HttpDeliveryService) {}
 
   /** The app's JSON message for this notification. */
   protected abstract render(content: NotificationContent): unknown;

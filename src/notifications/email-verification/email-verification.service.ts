@@ -1,22 +1,21 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import {
   BadRequestException,
-  Inject,
   Injectable,
   NotFoundException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { DataSource, Repository } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config-slice';
+import { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelOwner } from '../channels/notification-channel';
 import type {
   EmailVerificationListItem,
   EmailVerificationResponse,
 } from './dto/email-verification.dto';
-import { EmailVerificationEntity } from './email-verification.entity';
+import { EmailVerificationRepository } from './email-verification.repository';
 import { Clock } from '../../common/clock/clock';
+import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 
 /** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
 export const CODE_VALIDITY_MS = 30 * 60_000;
@@ -34,10 +33,9 @@ export const CODE_VOID =
 @Injectable()
 export class EmailVerificationService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(EmailVerificationEntity)
-    private readonly verifications: Repository<EmailVerificationEntity>,
+    @InjectConfig(emailConfig) private readonly config: EmailConfig,
+    private readonly transactions: TransactionRunner,
+    private readonly verifications: EmailVerificationRepository,
     private readonly mailer: MailerService,
     private readonly clock: Clock,
   ) {}
@@ -45,11 +43,7 @@ export class EmailVerificationService {
   /** Why the owner may not send to `address` (`email address <a> is not verified`), or null. */
   async recipientRefusal(owner: ChannelOwner, address: string): Promise<string | null> {
     if (this.config.emailRecipientPolicy === 'any' || this.isOwnEmail(owner, address)) return null;
-    const verified = await this.verifications.existsBy({
-      userId: owner.id,
-      email: address.toLowerCase(),
-      status: 'verified',
-    });
+    const verified = await this.verifications.isVerified(owner.id, address.toLowerCase());
     return verified ? null : `email address ${address} is not verified`;
   }
 
@@ -59,7 +53,7 @@ export class EmailVerificationService {
    */
   async requestCode(owner: ChannelOwner, email: string): Promise<EmailVerificationResponse> {
     const address = email.toLowerCase();
-    const existing = await this.verifications.findOneBy({ userId: owner.id, email: address });
+    const existing = await this.verifications.find(owner.id, address);
     if (existing?.status === 'verified' || this.isOwnEmail(owner, address)) {
       return { email: address, status: 'verified' };
     }
@@ -69,17 +63,11 @@ export class EmailVerificationService {
       );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.verifications.upsert(
-      {
-        userId: owner.id,
-        email: address,
-        status: 'pending',
-        codeHash: hashCode(code),
-        codeExpiresAt: new Date(this.clock.now().getTime() + CODE_VALIDITY_MS),
-        failedAttempts: 0,
-        verifiedAt: null,
-      },
-      ['userId', 'email'],
+    await this.verifications.upsertPending(
+      owner.id,
+      address,
+      hashCode(code),
+      new Date(this.clock.now().getTime() + CODE_VALIDITY_MS),
     );
     try {
       await this.mailer.sendMail({
@@ -109,11 +97,8 @@ export class EmailVerificationService {
     code: string,
   ): Promise<EmailVerificationResponse> {
     const address = email.toLowerCase();
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const row = await manager.findOne(EmailVerificationEntity, {
-        where: { userId: owner.id, email: address },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const outcome = await this.transactions.run(async (manager) => {
+      const row = await this.verifications.lock(manager, owner.id, address);
       if (row?.status === 'verified') return null;
       if (!row) return `No verification code was requested for ${address}`;
       if (!row.codeHash || row.failedAttempts >= MAX_WRONG_CODES) return CODE_VOID;
@@ -122,7 +107,7 @@ export class EmailVerificationService {
       if (!codeMatches(row.codeHash, code)) {
         row.failedAttempts += 1;
         if (row.failedAttempts >= MAX_WRONG_CODES) row.codeHash = null;
-        await manager.save(row);
+        await this.verifications.save(manager, row);
         return WRONG_CODE;
       }
       Object.assign(row, {
@@ -131,7 +116,7 @@ export class EmailVerificationService {
         codeExpiresAt: null,
         verifiedAt: this.clock.now(),
       });
-      await manager.save(row);
+      await this.verifications.save(manager, row);
       return null;
     });
     if (outcome !== null) throw new BadRequestException(outcome);
@@ -139,10 +124,7 @@ export class EmailVerificationService {
   }
 
   async list(owner: ChannelOwner): Promise<EmailVerificationListItem[]> {
-    const rows = await this.verifications.find({
-      where: { userId: owner.id },
-      order: { createdAt: 'ASC', email: 'ASC' },
-    });
+    const rows = await this.verifications.listOfUser(owner.id);
     return rows.map((row) => ({
       email: row.email,
       status: row.status,
@@ -152,11 +134,8 @@ export class EmailVerificationService {
 
   /** Later sends to the address fail until it is verified again. */
   async remove(owner: ChannelOwner, email: string): Promise<void> {
-    const result = await this.verifications.delete({
-      userId: owner.id,
-      email: email.toLowerCase(),
-    });
-    if (!result.affected) throw new NotFoundException('Email verification not found');
+    if (!(await this.verifications.delete(owner.id, email.toLowerCase())))
+      throw new NotFoundException('Email verification not found');
   }
 
   private isOwnEmail(owner: ChannelOwner, address: string): boolean {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional } from 'class-validator';
 import {
   OptionalBoolean,
@@ -7,12 +7,13 @@ import {
   RequiredText,
 } from '../../common/validation/fields';
 import { DEFAULT_TASK_NAME } from '../task.entity';
-import { NotificationConfigDto } from './notification-config.dto';
+import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
 
 export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
+@ApiExtraModels(NotificationConfigDto)
 export class CreateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -42,7 +43,7 @@ export class CreateTaskDto {
   @OptionalBoolean()
   run_immediately?: boolean;
 
-  @ApiPropertyOptional({ type: [NotificationConfigDto] })
+  @NotificationsProperty({ required: false, description: 'At most one config per type' })
   @IsOptional()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];

@@ -1,10 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional } from 'class-validator';
 import { OptionalEnum, OptionalText } from '../../common/validation/fields';
 import { NAME_MAX, TEXT_MAX, TEXT_MIN } from './create-task.dto';
-import { NotificationConfigDto } from './notification-config.dto';
+import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
 
 /** Every field optional: only the fields sent change. */
+@ApiExtraModels(NotificationConfigDto)
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -26,7 +27,7 @@ export class UpdateTaskDto {
   @OptionalEnum(['once', 'always'])
   notify_behavior?: 'once' | 'always';
 
-  @ApiPropertyOptional({ type: [NotificationConfigDto] })
+  @NotificationsProperty({ required: false, description: 'At most one config per type' })
   @IsOptional()
   @IsArray({ message: 'Input should be a valid list' })
   notifications?: unknown[];

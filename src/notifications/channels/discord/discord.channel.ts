@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
-import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
+import { HttpDeliveryService } from '../http-delivery.service';
+import {
+  escapeWithin,
+  messageParts,
+  type NotificationContent,
+} from '../../content/notification-content';
+import { defineChannel } from '../notification-channel';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 
 export interface DiscordNotificationConfig extends UrlHookConfig {
@@ -64,7 +69,7 @@ export function discordMessage(content: NotificationContent): Record<string, unk
 export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
   readonly type = 'discord';
 
-  constructor(http: HttpDeliveryClient) {
+  constructor(http: HttpDeliveryService) {
     super(http);
   }
 
@@ -72,3 +77,9 @@ export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
     return discordMessage(content);
   }
 }
+
+export const discordChannel = defineChannel<DiscordNotificationConfig>({
+  type: 'discord',
+  channel: DiscordChannel,
+  fields: 'url',
+});

@@ -1,16 +1,18 @@
 import { MailerService } from '@nestjs-modules/mailer';
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
-import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../attempt-outcome';
-import { ConcurrencyLimit } from '../../concurrency-limit';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectConfig } from '../../../config/config-slice';
+import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
+import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import { renderEmail, type RenderedEmail } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
-import type {
-  ChannelOwner,
-  NotificationChannel,
-  OutgoingNotification,
+import { renderEmail, type RenderedEmail } from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
+import {
+  defineChannel,
+  type ChannelOwner,
+  type NotificationChannel,
+  type OutgoingNotification,
 } from '../notification-channel';
+import { emailConfig, type EmailConfig } from './email.config';
 
 export interface EmailNotificationConfig extends NotificationConfigBase {
   type: 'email';
@@ -42,7 +44,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
   readonly claimedSlots = new ConcurrencyLimit(MAX_SMTP_CONNECTIONS);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig(emailConfig) private readonly config: EmailConfig,
     private readonly mailer: MailerService,
     private readonly verifications: EmailVerificationService,
   ) {}
@@ -142,3 +144,10 @@ function describe(error: unknown): string {
     ? `${smtp.message} (${smtp.code})`
     : smtp.message;
 }
+
+export const emailChannel = defineChannel<EmailNotificationConfig>({
+  type: 'email',
+  channel: EmailChannel,
+  fields: 'address',
+  config: emailConfig,
+});

@@ -1,10 +1,15 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { validateHeaderValue } from 'node:http';
-import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
-import { messageParts, oneLine, type NotificationContent } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+import type { AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService } from '../http-delivery.service';
 import {
+  messageParts,
+  oneLine,
+  type NotificationContent,
+} from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
+import {
+  defineChannel,
   maskUrl,
   type NotificationChannel,
   type OutgoingNotification,
@@ -80,7 +85,7 @@ export function ntfyMessage(content: NotificationContent): {
 export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> {
   readonly type = 'ntfy';
 
-  constructor(private readonly http: HttpDeliveryClient) {}
+  constructor(private readonly http: HttpDeliveryService) {}
 
   async validate(entry: Record<string, unknown>): Promise<NtfyNotificationConfig> {
     const url = await this.http.checkConfigUrl(entry.url, 'an ntfy notification');
@@ -133,3 +138,9 @@ function isHeaderSafe(token: string): boolean {
     return false;
   }
 }
+
+export const ntfyChannel = defineChannel<NtfyNotificationConfig>({
+  type: 'ntfy',
+  channel: NtfyChannel,
+  fields: 'url, token?',
+});

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
-import { escapeWithin, messageParts, type NotificationContent } from '../../notification-content';
+import { HttpDeliveryService } from '../http-delivery.service';
+import {
+  escapeWithin,
+  messageParts,
+  type NotificationContent,
+} from '../../content/notification-content';
+import { defineChannel } from '../notification-channel';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 
 export interface SlackNotificationConfig extends UrlHookConfig {
@@ -64,7 +69,7 @@ export function slackMessage(content: NotificationContent): { text: string; bloc
 export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
   readonly type = 'slack';
 
-  constructor(http: HttpDeliveryClient) {
+  constructor(http: HttpDeliveryService) {
     super(http);
   }
 
@@ -72,3 +77,9 @@ export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
     return slackMessage(content);
   }
 }
+
+export const slackChannel = defineChannel<SlackNotificationConfig>({
+  type: 'slack',
+  channel: SlackChannel,
+  fields: 'url',
+});

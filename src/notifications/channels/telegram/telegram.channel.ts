@@ -1,15 +1,20 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
-import type { AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient } from '../../http/http-delivery.client';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectConfig } from '../../../config/config-slice';
+import type { AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService } from '../http-delivery.service';
 import {
   escapeHtml,
   messageParts,
   truncate,
   type NotificationContent,
-} from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
-import type { NotificationChannel, OutgoingNotification } from '../notification-channel';
+} from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
+import {
+  defineChannel,
+  type NotificationChannel,
+  type OutgoingNotification,
+} from '../notification-channel';
+import { telegramConfig, type TelegramConfig } from './telegram.config';
 
 export interface TelegramNotificationConfig extends NotificationConfigBase {
   type: 'telegram';
@@ -70,8 +75,8 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
   readonly type = 'telegram';
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly http: HttpDeliveryClient,
+    @InjectConfig(telegramConfig) private readonly config: TelegramConfig,
+    private readonly http: HttpDeliveryService,
   ) {}
 
   validate(entry: Record<string, unknown>): Promise<TelegramNotificationConfig> {
@@ -118,3 +123,10 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
     });
   }
 }
+
+export const telegramChannel = defineChannel<TelegramNotificationConfig>({
+  type: 'telegram',
+  channel: TelegramChannel,
+  fields: 'chat_id, bot_token',
+  config: telegramConfig,
+});

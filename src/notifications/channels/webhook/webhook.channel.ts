@@ -1,11 +1,12 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { failedAttempt, type AttemptOutcome } from '../../attempt-outcome';
-import { HttpDeliveryClient, parseConfigUrl } from '../../http/http-delivery.client';
-import { webhookBody } from '../../notification-content';
-import type { NotificationConfigBase } from '../../notification-types';
+import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
+import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
+import { webhookBody } from '../../content/notification-content';
+import type { NotificationConfigBase } from '../notification-types';
 import {
+  defineChannel,
   maskUrl,
   type NotificationChannel,
   type OutgoingNotification,
@@ -60,7 +61,7 @@ export function generateWebhookSecret(): string {
 export class WebhookChannel implements NotificationChannel<WebhookNotificationConfig> {
   readonly type = 'webhook';
 
-  constructor(private readonly http: HttpDeliveryClient) {}
+  constructor(private readonly http: HttpDeliveryService) {}
 
   async validate(
     entry: Record<string, unknown>,
@@ -179,3 +180,9 @@ export function headerProblem(name: string, value: unknown): string | null {
   }
   return null;
 }
+
+export const webhookChannel = defineChannel<WebhookNotificationConfig>({
+  type: 'webhook',
+  channel: WebhookChannel,
+  fields: 'url, method, headers, secret',
+});

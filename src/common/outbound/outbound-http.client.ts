@@ -1,0 +1,263 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
+import { HostLookupError, HostResolver } from './host-resolver';
+import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
+import { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound.module-definition';
+import { createPinnedAgents, type AgentPair } from './pinned-agents';
+
+/**
+ * Who chose a destination, which decides how its host is resolved and whether the SSRF guard
+ * applies (contract sections 1, 2 and 6):
+ *  - `user`: a URL a user gave (webhooks, Slack, Discord, ntfy): resolved with c-ares, pinned,
+ *    refused when it resolves to a private or reserved address unless
+ *    `WEBHOOK_ALLOW_PRIVATE_NETWORKS` is set;
+ *  - `notification-service`: a notification API from the operator's configuration (Telegram):
+ *    c-ares and pinned like `user`, without the guard;
+ *  - `operator`: an API from the operator's configuration (search providers, the JWKS): the
+ *    system resolver (`/etc/hosts`, container DNS), without the guard.
+ */
+export type OutboundDestination = 'user' | 'notification-service' | 'operator';
+
+export interface OutboundRequest {
+  destination: OutboundDestination;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  url: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** One deadline for the whole exchange: DNS, connecting, sending, the answer and its body. */
+  timeoutMs: number;
+  /**
+   * `text`: the body, decompressed, at most `maxResponseBytes` (more fails with `too-large`).
+   * `discard`: only the status and headers matter; at most `maxResponseBytes` of the body are
+   * read (so the connection can be reused) and the connection is dropped past that.
+   */
+  response: 'text' | 'discard';
+  maxResponseBytes: number;
+  /** The caller's own cancellation (an execution's deadline, say). */
+  signal?: AbortSignal;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** A response header (lower-case name), the first value when repeated. */
+  header(name: string): string | undefined;
+  /** Empty for `discard`. */
+  body: string;
+}
+
+/** Why an exchange produced no answer; callers word their own messages from it. */
+export type OutboundFailure =
+  'invalid-url' | 'blocked' | 'dns' | 'timeout' | 'cancelled' | 'too-large' | 'network';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly failure: OutboundFailure,
+    message: string,
+    /** The system error code for `network` (`ECONNREFUSED`, ...). */
+    readonly code: string | undefined = undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'OutboundError';
+  }
+}
+
+/**
+ * Connections per host and protocol, busy or idle: as many idle ones are kept as may be busy, so
+ * a burst of deliveries to one receiver reuses every connection instead of opening most again.
+ */
+const SOCKETS_PER_HOST = 256;
+const AGENT_OPTIONS = {
+  keepAlive: true,
+  maxSockets: SOCKETS_PER_HOST,
+  maxFreeSockets: SOCKETS_PER_HOST,
+  // Most recently used first: a burst reuses the warmest connections, the rest time out idle.
+  scheduling: 'lifo' as const,
+};
+const USER_AGENT = 'TaskMonitor/1.0';
+
+/**
+ * The one outbound HTTP client (contract section 10), on axios over keep-alive agents:
+ *  - no redirect is followed (`maxRedirects: 0`, which also keeps axios on Node's own transport
+ *    instead of follow-redirects) and no proxy is taken from the environment (`proxy: false`):
+ *    a redirect answer is handed back like any other status;
+ *  - every status is an answer (`validateStatus`): what it means is the caller's policy;
+ *  - one deadline (`AbortSignal.timeout`) covers DNS, connecting, sending and the body;
+ *  - response bodies are capped (`maxContentLength` after decompression, or a capped drain);
+ *  - user-given hosts go through agents whose lookup resolves once, applies the SSRF guard to
+ *    what it found and connects to that very address (IP literals are checked by the agent).
+ * A kept-alive connection the server closed just as it was reused (ECONNRESET or EPIPE on a
+ * reused socket: the request never got there) is retried once on a fresh one, within the same
+ * deadline. Anything else is the caller's to retry.
+ */
+@Injectable()
+export class OutboundHttpClient implements OnApplicationShutdown {
+  private readonly hosts: HostResolver;
+  private readonly agents: Record<OutboundDestination, AgentPair>;
+  private readonly axios: AxiosInstance;
+
+  constructor(@Inject(OUTBOUND_HTTP_OPTIONS) private readonly options: OutboundHttpOptions) {
+    this.hosts = new HostResolver(options.dnsServers);
+    this.agents = {
+      user: createPinnedAgents({
+        ...AGENT_OPTIONS,
+        resolve: (host) => this.hosts.resolve(host),
+        guard: !options.allowPrivateNetworks,
+      }),
+      'notification-service': createPinnedAgents({
+        ...AGENT_OPTIONS,
+        resolve: (host) => this.hosts.resolve(host),
+        guard: false,
+      }),
+      operator: { http: new HttpAgent(AGENT_OPTIONS), https: new HttpsAgent(AGENT_OPTIONS) },
+    };
+    this.axios = axios.create({
+      adapter: 'http',
+      maxRedirects: 0,
+      proxy: false,
+      validateStatus: () => true,
+      transformRequest: [],
+      transformResponse: [],
+    });
+    // axios sends `Accept: application/json, text/plain, */*` by default; callers say what they accept.
+    delete this.axios.defaults.headers.common.Accept;
+  }
+
+  onApplicationShutdown(): void {
+    for (const pair of Object.values(this.agents)) {
+      pair.http.destroy();
+      pair.https.destroy();
+    }
+  }
+
+  /**
+   * Config time: the SSRF guard for a user-given host, resolved as deliveries will resolve it.
+   * Throws `BlockedDestinationError` or `HostLookupError`.
+   */
+  resolveUserHost(host: string): Promise<ResolvedAddress> {
+    return this.hosts.resolveAllowed(host, this.options.allowPrivateNetworks);
+  }
+
+  /** One exchange: the answer whatever its status, or an `OutboundError`. */
+  async request(call: OutboundRequest): Promise<OutboundResponse> {
+    const url = parseUrl(call.url);
+    const deadline = AbortSignal.timeout(call.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    const agents = this.agents[call.destination];
+    const discard = call.response === 'discard';
+    const send = (): Promise<AxiosResponse<unknown>> =>
+      this.axios.request({
+        url: url.href,
+        method: call.method,
+        headers: {
+          'user-agent': USER_AGENT,
+          ...(discard ? { 'accept-encoding': 'identity' } : {}),
+          ...call.headers,
+        },
+        data: call.body,
+        httpAgent: agents.http,
+        httpsAgent: agents.https,
+        signal,
+        responseType: discard ? 'stream' : 'text',
+        responseEncoding: 'utf8',
+        decompress: !discard,
+        // For `discard` the drain below caps the body; axios's streamed cap costs a generator.
+        maxContentLength: discard ? -1 : call.maxResponseBytes,
+      });
+    try {
+      let response: AxiosResponse<unknown>;
+      try {
+        response = await send();
+      } catch (error) {
+        if (!isStaleConnection(error) || signal.aborted) throw error;
+        response = await send();
+      }
+      if (discard) await drain(response.data as Readable, call.maxResponseBytes);
+      return {
+        status: response.status,
+        header: (name) => headerValue(response.headers[name]),
+        body: discard ? '' : String(response.data),
+      };
+    } catch (error) {
+      throw failureOf(error, call, deadline);
+    }
+  }
+}
+
+function parseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new OutboundError('invalid-url', 'Invalid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundError('invalid-url', 'Invalid URL: only http and https are supported');
+  }
+  return url;
+}
+
+function headerValue(value: unknown): string | undefined {
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' || typeof first === 'number' ? String(first) : undefined;
+}
+
+function isStaleConnection(error: unknown): boolean {
+  if (!(error instanceof AxiosError)) return false;
+  const request = error.request as { reusedSocket?: boolean } | undefined;
+  return request?.reusedSocket === true && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+}
+
+/** Reads and drops up to `maxBytes` so the connection can serve the next request; drops it past that. */
+function drain(stream: Readable, maxBytes: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (): void => resolve();
+    stream.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) {
+        stream.destroy();
+        done();
+      }
+    });
+    stream.once('end', done);
+    stream.once('close', done);
+    stream.once('error', done);
+  });
+}
+
+function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal): OutboundError {
+  if (error instanceof OutboundError) return error;
+  if (call.signal?.aborted) {
+    const reason: unknown = call.signal.reason;
+    const detail = reason instanceof Error && reason.message ? reason.message : '';
+    return new OutboundError('cancelled', detail, undefined, { cause: error });
+  }
+  if (deadline.aborted) {
+    return new OutboundError('timeout', `no answer within ${call.timeoutMs} ms`, undefined, {
+      cause: error,
+    });
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof BlockedDestinationError) {
+    return new OutboundError('blocked', cause.message, undefined, { cause });
+  }
+  if (cause instanceof HostLookupError) {
+    return new OutboundError('dns', cause.message, undefined, { cause });
+  }
+  if (
+    error instanceof AxiosError &&
+    error.code === AxiosError.ERR_BAD_RESPONSE &&
+    error.message.startsWith('maxContentLength')
+  ) {
+    return new OutboundError('too-large', `answer larger than ${call.maxResponseBytes} bytes`);
+  }
+  const code =
+    (cause as NodeJS.ErrnoException | undefined)?.code ??
+    (error instanceof AxiosError ? error.code : undefined);
+  const message = error instanceof Error ? error.message : String(error);
+  return new OutboundError('network', message, code, { cause: error });
+}

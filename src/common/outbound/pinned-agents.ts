@@ -1,0 +1,104 @@
+import { Agent as HttpAgent, type AgentOptions, type ClientRequestArgs } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
+
+/** Every address of a host name (at least one), or an error. */
+export type HostResolve = (host: string) => Promise<ResolvedAddress[]>;
+
+export interface PinnedAgentOptions extends AgentOptions {
+  resolve: HostResolve;
+  /** The SSRF guard: refuse hosts with a loopback, private, link-local or reserved address. */
+  guard: boolean;
+}
+
+export interface AgentPair {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+/**
+ * A `lookup` that resolves once per new connection, applies the guard to every address found
+ * (one blocked address refuses the host) and hands Node exactly the first of them, so the
+ * connection goes to an address the guard checked: there is no second lookup a rebinding DNS
+ * server could answer differently. Host header and TLS SNI keep the name.
+ */
+function pinnedLookup(resolve: HostResolve, guard: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (guard && addresses.some((entry) => isBlockedAddress(entry.address))) {
+          callback(new BlockedDestinationError(hostname), '', undefined);
+          return;
+        }
+        const { address, family } = addresses[0];
+        if (options.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      },
+      (error: unknown) =>
+        callback(error instanceof Error ? error : new Error(String(error)), '', undefined),
+    );
+  };
+}
+
+/**
+ * Node skips `lookup` for a URL whose host is an IP literal (`http://[::ffff:7f00:1]/`), so the
+ * guard checks literals where the agent opens a connection. Undefined: go ahead.
+ */
+function literalRefusal(options: ClientRequestArgs, guard: boolean): Error | undefined {
+  const host = (options.host ?? options.hostname ?? '').replace(/^\[|\]$/g, '');
+  if (!guard || isIP(host) === 0 || !isBlockedAddress(host)) return undefined;
+  return new BlockedDestinationError(host);
+}
+
+type ConnectionCallback = (error: Error | null, socket: Duplex) => void;
+
+class PinnedHttpAgent extends HttpAgent {
+  constructor(
+    private readonly guardLiterals: boolean,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: ClientRequestArgs, callback?: ConnectionCallback): Duplex {
+    const refusal = literalRefusal(options, this.guardLiterals);
+    // Node's agent takes an undefined return as "the callback will tell".
+    if (refusal && callback) return refuse(refusal, callback);
+    return super.createConnection(options, callback) as Duplex;
+  }
+}
+
+class PinnedHttpsAgent extends HttpsAgent {
+  constructor(
+    private readonly guardLiterals: boolean,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: ClientRequestArgs, callback?: ConnectionCallback): Duplex {
+    const refusal = literalRefusal(options, this.guardLiterals);
+    if (refusal && callback) return refuse(refusal, callback);
+    return super.createConnection(options, callback) as Duplex;
+  }
+}
+
+function refuse(error: Error, callback: ConnectionCallback): Duplex {
+  process.nextTick(() => callback(error, undefined as unknown as Duplex));
+  return undefined as unknown as Duplex;
+}
+
+/**
+ * Keep-alive http and https agents that resolve through `resolve` and connect to the address it
+ * returned. Idle connections are reused per host and port as with any agent (a reused connection
+ * went to an address that was checked when it opened); only new connections look up again.
+ */
+export function createPinnedAgents({ resolve, guard, ...options }: PinnedAgentOptions): AgentPair {
+  const agentOptions: AgentOptions = { ...options, lookup: pinnedLookup(resolve, guard) };
+  return {
+    http: new PinnedHttpAgent(guard, agentOptions),
+    https: new PinnedHttpsAgent(guard, agentOptions),
+  };
+}

@@ -1,0 +1,9 @@
+import { defineConfig, type ConfigOf } from '../../config/config-slice';
+
+export const rateLimitConfig = defineConfig('rateLimit', (read) => ({
+  perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 100, 1, 10_000_000),
+  perHour: read.integer('RATE_LIMIT_PER_HOUR', 1000, 1, 10_000_000),
+  perDay: read.integer('RATE_LIMIT_PER_DAY', 10000, 1, 10_000_000),
+  llmPerHour: read.integer('RATE_LIMIT_LLM_PER_HOUR', 60, 1, 10_000_000),
+}));
+export type RateLimitConfig = ConfigOf<typeof rateLimitConfig>;

@@ -1,0 +1,60 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import type { AppConfig } from './app.config';
+import { jsonBody } from './common/http/json-body';
+import { decodablePath } from './common/http/request-path';
+import { FrameworkLogger } from './common/logging/framework-logger';
+import { requestLogging } from './common/logging/http-logging';
+import type { RootLogger } from './common/logging/root-logger';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
+
+/** Node's own default: a client gets 5 minutes to send its request. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * Builds the HTTP application on Express; `main.ts` and the end-to-end tests share it. `logger`
+ * is the process's root logger (`createRootLogger`): every line of the application goes there.
+ */
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  logger: RootLogger,
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, databaseUrl, logger }),
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
+  );
+  app.useLogger(app.get(FrameworkLogger));
+  app.set('trust proxy', config.server.trustProxy);
+  app.disable('x-powered-by');
+  // No ETag: hashing every answer costs CPU, and the API's answers are not cached by clients.
+  app.set('etag', false);
+  app.use(httpMetrics(app.get(MetricsService)));
+  app.use(requestLogging(logger));
+  app.use(decodablePath());
+  app.use(jsonBody());
+  app.getHttpServer().requestTimeout = REQUEST_TIMEOUT_MS;
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Task Monitor API')
+      .setDescription('Grounded-search monitoring tasks, executions and notifications.')
+      .setVersion('1')
+      // Paths are absolute from the service's root, wherever it is reachable.
+      .addServer('/', 'This instance')
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'API key (sk_...) or identity-provider JWT',
+      })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+  });
+  return app;
+}

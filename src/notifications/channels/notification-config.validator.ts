@@ -1,0 +1,68 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import {
+  NOTIFICATION_TYPES,
+  NotificationChannelRegistry,
+  type NotificationConfig,
+  type NotificationType,
+} from './channel-registry';
+import type { ChannelOwner } from './notification-channel';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-types';
+
+function invalid(reason: string): BadRequestException {
+  return new BadRequestException(`Invalid notification: ${reason}`);
+}
+
+/**
+ * Validates `notifications` of a create or update request and normalises it for storage: at
+ * most one config per type, `events` a subset of the known events, the rest checked by the
+ * type's channel (which sees the stored config of its type, e.g. to keep a webhook secret).
+ */
+@Injectable()
+export class NotificationConfigValidator {
+  constructor(private readonly channels: NotificationChannelRegistry) {}
+
+  async validate(
+    input: unknown[],
+    owner: ChannelOwner,
+    existing: NotificationConfig[] = [],
+  ): Promise<NotificationConfig[]> {
+    const seen = new Set<string>();
+    const result: NotificationConfig[] = [];
+    for (const item of input) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        throw invalid('each notification must be an object with a type');
+      }
+      const entry = item as Record<string, unknown>;
+      const type = entry.type as NotificationType;
+      if (!NOTIFICATION_TYPES.includes(type)) {
+        throw invalid(`type must be one of ${NOTIFICATION_TYPES.join(', ')}`);
+      }
+      if (seen.has(type)) {
+        throw new BadRequestException(
+          'Multiple notifications of the same type are not supported: at most one of each type per task',
+        );
+      }
+      seen.add(type);
+      const events = validEvents(entry.events);
+      const previous = existing.find((config) => config.type === type);
+      const config: NotificationConfig = await this.channels
+        .get(type)
+        .validate(entry, previous, owner);
+      result.push(events ? { ...config, events } : config);
+    }
+    return result;
+  }
+}
+
+/** `events`: absent (every event) or a non-empty list of known events, without repeats. */
+function validEvents(value: unknown): NotificationEvent[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    value.some((event) => !NOTIFICATION_EVENTS.includes(event as NotificationEvent))
+  ) {
+    throw invalid(`events must be a non-empty list of ${NOTIFICATION_EVENTS.join(', ')}`);
+  }
+  return [...new Set(value as NotificationEvent[])];
+}

@@ -1,0 +1,330 @@
+import type { GroundingSource } from '../../search/search.types';
+import type { SendEvent } from '../channels/notification-types';
+
+/**
+ * What a notification is about: the event, the task and the execution behind it (the one that
+ * met the condition, the last failed one, or the success that ended a failing streak).
+ */
+export interface NotificationContent {
+  event: SendEvent;
+  task: {
+    id: string;
+    name: string;
+    searchQuery: string;
+    conditionDescription: string;
+  };
+  /** Null for a test send, which has no execution. */
+  execution: {
+    id: string;
+    status: 'success' | 'failed';
+    conditionMet: boolean | null;
+    answer: string;
+    reasoning: string;
+    errorMessage: string | null;
+    groundingSources: GroundingSource[];
+    completedAt: Date;
+  } | null;
+  /** The failing streak an alert or a recovery is about (0 otherwise). */
+  consecutiveFailures: number;
+  /** When the event happened: the check's end, or the moment of a test send. */
+  occurredAt: Date;
+}
+
+type ExecutionContent = NonNullable<NotificationContent['execution']>;
+
+/** Chat apps show this many sources at most. */
+export const MAX_SOURCES = 5;
+
+/**
+ * The parts every chat message is built from, in plain text; each channel escapes and cuts them
+ * for its app. `title` says what happened ("Release watch: checks are failing").
+ */
+export interface MessageParts {
+  title: string;
+  summary: string;
+  sections: Array<{ label: string; text: string }>;
+  /** Web links only, at most MAX_SOURCES. */
+  sources: GroundingSource[];
+  /** "Checked at 2026-02-03 04:05:06 UTC" (or "Sent at" for a test). */
+  footer: string;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * The JSON body of webhooks, identical for every attempt (docs/api.md, "Notifications"): the
+ * execution's verdict for `task.condition_met`, its status and the streak for the failing and
+ * recovered events; a test carries the task only.
+ */
+export function webhookBody(content: NotificationContent): string {
+  const { task, execution } = content;
+  const data: Record<string, unknown> = {
+    task: {
+      id: task.id,
+      name: task.name,
+      search_query: task.searchQuery,
+      condition_description: task.conditionDescription,
+    },
+  };
+  if (execution && content.event === 'condition_met') {
+    data.execution = {
+      id: execution.id,
+      condition_met: execution.conditionMet ?? true,
+      answer: execution.answer,
+      reasoning: execution.reasoning,
+      grounding_sources: execution.groundingSources,
+      completed_at: execution.completedAt.toISOString(),
+    };
+  } else if (execution) {
+    data.execution = {
+      id: execution.id,
+      status: execution.status,
+      error_message: execution.errorMessage,
+      completed_at: execution.completedAt.toISOString(),
+    };
+    data.consecutive_failures = content.consecutiveFailures;
+  }
+  return JSON.stringify({
+    type: `task.${content.event}`,
+    // The time of the event (the check), not of the attempt: `webhook-timestamp` carries that.
+    timestamp: content.occurredAt.toISOString(),
+    data,
+  });
+}
+
+/** Cuts to at most `max` characters (code points), marking the cut with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const characters = Array.from(text);
+  if (characters.length <= max) return text;
+  return `${characters
+    .slice(0, Math.max(0, max - 1))
+    .join('')
+    .trimEnd()}…`;
+}
+
+/** What happened, in the words every chat channel uses. */
+export function messageParts(content: NotificationContent): MessageParts {
+  const name = oneLine(content.task.name) || 'Monitor';
+  const execution = content.execution;
+  const answerSections = (run: ExecutionContent) => [
+    { label: 'Answer', text: run.answer },
+    { label: 'Reasoning', text: run.reasoning },
+  ];
+  const sources = (execution?.groundingSources ?? [])
+    .filter((source) => isWebLink(source.uri))
+    .slice(0, MAX_SOURCES);
+  const footer =
+    content.event === 'test'
+      ? `Sent at ${checkedAt(content.occurredAt)}`
+      : `Checked at ${checkedAt(content.occurredAt)}`;
+  switch (content.event) {
+    case 'condition_met':
+      return {
+        title: `${name}: condition met`,
+        summary: `Condition: ${content.task.conditionDescription}`,
+        sections: execution ? answerSections(execution) : [],
+        sources,
+        footer,
+      };
+    case 'check_failing':
+      return {
+        title: `${name}: checks are failing`,
+        summary: `The last ${content.consecutiveFailures} checks failed.`,
+        sections: [{ label: 'Last error', text: execution?.errorMessage ?? 'Unknown error' }],
+        sources: [],
+        footer,
+      };
+    case 'check_recovered':
+      return {
+        title: `${name}: checks recovered`,
+        summary: `The check succeeded again after ${content.consecutiveFailures} failed checks.`,
+        sections: execution ? answerSections(execution) : [],
+        sources,
+        footer,
+      };
+    case 'test':
+      return {
+        title: `${name}: test notification`,
+        summary: 'This is a test notification: this channel works.',
+        sections: [],
+        sources: [],
+        footer,
+      };
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Everything in a notification comes from the user or the model: it is escaped, always. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
+}
+
+/** A header value on one line (a task name must not be able to add a header). */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
+}
+
+export function isWebLink(uri: string): boolean {
+  try {
+    const protocol = new URL(uri).protocol;
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function paragraphs(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+}
+
+function checkedAt(date: Date): string {
+  return `${date.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+}
+
+/** The email of a notification: the condition-met email, or one built from the message parts. */
+export function renderEmail(content: NotificationContent): RenderedEmail {
+  return content.event === 'condition_met' && content.execution
+    ? renderConditionMetEmail(content, content.execution)
+    : renderEventEmail(messageParts(content));
+}
+
+/** The notification email: the subject names the task; the body holds the rest. */
+export function renderConditionMetEmail(
+  content: NotificationContent,
+  execution: ExecutionContent,
+): RenderedEmail {
+  const { task } = content;
+  const name = oneLine(task.name) || 'Monitor';
+  const sources = execution.groundingSources;
+  const when = checkedAt(execution.completedAt);
+
+  const text = [
+    `The condition of your monitor "${name}" is met.`,
+    '',
+    `Condition: ${task.conditionDescription}`,
+    '',
+    'Answer:',
+    execution.answer,
+    '',
+    'Reasoning:',
+    execution.reasoning,
+    '',
+    'Sources:',
+    ...(sources.length === 0
+      ? ['(none)']
+      : sources.map((source) => `- ${source.title || source.uri}: ${source.uri}`)),
+    '',
+    `Checked at ${when}.`,
+    '',
+  ].join('\n');
+
+  const sourceItems =
+    sources.length === 0
+      ? '<p>(none)</p>'
+      : `<ul>\n${sources
+          .map((source) => {
+            const title = escapeHtml(source.title || source.uri);
+            const uri = escapeHtml(source.uri);
+            return isWebLink(source.uri)
+              ? `<li><a href="${uri}">${title}</a><br><small>${uri}</small></li>`
+              : `<li>${title}<br><small>${uri}</small></li>`;
+          })
+          .join('\n')}\n</ul>`;
+
+  const html = [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    `<h2>${escapeHtml(name)}: condition met</h2>`,
+    `<p><strong>Condition:</strong> ${escapeHtml(task.conditionDescription)}</p>`,
+    '<h3>Answer</h3>',
+    paragraphs(execution.answer),
+    '<h3>Reasoning</h3>',
+    paragraphs(execution.reasoning),
+    '<h3>Sources</h3>',
+    sourceItems,
+    `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+
+  return { subject: `[Monitor] ${name}: condition met`, text, html };
+}
+
+/** The email of the other events: subject and heading say what happened. */
+function renderEventEmail(parts: MessageParts): RenderedEmail {
+  const text = [
+    parts.summary,
+    '',
+    ...parts.sections.flatMap((section) => [`${section.label}:`, section.text, '']),
+    ...(parts.sources.length > 0
+      ? [
+          'Sources:',
+          ...parts.sources.map((source) => `- ${source.title || source.uri}: ${source.uri}`),
+          '',
+        ]
+      : []),
+    `${parts.footer}.`,
+    '',
+  ].join('\n');
+  const html = [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    `<h2>${escapeHtml(parts.title)}</h2>`,
+    `<p>${escapeHtml(parts.summary)}</p>`,
+    ...parts.sections.flatMap((section) => [
+      `<h3>${escapeHtml(section.label)}</h3>`,
+      paragraphs(section.text),
+    ]),
+    ...(parts.sources.length > 0
+      ? [
+          '<h3>Sources</h3>',
+          `<ul>\n${parts.sources
+            .map(
+              (source) =>
+                `<li><a href="${escapeHtml(source.uri)}">${escapeHtml(source.title || source.uri)}</a></li>`,
+            )
+            .join('\n')}\n</ul>`,
+        ]
+      : []),
+    `<p><small>${escapeHtml(parts.footer)}.</small></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return { subject: `[Monitor] ${parts.title}`, text, html };
+}
+
+/**
+ * Escapes `text` character by character and cuts it so the escaped result is at most `max`
+ * UTF-16 units, ellipsis included: chat apps count their limits on the text as sent.
+ */
+export function escapeWithin(
+  text: string,
+  max: number,
+  escape: (character: string) => string,
+): string {
+  const full = Array.from(text, escape).join('');
+  if (full.length <= max) return full;
+  let result = '';
+  for (const character of text) {
+    const piece = escape(character);
+    if (result.length + piece.length > max - 1) break;
+    result += piece;
+  }
+  return `${result.trimEnd()}…`;
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
+import { NotificationChannelRegistry } from '../channels/channel-registry';
+import type { ClaimedAttempt } from './claimed-attempt';
+
+export const CHANNEL_REMOVED = 'The notification channel was removed from the task';
+
+/** Makes one attempt through its channel. */
+@Injectable()
+export class DeliveryAttemptRunner {
+  constructor(private readonly channels: NotificationChannelRegistry) {}
+
+  /** Never throws: whatever goes wrong is the outcome of the attempt. */
+  async runAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
+    const config = claim.config;
+    if (!config) return failedAttempt(CHANNEL_REMOVED, false);
+    try {
+      return await this.channels.get(config.type).deliver(config, {
+        owner: claim.owner,
+        content: claim.content,
+        deliveryId: claim.deliveryId,
+        webhookId: claim.webhookId,
+        attemptedAt,
+      });
+    } catch (error) {
+      return failedAttempt(`Unexpected error: ${String(error)}`, true);
+    }
+  }
+}

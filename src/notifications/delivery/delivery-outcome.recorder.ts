@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import type { EntityManager } from 'typeorm';
+import { BatchCommitter } from '../../common/batching/batch-committer';
+import { LogContext } from '../../common/logging/log-context';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { InjectConfig } from '../../config/config-slice';
+import { MetricsService } from '../../metrics/metrics.service';
+import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
+import { WorkerIdentity } from '../../scheduler/worker-identity';
+import type { AttemptOutcome } from './attempt-outcome';
+import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import { attemptJobId, type DeliveryAttemptJobData } from './delivery-job';
+import { decideRetry } from './delivery-retry';
+import {
+  NotificationDeliveryRepository,
+  type SendRecordWrite,
+} from './notification-delivery.repository';
+import { Clock } from '../../common/clock/clock';
+import { notificationsConfig, type NotificationsConfig } from '../notifications.config';
+
+/** Outcomes are written in groups of at most this many (one transaction each)... */
+const MAX_RECORD_BATCH = 256;
+/** ...by up to this many transactions at once: commits overlap instead of queueing. */
+const PARALLEL_FLUSHES = 3;
+const RECORD_TRIES = 4;
+
+interface AttemptRecord {
+  claim: ClaimedAttempt;
+  outcome: AttemptOutcome;
+  attemptedAt: Date;
+}
+
+interface NextAttempt {
+  id: string;
+  startAfter: Date;
+  data: DeliveryAttemptJobData;
+}
+
+/**
+ * Records what attempts came to: the delivery's new state, the send record, the next attempt's
+ * job and the completion of this one commit together, so a crash cannot separate them.
+ */
+@Injectable()
+export class DeliveryOutcomeRecorder {
+  /**
+   * Grouping is what keeps the database from being the bottleneck at thousands of deliveries a
+   * second.
+   */
+  private readonly committer: BatchCommitter<AttemptRecord>;
+
+  constructor(
+    transactions: TransactionRunner,
+    @InjectConfig(notificationsConfig) private readonly config: NotificationsConfig,
+    private readonly queue: JobQueueService,
+    private readonly repository: NotificationDeliveryRepository,
+    private readonly worker: WorkerIdentity,
+    @InjectPinoLogger(DeliveryOutcomeRecorder.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
+    private readonly clock: Clock,
+    private readonly metrics: MetricsService,
+  ) {
+    this.committer = new BatchCommitter(
+      transactions,
+      MAX_RECORD_BATCH,
+      (manager, records) => this.writeOutcomes(manager, records),
+      PARALLEL_FLUSHES,
+      RECORD_TRIES,
+    );
+  }
+
+  /** Queues the outcome for the next group commit and resolves once it is durable. */
+  recordSendAttempt(
+    claim: ClaimedAttempt,
+    outcome: AttemptOutcome,
+    attemptedAt: Date,
+  ): Promise<void> {
+    return this.committer
+      .submit({ claim, outcome, attemptedAt })
+      .then(() => this.metrics.recordDelivery(claim.channel, outcome.status));
+  }
+
+  private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
+    // Lock order (contract §10): the tasks first (a delete or a deactivation of one waits, or
+    // went first and its deliveries are then found gone or final), then deliveries and jobs.
+    await this.repository.holdTasks(
+      manager,
+      group.map((record) => record.claim.taskId),
+    );
+    const now = this.clock.now().getTime();
+    const decided = group.map((record) => {
+      const { claim, outcome } = record;
+      const decision = decideRetry(outcome, claim.attempt, this.config.webhookRetryScheduleMs);
+      const next: NextAttempt | null =
+        decision.state === 'retry_scheduled'
+          ? {
+              id: attemptJobId(claim.deliveryId, claim.attempt + 1),
+              startAfter: new Date(now + decision.delayMs),
+              data: {
+                executionId: claim.executionId,
+                taskId: claim.taskId,
+                channel: claim.channel,
+                event: claim.event,
+                deliveryId: claim.deliveryId,
+                attempt: claim.attempt + 1,
+                webhookId: claim.webhookId,
+              },
+            }
+          : null;
+      return { ...record, next, state: decision.state };
+    });
+
+    const { recorded, gone } = await this.repository.recordAttempts(
+      manager,
+      this.worker.id,
+      decided.map((record) =>
+        deliveryWrite(
+          record.claim,
+          record.state,
+          record.next?.id ?? record.claim.jobId,
+          record.outcome.errorMessage,
+        ),
+      ),
+      decided.map((record) => sendRecord(record)),
+    );
+    const mine = decided.filter((record) => recorded.has(record.claim.deliveryId));
+    await this.queue.enqueueDeliveries(
+      manager,
+      mine.flatMap((record) => (record.next ? [record.next] : [])),
+    );
+    // Jobs of deleted tasks complete too. An attempt someone else recorded first (its job ran
+    // twice at once) is left to them.
+    await this.queue.complete(
+      manager,
+      DELIVERY_QUEUE,
+      decided
+        .filter(
+          (record) => recorded.has(record.claim.deliveryId) || gone.has(record.claim.deliveryId),
+        )
+        .map((record) => record.claim.jobId),
+    );
+
+    for (const record of mine) {
+      if (record.state === 'failed') {
+        // Outcomes are written in groups: each line in the context of its own delivery.
+        this.logContext.run(deliveryLogFields(record.claim), () =>
+          this.logger.warn(
+            {
+              channel: record.claim.channel,
+              attempt: record.claim.attempt,
+              error: record.outcome.errorMessage,
+            },
+            'Notification delivery failed',
+          ),
+        );
+      }
+    }
+  }
+}
+
+function sendRecord({ claim, outcome, attemptedAt }: AttemptRecord): SendRecordWrite {
+  return {
+    deliveryId: claim.deliveryId,
+    userId: claim.userId,
+    taskId: claim.taskId,
+    executionId: claim.executionId,
+    recipient: claim.recipient,
+    notificationType: claim.channel,
+    event: claim.event,
+    status: outcome.status,
+    errorMessage: outcome.errorMessage,
+    attempt: claim.attempt,
+    attemptedAt,
+  };
+}

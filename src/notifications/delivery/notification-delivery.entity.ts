@@ -1,0 +1,98 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { ExecutionEntity } from '../../executions/execution.entity';
+import type { NotificationEvent, NotificationType } from '../channels/notification-types';
+
+/**
+ * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
+ * `retry_scheduled`: an attempt failed and the next one is queued;
+ * `delivered` / `failed` / `skipped` / `cancelled` (the owner's account was deactivated): final.
+ */
+export const DELIVERY_STATES = [
+  'sending',
+  'retry_scheduled',
+  'delivered',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const FINAL_DELIVERY_STATES: DeliveryState[] = [
+  'delivered',
+  'failed',
+  'skipped',
+  'cancelled',
+];
+
+/**
+ * One notification of one execution through one channel, keyed by the delivery id (the first
+ * job's id, derived from execution, channel and event): where it stands, which attempt it is at, and
+ * the job of that attempt. An email attempt is written here as `sending` and committed before
+ * the SMTP exchange, so two runs of one job at once send it once, and a job that runs again
+ * after a crash knows the attempt was cut short and sends it again (same Message-ID). A webhook
+ * attempt is written with its outcome.
+ */
+@Entity('notification_deliveries')
+// Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).
+@Index('ix_notification_deliveries_open_updated_at', ['updatedAt'], {
+  where: "state IN ('sending', 'retry_scheduled')",
+})
+export class NotificationDeliveryEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Index('ix_notification_deliveries_execution_id')
+  @Column({ type: 'uuid' })
+  executionId: string;
+
+  @ManyToOne(() => ExecutionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'execution_id',
+    foreignKeyConstraintName: 'fk_notification_deliveries_execution',
+  })
+  execution?: ExecutionEntity;
+
+  @Column({ type: 'uuid' })
+  taskId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  channel: NotificationType;
+
+  @Column({ type: 'varchar', length: 24, default: 'condition_met' })
+  event: NotificationEvent;
+
+  @Column({ type: 'varchar', length: 16 })
+  state: DeliveryState;
+
+  /** The attempt under way or last made (1-based). */
+  @Column({ type: 'integer' })
+  attempt: number;
+
+  /** The queue job of that attempt. */
+  @Column({ type: 'uuid' })
+  jobId: string;
+
+  /** The worker that claimed an email attempt; only that worker records its outcome. */
+  @Column({ type: 'uuid', nullable: true })
+  workerId: string | null;
+
+  /** Bumped each time the sweeper re-queues a delivery whose job vanished (keeps job ids unique). */
+  @Column({ type: 'integer', default: 0 })
+  recoveries: number;
+
+  @Column({ type: 'text', nullable: true })
+  lastError: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

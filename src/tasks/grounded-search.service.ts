@@ -1,0 +1,114 @@
+import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Clock } from '../common/clock/clock';
+import { GroundingSourceResponse } from '../executions/execution.mapper';
+import {
+  ProviderError,
+  SearchProvider,
+  type ProviderUsage,
+  type SuggestRequest,
+  type SuggestResult,
+} from '../search/search-provider';
+import { ProviderNotConfiguredError } from '../search/search-provider.registry';
+import { UsageService } from '../usage/usage.service';
+import type { NotifyBehavior } from './task.entity';
+
+export class PreviewResponse {
+  @ApiProperty()
+  condition_met: boolean;
+
+  @ApiProperty()
+  answer: string;
+
+  @ApiProperty()
+  reasoning: string;
+
+  @ApiProperty({ type: [GroundingSourceResponse] })
+  grounding_sources: GroundingSourceResponse[];
+}
+
+export class SuggestResponse implements SuggestResult {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  search_query: string;
+
+  @ApiProperty()
+  condition_description: string;
+
+  @ApiProperty({ description: 'A 5-field cron expression', example: '0 9 * * *' })
+  schedule: string;
+
+  @ApiProperty({ enum: ['once', 'always'] })
+  notify_behavior: NotifyBehavior;
+}
+
+/**
+ * Suggest and preview for the API: within the caller's monthly budget (else 429), counted in
+ * the caller's usage whether the call succeeds or not; provider errors become 503 (none
+ * configured) or 502.
+ */
+@Injectable()
+export class GroundedSearchService {
+  constructor(
+    private readonly provider: SearchProvider,
+    private readonly usage: UsageService,
+    private readonly clock: Clock,
+  ) {}
+
+  async preview(
+    userId: string,
+    searchQuery: string,
+    conditionDescription: string,
+  ): Promise<PreviewResponse> {
+    const result = await this.call(userId, 'preview', async () => {
+      const check = await this.provider.check({
+        searchQuery,
+        conditionDescription,
+        previousState: null,
+        previousCheckAt: null,
+        now: this.clock.now(),
+      });
+      return { value: check, usage: check.usage };
+    });
+    return {
+      condition_met: result.conditionMet,
+      answer: result.answer,
+      reasoning: result.reasoning,
+      grounding_sources: result.groundingSources,
+    };
+  }
+
+  suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
+    return this.call(userId, 'suggest', async () => {
+      const { suggestion, usage } = await this.provider.suggest(request);
+      return { value: suggestion, usage };
+    });
+  }
+
+  private async call<T>(
+    userId: string,
+    kind: 'suggest' | 'preview',
+    work: () => Promise<{ value: T; usage: ProviderUsage }>,
+  ): Promise<T> {
+    if (!this.provider.isConfigured()) {
+      throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
+    }
+    await this.usage.assertWithinBudget(userId);
+    try {
+      const { value, usage } = await work();
+      await this.usage.recordCall(userId, kind, usage);
+      return value;
+    } catch (error) {
+      if (error instanceof ProviderNotConfiguredError) {
+        throw new ServiceUnavailableException(error.message);
+      }
+      if (error instanceof ProviderError) {
+        if (error.usage !== null) await this.usage.recordCall(userId, kind, error.usage);
+        throw new BadGatewayException(`Grounded search failed: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+}
