@@ -35,8 +35,8 @@ export interface TestAppOptions {
   search?: WireStandIn<RecordedRequest<object>>;
   /**
    * Where the application's log lines go (stdout by default). nestjs-pino keeps one logger per
-   * process for lines outside a request, a check and a delivery: the first application a test
-   * file starts owns it.
+   * process for the lines of services outside a check and a delivery: the first application a
+   * test file starts owns it.
    */
   logDestination?: DestinationStream;
 }

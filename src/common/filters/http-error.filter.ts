@@ -48,9 +48,13 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception, request);
     }
-    // The line carries the request's id (nestjs-pino's request context).
     this.logger.error(
-      { method: request.method, route: loggedRoute(request), err: exception },
+      {
+        requestId: request.id,
+        method: request.method,
+        route: loggedRoute(request),
+        err: exception,
+      },
       'Unhandled error',
     );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
@@ -77,7 +81,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const message = typeof payload === 'string' ? payload : messageOf(payload, exception.message);
     if (status >= 500) {
       this.logger.warn(
-        { status, route: loggedRoute(request), error: message },
+        { requestId: request.id, status, route: loggedRoute(request), error: message },
         'Server error answered',
       );
     }

@@ -74,7 +74,12 @@ describe('log redaction', () => {
     const { stream, lines } = capture();
     const logger = createRootLogger({ level: 'info', destination: stream });
     logger.info(
-      { token: 'tk_1', config: { secret: 'whsec_1', url: 'https://x/y' }, note: 'to a@b.org' },
+      {
+        token: 'tk_1',
+        config: { secret: 'whsec_1', url: 'https://x/y' },
+        channel: { bot_token: '1:x', chat_id: '-100' },
+        note: 'to a@b.org',
+      },
       'sent with sk_0123456789',
     );
     logger.warn({ err: new Error('Bearer abc') });
@@ -85,6 +90,7 @@ describe('log redaction', () => {
         level: 'info',
         token: '[Redacted]',
         config: { secret: '[Redacted]', url: '[Redacted]' },
+        channel: { bot_token: '[Redacted]', chat_id: '-100' },
         note: 'to [email]',
         msg: 'sent with sk_[Redacted]',
       }),

@@ -29,8 +29,22 @@ const SECRET_FIELDS = [
   'smtpUrl',
   'notifications',
 ];
+const SECRET_FIELD_SET = new Set(SECRET_FIELDS);
 
-export const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]);
+/** Fields that hold a config, a request or a record: their secret fields are censored too. */
+const CONTAINERS = ['config', 'notification', 'options', 'request', 'response', 'data', 'err'];
+
+/**
+ * pino's `redact` paths: the secret fields at the top and inside the usual containers. No path
+ * starts with a wildcard: one would run the censor over every field of every line (6 µs a
+ * line, measured), so other objects are censored one level down by `scrubLogArguments`.
+ */
+export const REDACT_PATHS = [
+  ...SECRET_FIELDS,
+  ...CONTAINERS.flatMap((container) => SECRET_FIELDS.map((field) => `${container}.${field}`)),
+];
+
+export const CENSORED = '[Redacted]';
 
 const SECRET_SHAPES: Array<[RegExp, string]> = [
   // Credentials in a URL (`smtp://user:password@host`) before the email rule sees an `@`.
@@ -84,7 +98,8 @@ export function serializeError(error: unknown): LoggedError {
 
 /**
  * pino's `logMethod` hook: scrubs the message and the top-level text fields of the logged
- * object, and serializes an error found under another key than `err` as `err` would be.
+ * object, censors secret fields one level down in the other objects it holds, and serializes
+ * an error found under another key than `err` as `err` would be.
  */
 export function scrubLogArguments(args: unknown[]): unknown[] {
   // Without a message pino takes the error's own: the scrubbed one is given instead.
@@ -110,11 +125,28 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
     const value = fields[key];
     let replaced: unknown = value;
     if (typeof value === 'string') replaced = scrubSecrets(value);
-    else if (value instanceof Error && key !== 'err') replaced = serializeError(value);
+    else if (value instanceof Error) replaced = key === 'err' ? value : serializeError(value);
+    else if (isPlainObject(value)) replaced = censorFields(value);
     if (replaced !== value) {
       copy ??= { ...fields };
       copy[key] = replaced;
     }
   }
   return copy ?? fields;
+}
+
+function censorFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key of Object.keys(fields)) {
+    if (!SECRET_FIELD_SET.has(key) || fields[key] === undefined) continue;
+    copy ??= { ...fields };
+    copy[key] = CENSORED;
+  }
+  return copy ?? fields;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }

@@ -20,7 +20,7 @@ export class LoggingModule {
         LoggerModule.forRoot({
           pinoHttp: { logger: root },
           useExisting: true,
-          // The request context comes from `requestLogging` (see there).
+          // No request context (see `requestLogging`).
           forRoutes: [],
         }),
       ],

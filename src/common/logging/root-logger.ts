@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { REDACT_PATHS, scrubLogArguments, serializeError } from './log-redaction';
+import { CENSORED, REDACT_PATHS, scrubLogArguments, serializeError } from './log-redaction';
 
 export type { DestinationStream, Logger as RootLogger };
 
@@ -26,7 +26,7 @@ export function createRootLogger({ level, destination }: RootLoggerOptions): Log
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
-      redact: { paths: REDACT_PATHS },
+      redact: { paths: REDACT_PATHS, censor: CENSORED },
       hooks: {
         logMethod(args, method) {
           method.apply(this, scrubLogArguments(args) as Parameters<typeof method>);
