@@ -9,8 +9,8 @@ import { ClockModule } from './common/clock/clock';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
 import { RouteIndex } from './common/filters/route-index';
 import { AccessGuard } from './auth/auth.guard';
-import type { JsonLogger } from './common/logging/json-logger';
 import { LoggingModule } from './common/logging/logging.module';
+import type { RootLogger } from './common/logging/root-logger';
 import { OutboundHttpModule } from './common/outbound/outbound-http.module';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
@@ -30,7 +30,7 @@ import { UsersModule } from './users/users.module';
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
-  logger: JsonLogger;
+  logger: RootLogger;
 }
 
 @Module({})

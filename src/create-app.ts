@@ -5,8 +5,9 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
 import { jsonBody } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
-import type { JsonLogger } from './common/logging/json-logger';
-import { requestLogging } from './common/logging/request-logging';
+import { FrameworkLogger } from './common/logging/framework-logger';
+import { requestLogging } from './common/logging/http-logging';
+import type { RootLogger } from './common/logging/root-logger';
 import { mcpRequestBody } from './mcp/mcp-request-body';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
@@ -14,16 +15,20 @@ import { MetricsService } from './metrics/metrics.service';
 /** Node's own default: a client gets 5 minutes to send its request. */
 const REQUEST_TIMEOUT_MS = 300_000;
 
-/** Builds the HTTP application on Express; `main.ts` and the end-to-end tests share it. */
+/**
+ * Builds the HTTP application on Express; `main.ts` and the end-to-end tests share it. `logger`
+ * is the process's root logger (`createRootLogger`): every line of the application goes there.
+ */
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  logger: JsonLogger,
+  logger: RootLogger,
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, databaseUrl, logger }),
-    { bodyParser: false, logger, abortOnError: false },
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
+  app.useLogger(app.get(FrameworkLogger));
   app.set('trust proxy', config.server.trustProxy);
   app.disable('x-powered-by');
   // No ETag: hashing every answer costs CPU, and the API's answers are not cached by clients.

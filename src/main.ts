@@ -1,10 +1,18 @@
 import 'reflect-metadata';
+import pino from 'pino';
 import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
+import { createRootLogger, type RootLogger } from './common/logging/root-logger';
 import { createApp } from './create-app';
-import { JsonLogger } from './common/logging/json-logger';
 import { loadEnvFile } from './config/env-file';
 import { prepareDatabase } from './database/prepare-database';
 import { startupSummary } from './startup-summary';
+
+/** Lines written before the configuration is known (or when it is refused) go to stderr. */
+function startupLogger(): RootLogger {
+  return createRootLogger({ level: 'info', destination: pino.destination({ fd: 2, sync: true }) });
+}
+
+let logger: RootLogger | undefined;
 
 async function bootstrap(): Promise<void> {
   loadEnvFile();
@@ -13,14 +21,16 @@ async function bootstrap(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigValidationError) {
-      process.stderr.write(`${error.message}\n`);
+      // One message lists every bad variable.
+      startupLogger().fatal({ problems: error.problems }, error.message);
       process.exit(1);
     }
     throw error;
   }
-  const logger = new JsonLogger(config.server.logLevel);
-  const database = await prepareDatabase(config.database, logger);
-  const app = await createApp(config, database.url, logger).catch(async (error: unknown) => {
+  const root = createRootLogger({ level: config.server.logLevel });
+  logger = root;
+  const database = await prepareDatabase(config.database, root);
+  const app = await createApp(config, database.url, root).catch(async (error: unknown) => {
     await database.embedded?.stop(); // never leave the embedded server behind a failed start
     throw error;
   });
@@ -29,14 +39,14 @@ async function bootstrap(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
-    logger.log({ msg: 'Shutting down', signal });
+    root.info({ signal }, 'Shutting down');
     const forceExit = setTimeout(() => process.exit(1), 30_000);
     forceExit.unref();
     void (async () => {
       try {
         await app.close(); // stops HTTP, workers, then the pool
       } catch (error) {
-        logger.error({ msg: 'Error while closing', error: String(error) });
+        root.error({ err: error }, 'Error while closing');
       }
       await database.embedded?.stop();
       process.exit(0);
@@ -53,12 +63,10 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
   // One line that says how this instance is set up (README, "Run it"); no secrets in it.
-  logger.log(startupSummary(config, database.embedded !== null));
+  root.info(startupSummary(config, database.embedded !== null));
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  (logger ?? startupLogger()).fatal({ err: error }, 'Start-up failed');
   process.exit(1);
 });

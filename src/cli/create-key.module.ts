@@ -5,7 +5,7 @@ import { CONFIG_SLICES, type AppConfig } from '../app.config';
 import { ApiKeyRepository } from '../auth/api-key.repository';
 import { ApiKeyService } from '../auth/api-key.service';
 import { ClockModule } from '../common/clock/clock';
-import type { JsonLogger } from '../common/logging/json-logger';
+import type { RootLogger } from '../common/logging/root-logger';
 import { LoggingModule } from '../common/logging/logging.module';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { AppConfigModule } from '../config/config.module';
@@ -22,7 +22,7 @@ const POOL_SIZE = 2;
  */
 @Module({})
 export class CreateKeyModule {
-  static forRoot(config: AppConfig, databaseUrl: string, logger: JsonLogger): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string, logger: RootLogger): DynamicModule {
     return {
       module: CreateKeyModule,
       imports: [

@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { ConfigValidationError, loadConfig, type AppConfig } from '../app.config';
 import { ApiKeyService } from '../auth/api-key.service';
-import { JsonLogger } from '../common/logging/json-logger';
+import pino from 'pino';
+import { createRootLogger } from '../common/logging/root-logger';
 import { loadEnvFile } from '../config/env-file';
 import { prepareDatabase } from '../database/prepare-database';
 import { UsersService } from '../users/users.service';
@@ -77,14 +78,17 @@ async function createKey(): Promise<number> {
     }
     throw error;
   }
-  // Only problems are logged: stdout is for the key.
-  const logger = new JsonLogger('warn');
+  // Only problems are logged, to stderr: stdout is for the key.
+  const logger = createRootLogger({
+    level: 'warn',
+    destination: pino.destination({ fd: 2, sync: true }),
+  });
   // Beside a running service on the embedded database, use its server rather than start one.
   const database = await prepareDatabase(config.database, logger, { reuseRunningServer: true });
   try {
     const app = await NestFactory.createApplicationContext(
       CreateKeyModule.forRoot(config, database.url, logger),
-      { logger, abortOnError: false },
+      { logger: false, abortOnError: false },
     );
     try {
       const user = await app.get(UsersService).provisionByEmail(options.email, options.admin);

@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from './database.config';
-import type { JsonLogger } from '../common/logging/json-logger';
+import type { RootLogger } from '../common/logging/root-logger';
 import { EmbeddedDatabase } from './embedded-database';
 import { runMigrations } from './migrate';
 
@@ -22,15 +22,16 @@ export interface PrepareDatabaseOptions {
  */
 export async function prepareDatabase(
   config: DatabaseConfig,
-  logger: JsonLogger,
+  logger: RootLogger,
   options: PrepareDatabaseOptions = {},
 ): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.url;
   if (!url) {
+    const embeddedLogger = logger.child({ context: 'EmbeddedDatabase' });
     const server = new EmbeddedDatabase(config.dataDir, {
-      log: (message) => logger.log({ msg: message, context: 'EmbeddedDatabase' }),
-      warn: (message) => logger.warn({ msg: message, context: 'EmbeddedDatabase' }),
+      log: (message) => embeddedLogger.info(message),
+      warn: (message) => embeddedLogger.warn(message),
     });
     url = options.reuseRunningServer ? await server.runningServerUrl() : null;
     if (!url) {
@@ -40,7 +41,7 @@ export async function prepareDatabase(
   }
   try {
     const applied = await runMigrations(url);
-    if (applied.length > 0) logger.log({ msg: 'Applied migrations', migrations: applied });
+    if (applied.length > 0) logger.info({ migrations: applied }, 'Applied migrations');
   } catch (error) {
     await embedded?.stop();
     throw error;

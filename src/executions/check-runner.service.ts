@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
+import { LogContext, type CheckLogFields } from '../common/logging/log-context';
 import { InjectConfig } from '../config/config-slice';
 import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
 import { deliveryJobId } from '../notifications/delivery/delivery-job';
@@ -109,7 +110,8 @@ export class CheckRunnerService {
     private readonly queue: JobQueueService,
     private readonly provider: SearchProvider,
     private readonly worker: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(CheckRunnerService.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
     private readonly usage: UsageService,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
@@ -128,7 +130,8 @@ export class CheckRunnerService {
   /**
    * Runs a batch of jobs fetched together; resolves when every one is recorded. `release` is
    * called once per job as soon as that job is done (contract §11, "Checks": a worker frees a
-   * slot as each check ends), so one slow check holds only its own slot, not its batch's.
+   * slot as each check ends), so one slow check holds only its own slot, not its batch's. Each
+   * check runs in its log context: every line logged for it carries its task and execution ids.
    */
   async runBatch(
     jobs: Array<QueueJob<CheckJobData>>,
@@ -139,21 +142,23 @@ export class CheckRunnerService {
     for (let index = claimed.length; index < jobs.length; index++) release();
     const unreserved = await this.reserveCalls(claimed);
     await Promise.all(
-      claimed.map(async (check) => {
-        try {
-          const startedAt = performance.now();
-          const outcome = unreserved ?? (await this.callProvider(check));
-          await this.submitOutcome(check, outcome);
-          if (check.ended) {
-            this.metrics.recordCheck({
-              ...check.ended,
-              durationSeconds: (performance.now() - startedAt) / 1000,
-            });
+      claimed.map((check) =>
+        this.logContext.run(logFieldsOf(check), async () => {
+          try {
+            const startedAt = performance.now();
+            const outcome = unreserved ?? (await this.callProvider(check));
+            await this.submitOutcome(check, outcome);
+            if (check.ended) {
+              this.metrics.recordCheck({
+                ...check.ended,
+                durationSeconds: (performance.now() - startedAt) / 1000,
+              });
+            }
+          } finally {
+            release();
           }
-        } finally {
-          release();
-        }
-      }),
+        }),
+      ),
     );
   }
 
@@ -173,7 +178,7 @@ export class CheckRunnerService {
       });
       return undefined;
     } catch (error) {
-      this.logger.warn({ msg: 'Reserving budget for checks failed', error: String(error) });
+      this.logger.warn({ err: error }, 'Reserving budget for checks failed');
       return new ProviderError('The monthly budget could not be checked', true);
     }
   }
@@ -197,11 +202,7 @@ export class CheckRunnerService {
         pending = result.busy;
       } catch (error) {
         if (claimed.length === 0) throw error;
-        this.logger.warn({
-          msg: 'Claiming checks failed',
-          jobs: pending.length,
-          error: String(error),
-        });
+        this.logger.warn({ jobs: pending.length, err: error }, 'Claiming checks failed');
         await this.queue.failOnceReachable(
           CHECK_QUEUE,
           pending.map((job) => job.id),
@@ -264,12 +265,11 @@ export class CheckRunnerService {
         lastError = error;
       }
     }
-    this.logger.error({
-      msg: "A check's result could not be stored; the check is retried",
-      taskId: check.taskId,
-      executionId: check.executionId,
-      error: String(lastError),
-    });
+    // In the check's log context (`runBatch`): the line carries its ids.
+    this.logger.error(
+      { err: lastError },
+      "A check's result could not be stored; the check is retried",
+    );
     await this.transactions
       .run(async (manager) => {
         const marked = await this.executions.markRetrying(
@@ -503,12 +503,10 @@ export class CheckRunnerService {
     );
     for (const { check, outcome } of final) {
       if (outcome instanceof Error && recorded.has(check.executionId)) {
-        this.logger.warn({
-          msg: 'Check failed',
-          taskId: check.taskId,
-          executionId: check.executionId,
-          error: outcome.message,
-        });
+        // Results are written in batches: each line in the context of its own check.
+        this.logContext.run(logFieldsOf(check), () =>
+          this.logger.warn({ error: outcome.message }, 'Check failed'),
+        );
       }
     }
   }
@@ -585,6 +583,10 @@ export class CheckRunnerService {
     );
     return recorded;
   }
+}
+
+function logFieldsOf(check: ClaimedCheck): CheckLogFields {
+  return { taskId: check.taskId, executionId: check.executionId };
 }
 
 /** The usage of a call that reached the provider; null when none was made. */

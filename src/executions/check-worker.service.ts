@@ -3,7 +3,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { JsonLogger } from '../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService, type CheckJobData } from '../scheduler/job-queue.service';
 import { QueuePuller } from '../scheduler/queue-puller';
@@ -19,7 +19,7 @@ export class CheckWorkerService implements OnApplicationBootstrap, OnApplication
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     queue: JobQueueService,
     runner: CheckRunnerService,
-    logger: JsonLogger,
+    @InjectPinoLogger(CheckWorkerService.name) logger: PinoLogger,
   ) {
     this.puller = new QueuePuller<CheckJobData>(queue, logger, {
       queue: CHECK_QUEUE,

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
-import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
@@ -34,7 +34,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
     private readonly transactions: TransactionRunner,
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(StaleExecutionSweeper.name) private readonly logger: PinoLogger,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
@@ -54,7 +54,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       if (failed > 0 || this.sweeps % RESCHEDULE_EVERY_N_SWEEPS === 1)
         await this.rescheduleUnscheduled();
     } catch (error) {
-      this.logger.warn({ msg: 'Sweep failed', error: String(error) });
+      this.logger.warn({ err: error }, 'Sweep failed');
     }
   }
 
@@ -91,7 +91,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
           .filter((job) => jobs.has(job.id) && awaiting.has(job.task_id))
           .map((job) => job.task_id),
       );
-      this.logger.warn({ msg: 'Requeued checks taken by a stopped worker', count: jobs.size });
+      this.logger.warn({ count: jobs.size }, 'Requeued checks taken by a stopped worker');
       return jobs.size;
     });
   }
@@ -120,11 +120,10 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         const jobId = await this.queue.enqueueRun(manager, row.task_id, row.id);
         await this.executions.setJobId(manager, row.id, jobId);
       }
-      this.logger.warn({
-        msg: 'Recovered checks of a stopped worker',
-        retried: retried.length,
-        failed: rows.length - retried.length,
-      });
+      this.logger.warn(
+        { retried: retried.length, failed: rows.length - retried.length },
+        'Recovered checks of a stopped worker',
+      );
       return rows.length - retried.length;
     });
   }
@@ -135,7 +134,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
    */
   async failOrphaned(): Promise<number> {
     const failed = await this.executions.failOrphaned(INTERRUPTED_MESSAGE, BATCH);
-    if (failed > 0) this.logger.warn({ msg: 'Failed interrupted checks', count: failed });
+    if (failed > 0) this.logger.warn({ count: failed }, 'Failed interrupted checks');
     return failed;
   }
 
@@ -148,7 +147,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
       const taskIds = await this.schedule.lockUnscheduled(manager, BATCH);
       if (taskIds.length === 0) return 0;
       await this.checkNow(manager, taskIds);
-      this.logger.warn({ msg: 'Rescheduled tasks that had no check', count: taskIds.length });
+      this.logger.warn({ count: taskIds.length }, 'Rescheduled tasks that had no check');
       return taskIds.length;
     });
   }

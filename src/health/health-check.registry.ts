@@ -5,7 +5,7 @@ import {
   type HealthCheckResult,
   type HealthIndicatorResult,
 } from '@nestjs/terminus';
-import { JsonLogger } from '../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { DatabasePingRepository } from './database-ping.repository';
 
 /** A round trip to a dependency: resolves when it answers. */
@@ -27,7 +27,7 @@ export class HealthCheckRegistry {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(HealthCheckRegistry.name) private readonly logger: PinoLogger,
     database: DatabasePingRepository,
   ) {
     this.register('database', () => database.ping());
@@ -53,7 +53,7 @@ export class HealthCheckRegistry {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       const failed = error.getResponse() as HealthCheckResult;
       // The reasons (a database message, a host) go to the log only, never to the answer.
-      this.logger.warn({ msg: 'Health check failed', status: failed.status, error: failed.error });
+      this.logger.warn({ status: failed.status, error: failed.error }, 'Health check failed');
       throw new ServiceUnavailableException({
         detail: 'Service unavailable',
         status: 'unavailable',

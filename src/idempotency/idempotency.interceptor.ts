@@ -17,7 +17,7 @@ import type { Request, Response } from 'express';
 import { Clock } from '../common/clock/clock';
 import type { AuthenticatedRequest } from '../common/decorators/auth.decorators';
 import { HttpErrorFilter } from '../common/filters/http-error.filter';
-import { JsonLogger } from '../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { IdempotencyRepository } from './idempotency.repository';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -48,7 +48,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly keys: IdempotencyRepository,
     private readonly errors: HttpErrorFilter,
     private readonly clock: Clock,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(IdempotencyInterceptor.name) private readonly logger: PinoLogger,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -134,7 +134,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     try {
       await write();
     } catch (error) {
-      this.logger.warn({ msg: 'Idempotency-Key not settled', error: String(error) });
+      this.logger.warn({ err: error }, 'Idempotency-Key not settled');
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JsonLogger } from '../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { CHECK_QUEUE, DELIVERY_QUEUE } from '../scheduler/job-queue.service';
 import { QueueRepository, type QueueJobCount } from '../scheduler/queue.repository';
 
@@ -16,7 +16,7 @@ export class QueueJobsCollector {
 
   constructor(
     private readonly queue: QueueRepository,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(QueueJobsCollector.name) private readonly logger: PinoLogger,
   ) {}
 
   /** The counts, zero-filled for our queues; empty when the database does not answer. */
@@ -34,7 +34,7 @@ export class QueueJobsCollector {
       rows = await this.queue.countJobsByState();
     } catch (error) {
       // The scrape still answers (process metrics, counters); the gauge is absent meanwhile.
-      this.logger.warn({ msg: 'Counting queue jobs failed', error: String(error) });
+      this.logger.warn({ err: error }, 'Counting queue jobs failed');
       this.cached = null;
       return [];
     }

@@ -1,8 +1,8 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { JsonLogger } from '../common/logging/json-logger';
 import { InjectConfig } from '../config/config-slice';
 import { sqlStateOf } from '../database/database-errors';
 import { retryWhileDatabaseUnavailable } from '../database/database-outage';
@@ -57,7 +57,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: QueueRepository,
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(JobQueueService.name) private readonly logger: PinoLogger,
   ) {
     this.boss = new PgBoss({
       db: repository.poolConnection(),
@@ -70,9 +70,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       archiveCompletedAfterSeconds: 3600,
       deleteAfterDays: 7,
     });
-    this.boss.on('error', (error: Error) =>
-      this.logger.warn({ msg: 'Job queue error', error: error.message }),
-    );
+    this.boss.on('error', (error: Error) => this.logger.warn({ err: error }, 'Job queue error'));
     this.boss.on('stopped', () => (this.running = false));
   }
 

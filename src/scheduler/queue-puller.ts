@@ -1,4 +1,4 @@
-import type { JsonLogger } from '../common/logging/json-logger';
+import type { PinoLogger } from 'nestjs-pino';
 import type { JobQueueService, QueueJob } from './job-queue.service';
 
 export interface QueuePullerOptions<T> {
@@ -38,7 +38,7 @@ export class QueuePuller<T> {
 
   constructor(
     private readonly jobQueue: JobQueueService,
-    private readonly logger: JsonLogger,
+    private readonly logger: PinoLogger,
     private readonly options: QueuePullerOptions<T>,
   ) {}
 
@@ -67,7 +67,7 @@ export class QueuePuller<T> {
       try {
         jobs = await this.jobQueue.fetch<T>(queue, Math.min(free, maxFetch));
       } catch (error) {
-        this.logger.warn({ msg: `Fetching ${label} failed`, error: String(error) });
+        this.logger.warn({ err: error }, `Fetching ${label} failed`);
       }
       if (jobs.length === 0) {
         await this.pause(idleMs, false);
@@ -89,11 +89,7 @@ export class QueuePuller<T> {
     const batch = this.options
       .run(jobs, release)
       .catch(async (error: unknown) => {
-        this.logger.error({
-          msg: `${this.options.label} batch crashed`,
-          jobs: jobs.length,
-          error: String(error),
-        });
+        this.logger.error({ jobs: jobs.length, err: error }, `${this.options.label} batch crashed`);
         await this.options.onCrash?.(jobs, error).catch(() => undefined);
       })
       .finally(() => {

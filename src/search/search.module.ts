@@ -1,4 +1,5 @@
-import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-api';
@@ -8,8 +9,6 @@ import { searchConfig, type SearchConfig } from './search.config';
 
 /** Optional injection token to override `DEFAULT_PROVIDER_HTTP_OPTIONS` in a module. */
 export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
-
-const logger = new Logger('SearchProvider');
 
 /**
  * The grounded-search provider `SEARCH_PROVIDER` selects (see the registry). Feature code
@@ -23,18 +22,23 @@ const logger = new Logger('SearchProvider');
         search: SearchConfig,
         scheduler: SchedulerConfig,
         client: OutboundHttpClient,
+        logger: PinoLogger,
         options?: Partial<ProviderHttpOptions>,
-      ) =>
-        createSearchProvider(
+      ) => {
+        logger.setContext('SearchProvider');
+        // A retry warning logged during a check carries the check's ids (its log context).
+        return createSearchProvider(
           search.provider,
           { ...search, scheduler },
           { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options } },
           (message) => logger.warn(message),
-        ),
+        );
+      },
       inject: [
         searchConfig.token,
         schedulerConfig.token,
         OutboundHttpClient,
+        PinoLogger,
         { token: PROVIDER_HTTP_OPTIONS, optional: true },
       ],
     },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { JsonLogger } from '../../src/common/logging/json-logger';
+import { PinoLogger } from 'nestjs-pino';
 import { CheckRunnerService } from '../../src/executions/check-runner.service';
 import { CheckWorkerService } from '../../src/executions/check-worker.service';
 import { CHECK_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
@@ -89,7 +89,7 @@ describe('CheckWorkerService (service tier: real database and queue, scripted pr
       } satisfies SchedulerConfig,
       context.get(JobQueueService),
       context.get(CheckRunnerService),
-      context.get(JsonLogger),
+      new PinoLogger({}),
     );
     worker.onApplicationBootstrap();
     try {

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
-import { JsonLogger } from '../../src/common/logging/json-logger';
+import { createRootLogger } from '../../src/common/logging/root-logger';
 import { loadConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import {
@@ -109,7 +109,11 @@ export async function startServiceContext(
   const provider = new ScriptedSearchProvider();
   const moduleRef = await Test.createTestingModule({
     imports: [
-      AppModule.forRoot({ config, databaseUrl, logger: new JsonLogger(config.server.logLevel) }),
+      AppModule.forRoot({
+        config,
+        databaseUrl,
+        logger: createRootLogger({ level: config.server.logLevel }),
+      }),
     ],
   })
     .overrideProvider(Clock)

@@ -4,7 +4,7 @@ import { Client, Pool } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/create-app';
-import { JsonLogger } from '../../src/common/logging/json-logger';
+import { createRootLogger, type DestinationStream } from '../../src/common/logging/root-logger';
 import { loadConfig, type AppConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import type { GeminiStandIn } from './gemini-stand-in';
@@ -33,6 +33,12 @@ export interface TestAppOptions {
   gemini?: GeminiStandIn;
   /** Select the provider this stand-in speaks for and point it there (any provider). */
   search?: WireStandIn<RecordedRequest<object>>;
+  /**
+   * Where the application's log lines go (stdout by default). nestjs-pino keeps one logger per
+   * process for the lines of services outside a check and a delivery: the first application a
+   * test file starts owns it.
+   */
+  logDestination?: DestinationStream;
 }
 
 function adminUrl(): string {
@@ -93,7 +99,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   await runMigrations(databaseUrl);
-  const app = await createApp(config, databaseUrl, new JsonLogger(config.server.logLevel));
+  const logger = createRootLogger({
+    level: config.server.logLevel,
+    destination: options.logDestination,
+  });
+  const app = await createApp(config, databaseUrl, logger);
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const db = new Pool({ connectionString: databaseUrl, max: 3 });

@@ -3,14 +3,14 @@ import {
   Catch,
   HttpException,
   HttpStatus,
-  Inject,
   Injectable,
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { RequestValidationException } from '../errors/validation-issue';
-import { JsonLogger } from '../logging/json-logger';
+import { loggedRoute } from '../logging/http-logging';
 import { RouteIndex } from './route-index';
 
 interface ErrorBody {
@@ -35,7 +35,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export class HttpErrorFilter implements ExceptionFilter {
   constructor(
     private readonly routes: RouteIndex,
-    @Inject(JsonLogger) private readonly logger: JsonLogger,
+    @InjectPinoLogger(HttpErrorFilter.name) private readonly logger: PinoLogger,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -57,13 +57,15 @@ export class HttpErrorFilter implements ExceptionFilter {
       return { status: HttpStatus.UNPROCESSABLE_ENTITY, body: { detail: exception.issues } };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({
-        msg: 'Database unavailable',
-        requestId: request.headers['x-request-id'],
-        method: request.method,
-        path: request.path,
-        error: describeError(exception),
-      });
+      this.logger.warn(
+        {
+          requestId: request.id,
+          method: request.method,
+          route: loggedRoute(request),
+          err: exception,
+        },
+        'Database unavailable',
+      );
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,
         body: { detail: DATABASE_UNAVAILABLE },
@@ -73,14 +75,15 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception, request);
     }
-    this.logger.error({
-      msg: 'Unhandled error',
-      requestId: request.headers['x-request-id'],
-      method: request.method,
-      path: request.path,
-      error: exception instanceof Error ? exception.message : String(exception),
-      stack: exception instanceof Error ? exception.stack : undefined,
-    });
+    this.logger.error(
+      {
+        requestId: request.id,
+        method: request.method,
+        route: loggedRoute(request),
+        err: exception,
+      },
+      'Unhandled error',
+    );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { detail: 'Internal server error' } };
   }
 
@@ -104,22 +107,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     const message = typeof payload === 'string' ? payload : messageOf(payload, exception.message);
     if (status >= 500) {
-      this.logger.warn({
-        msg: 'Server error answered',
-        requestId: request.headers['x-request-id'],
-        status,
-        path: request.path,
-        error: message,
-        // The failure behind the answer (a database or queue error): the log's, never the body's.
-        cause: exception.cause === undefined ? undefined : describeError(exception.cause),
-      });
+      this.logger.warn(
+        {
+          requestId: request.id,
+          status,
+          route: loggedRoute(request),
+          error: message,
+          // The failure behind the answer (a database or queue error): the log's, never the body's.
+          err: exception.cause,
+        },
+        'Server error answered',
+      );
     }
     return { status, body: { detail: message } };
   }
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The not-found answer of Nest's router: `Cannot <method> <request target>`. */

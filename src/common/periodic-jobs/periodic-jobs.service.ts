@@ -1,6 +1,6 @@
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { JsonLogger } from '../logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 
 /**
  * The one way this service runs periodic work (heartbeats, sweepers, flushers), through
@@ -15,7 +15,7 @@ export class PeriodicJobs implements BeforeApplicationShutdown {
 
   constructor(
     private readonly registry: SchedulerRegistry,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(PeriodicJobs.name) private readonly logger: PinoLogger,
   ) {}
 
   every(name: string, intervalMs: number, job: () => Promise<unknown>): void {
@@ -24,7 +24,7 @@ export class PeriodicJobs implements BeforeApplicationShutdown {
       const run = job()
         .then(() => undefined)
         .catch((error: unknown) =>
-          this.logger.warn({ msg: 'Periodic job failed', job: name, error: String(error) }),
+          this.logger.warn({ job: name, err: error }, 'Periodic job failed'),
         )
         .finally(() => this.running.delete(name));
       this.running.set(name, run);

@@ -1,3 +1,4 @@
+import type { DeliveryLogFields } from '../../common/logging/log-context';
 import type { ChannelOwner } from '../channels/notification-channel';
 import type { DeliveryAttempt } from './delivery-job';
 import type { NotificationConfig } from '../channels/notification-config';
@@ -33,4 +34,9 @@ export function deliveryWrite(
     jobId,
     lastError,
   };
+}
+
+/** What every log line of this delivery carries. */
+export function deliveryLogFields(claim: ClaimedAttempt): DeliveryLogFields {
+  return { taskId: claim.taskId, executionId: claim.executionId, deliveryId: claim.deliveryId };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JsonLogger } from '../../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import type { ClaimedAttempt } from './claimed-attempt';
@@ -11,7 +11,7 @@ export const CHANNEL_REMOVED = 'The notification channel was removed from the ta
 export class DeliveryAttemptRunner {
   constructor(
     private readonly channels: NotificationChannelRegistry,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(DeliveryAttemptRunner.name) private readonly logger: PinoLogger,
   ) {}
 
   /** Never throws: whatever goes wrong is the outcome of the attempt. */
@@ -28,11 +28,7 @@ export class DeliveryAttemptRunner {
       });
     } catch (error) {
       // The send record is the owner's to read: the error itself goes to the log only.
-      this.logger.error({
-        msg: 'Delivery attempt failed unexpectedly',
-        deliveryId: claim.deliveryId,
-        error: String(error),
-      });
+      this.logger.error({ err: error }, 'Delivery attempt failed unexpectedly');
       return failedAttempt('Unexpected error', true);
     }
   }

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
 import { BatchCommitter } from '../../common/batching/batch-committer';
+import { LogContext } from '../../common/logging/log-context';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JsonLogger } from '../../common/logging/json-logger';
 import { InjectConfig } from '../../config/config-slice';
 import { MetricsService } from '../../metrics/metrics.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import type { AttemptOutcome } from './attempt-outcome';
-import { deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
 import { attemptJobId, type DeliveryAttemptJobData } from './delivery-job';
 import { decideRetry } from './delivery-retry';
 import {
@@ -54,7 +55,8 @@ export class DeliveryOutcomeRecorder {
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
     private readonly worker: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(DeliveryOutcomeRecorder.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
   ) {
@@ -140,13 +142,17 @@ export class DeliveryOutcomeRecorder {
 
     for (const record of mine) {
       if (record.state === 'failed') {
-        this.logger.warn({
-          msg: 'Notification delivery failed',
-          deliveryId: record.claim.deliveryId,
-          channel: record.claim.channel,
-          attempt: record.claim.attempt,
-          error: record.outcome.errorMessage,
-        });
+        // Outcomes are written in groups: each line in the context of its own delivery.
+        this.logContext.run(deliveryLogFields(record.claim), () =>
+          this.logger.warn(
+            {
+              channel: record.claim.channel,
+              attempt: record.claim.attempt,
+              error: record.outcome.errorMessage,
+            },
+            'Notification delivery failed',
+          ),
+        );
       }
     }
   }

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JsonLogger } from '../../common/logging/json-logger';
 import { InjectConfig } from '../../config/config-slice';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { PeriodicJobs } from '../../common/periodic-jobs/periodic-jobs.service';
@@ -37,7 +37,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     private readonly repository: DeliveryRecoveryRepository,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(DeliveryRecoverySweeper.name) private readonly logger: PinoLogger,
     private readonly jobs: PeriodicJobs,
   ) {}
 
@@ -52,7 +52,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
       this.sweeps += 1;
       if (this.sweeps % REQUEUE_EVERY_N_SWEEPS === 0) await this.requeueOrphanedDeliveries();
     } catch (error) {
-      this.logger.warn({ msg: 'Delivery sweep failed', error: String(error) });
+      this.logger.warn({ err: error }, 'Delivery sweep failed');
     }
   }
 
@@ -72,7 +72,7 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
     );
     if (jobs.length > 0) {
       await this.queue.fail(DELIVERY_QUEUE, jobs, 'The worker running this delivery stopped');
-      this.logger.warn({ msg: 'Released deliveries of a stopped worker', count: jobs.length });
+      this.logger.warn({ count: jobs.length }, 'Released deliveries of a stopped worker');
     }
     // A full batch may have left more behind: look again next time.
     if (jobs.length < RELEASE_BATCH) this.oldestLiveStart = oldest;
@@ -113,11 +113,10 @@ export class DeliveryRecoverySweeper implements OnApplicationBootstrap {
         giveUp.map((row) => row.id),
         GAVE_UP_MESSAGE,
       );
-      this.logger.warn({
-        msg: 'Recovered deliveries whose queue job was lost',
-        requeued: requeue.length,
-        abandoned: giveUp.length,
-      });
+      this.logger.warn(
+        { requeued: requeue.length, abandoned: giveUp.length },
+        'Recovered deliveries whose queue job was lost',
+      );
       return rows.length;
     });
   }

@@ -3,7 +3,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { JsonLogger } from '../../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { InjectConfig } from '../../config/config-slice';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { QueuePuller } from '../../scheduler/queue-puller';
@@ -25,7 +25,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     queue: JobQueueService,
     deliveries: NotificationDeliveryService,
-    logger: JsonLogger,
+    @InjectPinoLogger(DeliveryWorkerService.name) logger: PinoLogger,
   ) {
     this.puller = new QueuePuller<DeliveryAttemptJobData>(queue, logger, {
       queue: DELIVERY_QUEUE,

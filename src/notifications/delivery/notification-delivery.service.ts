@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
+import { LogContext } from '../../common/logging/log-context';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { JsonLogger } from '../../common/logging/json-logger';
 import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
 import {
   DELIVERY_JOB_EXPIRY_SECONDS,
@@ -13,7 +14,7 @@ import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import { channelOwner } from '../channels/notification-channel';
-import { deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
 import { CHANNEL_REMOVED, DeliveryAttemptRunner } from './delivery-attempt.runner';
 import {
   toDeliveryAttempt,
@@ -65,7 +66,8 @@ export class NotificationDeliveryService {
     private readonly runner: DeliveryAttemptRunner,
     private readonly recorder: DeliveryOutcomeRecorder,
     private readonly worker: WorkerIdentity,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(NotificationDeliveryService.name) private readonly logger: PinoLogger,
+    private readonly logContext: LogContext,
     private readonly clock: Clock,
   ) {}
 
@@ -97,7 +99,7 @@ export class NotificationDeliveryService {
     try {
       toSend = await this.planAttempts(attempts);
     } catch (error) {
-      this.logger.warn({ msg: 'Planning deliveries failed', error: String(error) });
+      this.logger.warn({ jobs: jobs.length, err: error }, 'Planning deliveries failed');
       // The queue brings the jobs back after its retry delay, as soon as the database answers.
       await this.queue.failOnceReachable(
         DELIVERY_QUEUE,
@@ -109,8 +111,13 @@ export class NotificationDeliveryService {
       return;
     }
     for (let index = toSend.length; index < jobs.length; index++) onSettled();
+    // Each attempt runs in its log context: every line logged for it carries its ids.
     await Promise.all(
-      toSend.map((attempt) => this.sendAndRecord(attempt).finally(() => onSettled())),
+      toSend.map((attempt) =>
+        this.logContext
+          .run(deliveryLogFields(attempt), () => this.sendAndRecord(attempt))
+          .finally(() => onSettled()),
+      ),
     );
   }
 
@@ -202,11 +209,7 @@ export class NotificationDeliveryService {
         await slots.run(() => this.sendClaimed(claim));
       } catch (error) {
         // The claim could not be written: nothing was sent; the queue runs the job again.
-        this.logger.warn({
-          msg: 'Claiming a delivery failed',
-          deliveryId: claim.deliveryId,
-          error: String(error),
-        });
+        this.logger.warn({ err: error }, 'Claiming a delivery failed');
         await this.queue.failOnceReachable(
           DELIVERY_QUEUE,
           claim.jobId,
@@ -258,11 +261,7 @@ export class NotificationDeliveryService {
         { until: releaseDeadline() },
       );
     } catch (error) {
-      this.logger.error({
-        msg: 'Recording a delivery attempt failed',
-        deliveryId: claim.deliveryId,
-        error: String(error),
-      });
+      this.logger.error({ err: error }, 'Recording a delivery attempt failed');
       await this.queue.failOnceReachable(
         DELIVERY_QUEUE,
         claim.jobId,

@@ -1,6 +1,6 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { JsonLogger } from '../../../common/logging/json-logger';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { InjectConfig } from '../../../config/config-slice';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
@@ -46,7 +46,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
     @InjectConfig(emailConfig) private readonly config: EmailConfig,
     private readonly mailer: MailerService,
     private readonly verifications: EmailVerificationService,
-    private readonly logger: JsonLogger,
+    @InjectPinoLogger(EmailChannel.name) private readonly logger: PinoLogger,
   ) {}
 
   async validate(
@@ -117,7 +117,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
     } catch (error) {
       // The send record says only the class of failure; the server's words, host and port are
       // the log's (contract §11).
-      this.logger.warn({ msg: 'SMTP send failed', error: smtpFailureDetail(error) });
+      this.logger.warn({ error: smtpFailureDetail(error) }, 'SMTP send failed');
       return failedAttempt(`SMTP error: ${smtpFailureClass(error)}`, isRetryableSmtpError(error));
     }
   }

@@ -1,0 +1,109 @@
+import { Writable } from 'node:stream';
+import { scrubSecrets, serializeError } from './log-redaction';
+import { createRootLogger } from './root-logger';
+
+function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writable } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+describe('log redaction', () => {
+  it.each([
+    ['an API key', 'key sk_AbCdEfGhIjKlMnOpQrStUvWxYz012345 refused', 'key sk_[Redacted] refused'],
+    ['a webhook secret', 'secret whsec_aGVsbG8gd29ybGQ=', 'secret whsec_[Redacted]'],
+    ['an ntfy token', 'token tk_abc_def123', 'token tk_[Redacted]'],
+    [
+      'a Telegram bot token in a path',
+      'POST https://api.telegram.org/bot123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage',
+      'POST https://api.telegram.org/[Redacted]/sendMessage',
+    ],
+    [
+      'a Slack hook URL',
+      'https://hooks.slack.com/services/T0/B0/xyz',
+      'https://hooks.slack.com/[Redacted]',
+    ],
+    [
+      'a Discord hook URL',
+      'https://discord.com/api/webhooks/1/abc',
+      'https://discord.com/api/webhooks/[Redacted]',
+    ],
+    ['a bearer token', 'Authorization: Bearer abc.def', 'Authorization: Bearer [Redacted]'],
+    ['a JWT', 'token eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl', 'token [Redacted]'],
+    ['SMTP credentials', 'smtp://monitor:s3cret@mail:587', 'smtp://[Redacted]@mail:587'],
+    ['an email address', 'sent to Ops.Team+x@example.org', 'sent to [email]'],
+    [
+      'an encoded email address',
+      '/email-verifications/ops%40example.org',
+      '/email-verifications/[email]',
+    ],
+  ])('should mask %s in text', (_kind, text, expected) => {
+    expect(scrubSecrets(text)).toBe(expected);
+  });
+
+  it('should leave ordinary text alone', () => {
+    const text = 'Check failed: Gemini API request failed with HTTP 503 (attempt 2 of 4)';
+    expect(scrubSecrets(text)).toBe(text);
+  });
+
+  it('should keep only the class, message, code and stack of an error', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED'), {
+      code: 'ECONNREFUSED',
+      config: { headers: { Authorization: 'Bearer x' } },
+      parameters: ['whsec_abcdef'],
+    });
+    const logged = serializeError(error);
+    expect(Object.keys(logged).sort()).toEqual(['code', 'message', 'stack', 'type']);
+    expect(logged).toMatchObject({ type: 'Error', code: 'ECONNREFUSED' });
+  });
+
+  it('should censor secret fields and scrub messages when the logger writes a line', () => {
+    const { stream, lines } = capture();
+    const logger = createRootLogger({ level: 'info', destination: stream });
+    logger.info(
+      {
+        token: 'tk_1',
+        config: { secret: 'whsec_1', url: 'https://x/y' },
+        channel: { bot_token: '1:x', chat_id: '-100' },
+        note: 'to a@b.org',
+      },
+      'sent with sk_0123456789',
+    );
+    logger.warn({ err: new Error('Bearer abc') });
+    logger.warn({ error: new Error('for a@b.org'), count: 2 }, 'failed');
+    logger.debug('not written at info');
+    expect(lines()).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        token: '[Redacted]',
+        config: { secret: '[Redacted]', url: '[Redacted]' },
+        channel: { bot_token: '[Redacted]', chat_id: '-100' },
+        note: 'to [email]',
+        msg: 'sent with sk_[Redacted]',
+      }),
+      expect.objectContaining({
+        level: 'warn',
+        err: expect.objectContaining({ message: 'Bearer [Redacted]' }) as unknown,
+        msg: 'Bearer [Redacted]',
+      }),
+      expect.objectContaining({
+        error: expect.objectContaining({ message: 'for [email]' }) as unknown,
+        count: 2,
+        msg: 'failed',
+      }),
+    ]);
+  });
+});
