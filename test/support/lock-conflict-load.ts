@@ -19,6 +19,8 @@ export const LOCK_LOAD_ENV = {
   RATE_LIMIT_PER_DAY: '10000000',
   RATE_LIMIT_LLM_PER_HOUR: '10000000',
   RATE_LIMIT_TEST_SENDS_PER_HOUR: '10000000',
+  // Deactivated users' requests keep failing authentication from this one address.
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '10000000',
   SCHEDULER_MIN_INTERVAL: '1s',
   WEBHOOK_RETRY_SCHEDULE: '1s,2s',
   MAX_ACTIVE_TASKS_PER_USER: '0',
