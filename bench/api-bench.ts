@@ -191,6 +191,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '10000000',
     RATE_LIMIT_PER_HOUR: '10000000',
     RATE_LIMIT_PER_DAY: '10000000',
+    // Task creation runs for minutes: the per-user task cap would refuse it after 1,000.
+    MAX_TASKS_PER_USER: '0',
   });
   const bare = await startBare(databaseUrl);
   const listSize = (
