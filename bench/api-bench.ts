@@ -133,8 +133,23 @@ async function load(port: number, route: Route, seconds: number): Promise<Measur
     method: route.method,
     connections: CONNECTIONS,
     duration: seconds,
-    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${API_KEY}`,
+      'content-type': 'application/json',
+      ...route.headers,
+    },
     body: route.body,
+    // A fresh Idempotency-Key on every request: each one creates a task, none is a replay.
+    requests: route.idempotent
+      ? [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...request.headers, 'idempotency-key': randomUUID() },
+            }),
+          },
+        ]
+      : undefined,
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -161,30 +176,78 @@ interface Route {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  headers?: Record<string, string>;
+  idempotent?: boolean;
 }
+
+/** Runs two loads in turns, `ROUNDS` times (after a warm-up each); medians of each side. */
+async function compare(
+  a: { port: number; route: Route },
+  b: { port: number; route: Route },
+): Promise<{ a: Measured[]; b: Measured[] }> {
+  const rounds = { a: [] as Measured[], b: [] as Measured[] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [side, target] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      if (round === 0) await load(target.port, target.route, WARMUP_S);
+      const measured = await load(target.port, target.route, DURATION_S);
+      console.log(side, target.route.name, measured);
+      rounds[side].push(measured);
+    }
+  }
+  return rounds;
+}
+
+const failures = (side: Measured[]) =>
+  side.reduce((sum, round) => sum + round.errors + round.non2xx, 0);
 
 async function main(): Promise<void> {
   const server = await startServer();
   const databaseUrl = await createDatabase(server.adminUrl, 'bench_api');
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
   const taskId = await seed(pool);
-  const routes: Route[] = [
-    {
-      name: `GET /api/v1/tasks (${TASKS} tasks with their last execution)`,
-      method: 'GET',
-      path: '/api/v1/tasks',
-    },
+  const list: Route = {
+    name: `GET /api/v1/tasks (${TASKS} tasks with their last execution)`,
+    method: 'GET',
+    path: '/api/v1/tasks',
+  };
+  const createBody = JSON.stringify({
+    search_query: 'Has the benchmark product shipped yet?',
+    state: 'paused',
+  });
+  const reads: Route[] = [
+    list,
     { name: 'GET /api/v1/tasks/{id}', method: 'GET', path: `/api/v1/tasks/${taskId}` },
+  ];
+  const creates: Route[] = [
     {
       name: 'POST /api/v1/tasks (paused)',
       method: 'POST',
       path: '/api/v1/tasks',
-      body: JSON.stringify({
-        search_query: 'Has the benchmark product shipped yet?',
-        state: 'paused',
-      }),
+      body: createBody,
+    },
+    {
+      name: 'POST /api/v1/tasks (paused, a new Idempotency-Key each)',
+      method: 'POST',
+      path: '/api/v1/tasks',
+      body: createBody,
+      idempotent: true,
     },
   ];
+  const mcpList: Route = {
+    name: 'POST /mcp tools/call list_tasks',
+    method: 'POST',
+    path: '/mcp',
+    headers: { accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_tasks', arguments: {} },
+    }),
+  };
   const service = await spawnService({
     DATABASE_URL: databaseUrl,
     WORKER_ENABLED: 'false',
@@ -203,30 +266,30 @@ async function main(): Promise<void> {
     ).text()
   ).length;
   const rows: string[] = [];
+  let mcpRow = '';
   try {
-    for (const route of routes) {
-      const rounds: Record<'service' | 'bare', Measured[]> = { service: [], bare: [] };
-      for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [side, port] of [
-          ['service', service.port],
-          ['bare', bare.port],
-        ] as const) {
-          if (round === 0) await load(port, route, WARMUP_S);
-          const measured = await load(port, route, DURATION_S);
-          console.log(side, route.name, measured);
-          rounds[side].push(measured);
-        }
-      }
-      const s = median(rounds.service);
-      const b = median(rounds.bare);
+    const againstBare = async (route: Route) => {
+      const rounds = await compare({ port: service.port, route }, { port: bare.port, route });
+      const s = median(rounds.a);
+      const b = median(rounds.b);
       const throughput = s.requestsPerSecond / b.requestsPerSecond;
       const tail = s.p99 / b.p99;
-      const failures = (side: Measured[]) =>
-        side.reduce((sum, round) => sum + round.errors + round.non2xx, 0);
       rows.push(
-        `| ${route.name} | ${Math.round(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${Math.round(b.requestsPerSecond)} | ${b.p50} / ${b.p99} | **${throughput.toFixed(2)}x** ${throughput >= 0.7 ? 'met' : 'missed'} | **${tail.toFixed(2)}x** ${tail <= 1.5 ? 'met' : 'missed'} | ${failures(rounds.service)} / ${failures(rounds.bare)} |`,
+        `| ${route.name} | ${Math.round(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${Math.round(b.requestsPerSecond)} | ${b.p50} / ${b.p99} | **${throughput.toFixed(2)}x** ${throughput >= 0.7 ? 'met' : 'missed'} | **${tail.toFixed(2)}x** ${tail <= 1.5 ? 'met' : 'missed'} | ${failures(rounds.a)} / ${failures(rounds.b)} |`,
       );
-    }
+    };
+    // The reads first, while the user has its seeded tasks only; the creates add tens of thousands.
+    for (const route of reads) await againstBare(route);
+    const rounds = await compare(
+      { port: service.port, route: mcpList },
+      { port: service.port, route: list },
+    );
+    const m = median(rounds.a);
+    const r = median(rounds.b);
+    // At a fixed number of connections, the time a call costs is the inverse of the calls/s.
+    const cost = r.requestsPerSecond / m.requestsPerSecond;
+    mcpRow = `| ${Math.round(m.requestsPerSecond)} | ${m.p50} / ${m.p99} | ${Math.round(r.requestsPerSecond)} | ${r.p50} / ${r.p99} | **${cost.toFixed(2)}x** ${cost <= 1.5 ? 'met' : 'missed'} | ${failures(rounds.a)} / ${failures(rounds.b)} |`;
+    for (const route of creates) await againstBare(route);
   } finally {
     await service.stop();
     bare.child.kill('SIGTERM');
@@ -247,7 +310,18 @@ p99 within 1.5x of the bare p99.
 
 | route | service req/s | service p50 / p99 (ms) | bare req/s | bare p50 / p99 (ms) | req/s vs bare | p99 vs bare | errors or non-2xx (service / bare) |
 |---|---|---|---|---|---|---|---|
-${rows.join('\n')}`,
+${rows.join('\n')}
+
+With an \`Idempotency-Key\`, the bare handler does what the service does with it: one statement
+claims the key before the insert, one keeps the answer after it.
+
+The MCP tool \`list_tasks\` (a JSON-RPC \`tools/call\` on \`/mcp\`, stateless, JSON answer) against the
+same list over REST, on the service, taking turns the same way. Target: a call costs at most 1.5x
+the REST list's time.
+
+| MCP calls/s | MCP p50 / p99 (ms) | REST req/s | REST p50 / p99 (ms) | time per call vs REST | errors or non-2xx (MCP / REST) |
+|---|---|---|---|---|---|
+${mcpRow}`,
   );
 }
 

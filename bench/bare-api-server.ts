@@ -1,7 +1,7 @@
 /**
  * The bare limit for the API benchmark: `node:http` and `pg` doing the same work per request as
  * the service's hot paths (API key lookup by hash, one upsert of the three rate-limit windows,
- * the query, JSON), with nothing else: no framework, no ORM, no validation. Run as its own process:
+ * the query, JSON; with an Idempotency-Key, its claim and its kept answer), with nothing else: no framework, no ORM, no validation. Run as its own process:
  * `node bare-api-server.js <port>` with DATABASE_URL set.
  */
 import { createHash } from 'node:crypto';
@@ -113,17 +113,12 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-function readBody(request: IncomingMessage): Promise<Row> {
+function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Row);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
   });
 }
 
@@ -152,7 +147,17 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
       : send(response, 200, toTask(rows[0]));
   }
   if (request.method === 'POST' && url === '/api/v1/tasks') {
-    const body = await readBody(request);
+    const raw = await readBody(request);
+    const body = JSON.parse(raw) as Row;
+    const key = request.headers['idempotency-key'];
+    if (typeof key === 'string') {
+      const claimed = await pool.query(
+        `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, created_at)
+         VALUES ($1, $2, gen_random_uuid(), $3, now()) ON CONFLICT DO NOTHING`,
+        [userId, key, createHash('sha256').update(raw).digest('hex')],
+      );
+      if (claimed.rowCount === 0) return send(response, 409, { detail: 'Key in use' });
+    }
     const { rows } = await pool.query<Row>(
       `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notify_behavior, notifications, state_changed_at)
        VALUES ($1, $2, $3, $4, $5, 'once', '[]', now())
@@ -165,7 +170,15 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
         body.state ?? 'active',
       ],
     );
-    return send(response, 200, toTask(rows[0]));
+    const task = toTask(rows[0]);
+    if (typeof key === 'string') {
+      await pool.query(
+        `UPDATE idempotency_keys SET response_status = 201, response_body = $3
+         WHERE user_id = $1 AND key = $2`,
+        [userId, key, JSON.stringify(task)],
+      );
+    }
+    return send(response, 200, task);
   }
   send(response, 404, { detail: 'Not Found' });
 }

@@ -129,19 +129,27 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Schedules the next check of a task; returns the job id to store on the task. */
-  async scheduleCheck(manager: EntityManager, taskId: string, runAt: Date): Promise<string> {
-    return (await this.scheduleChecks(manager, [{ taskId, runAt }]))[0];
+  async scheduleCheck(
+    manager: EntityManager,
+    taskId: string,
+    runAt: Date,
+    jobId: string = randomUUID(),
+  ): Promise<string> {
+    return (await this.scheduleChecks(manager, [{ taskId, runAt, jobId }]))[0];
   }
 
-  /** Schedules checks for several tasks in one statement; returns their job ids in order. */
+  /**
+   * Schedules checks for several tasks in one statement; returns their job ids in order. A check
+   * may bring its job id, for a task row that names its check before the job is queued.
+   */
   scheduleChecks(
     manager: EntityManager,
-    checks: Array<{ taskId: string; runAt: Date }>,
+    checks: Array<{ taskId: string; runAt: Date; jobId?: string }>,
   ): Promise<string[]> {
     if (checks.length === 0) return Promise.resolve([]);
     return this.guard('scheduling the check', async () => {
       const jobs = checks.map((check) => ({
-        id: randomUUID(),
+        id: check.jobId ?? randomUUID(),
         name: CHECK_QUEUE,
         data: { taskId: check.taskId } satisfies CheckJobData,
         singletonKey: check.taskId,

@@ -26,7 +26,23 @@ export type NewTask = Pick<
   | 'notifications'
   | 'nextRun'
   | 'stateChangedAt'
+  | 'id'
+  | 'checkJobId'
 >;
+
+/** The caps a new task must fit under; 0 is no cap. */
+export interface TaskCaps {
+  /** Tasks of the owner in any state. */
+  tasks: number;
+  /** Active tasks of the owner (0 for a task that is not active). */
+  active: number;
+}
+
+/** A new task, or why it was not inserted: the owner is not active, or a cap is reached. */
+export type InsertOutcome =
+  | { inserted: TaskEntity }
+  | { inserted: null; ownerActive: false }
+  | { inserted: null; ownerActive: true; tasks: number; active: number };
 
 /** Every column of a task, named as the entity names them. */
 const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
@@ -143,14 +159,39 @@ export class TaskRepository {
   }
 
   /** Inserts a task, in the caller's transaction when `manager` holds one. */
-  async insert(manager: EntityManager, task: NewTask): Promise<TaskEntity> {
-    const rows = await queryRows<Row>(
+  /**
+   * Inserts a task in one statement when its owner is active and the caps hold. The owner's row is
+   * held FOR SHARE to the end of the transaction, so a deactivation waits for the task (or the
+   * task for the deactivation, and then it is not inserted). A cap of 0 is no cap and costs no
+   * count; under a cap the caller holds the owner's row exclusively from an earlier statement, so
+   * the counts, read by this one, see every task the owner's other requests committed.
+   */
+  async insertForOwner(
+    task: NewTask,
+    caps: TaskCaps,
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<InsertOutcome> {
+    const rows = await queryRows<Row & { owner_tasks: string; owner_active: string }>(
       manager,
-      `INSERT INTO tasks AS t (user_id, name, search_query, condition_description, state, notify_behavior,
-         notifications, next_run, state_changed_at, output_schema, evidence)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       RETURNING ${TASK_COLUMNS}, NULL AS e_id`,
+      `WITH owner AS (
+         SELECT u.id,
+           CASE WHEN $13::int = 0 THEN 0
+             ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id) END AS tasks,
+           CASE WHEN $14::int = 0 THEN 0
+             ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id AND state = 'active') END AS active
+         FROM users u WHERE u.id = $2 AND u.state = 'active' FOR SHARE
+       ), inserted AS (
+         INSERT INTO tasks AS t (id, user_id, name, search_query, condition_description, state,
+           notify_behavior, notifications, next_run, state_changed_at, output_schema, evidence,
+           check_job_id)
+         SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15 FROM owner
+         WHERE ($13::int = 0 OR owner.tasks < $13) AND ($14::int = 0 OR owner.active < $14)
+         RETURNING ${TASK_COLUMNS}
+       )
+       SELECT inserted.*, NULL AS e_id, owner.tasks AS owner_tasks, owner.active AS owner_active
+       FROM owner LEFT JOIN inserted ON true`,
       [
+        task.id,
         task.userId,
         task.name,
         task.searchQuery,
@@ -162,10 +203,24 @@ export class TaskRepository {
         task.stateChangedAt,
         task.outputSchema === null ? null : JSON.stringify(task.outputSchema),
         task.evidence === null ? null : JSON.stringify(task.evidence),
+        caps.tasks,
+        caps.active,
+        task.checkJobId,
       ],
     );
-    return withLastExecution(rows[0]).task;
+    const row = rows[0];
+    if (!row) return { inserted: null, ownerActive: false };
+    if (row.id === null) {
+      return {
+        inserted: null,
+        ownerActive: true,
+        tasks: Number(row.owner_tasks),
+        active: Number(row.owner_active),
+      };
+    }
+    return { inserted: withLastExecution(row).task };
   }
+
   /**
    * Sets the visibility of a task the user owns; false when nothing changed. Making it public needs
    * a username, read in the same statement so a username set a moment ago counts.

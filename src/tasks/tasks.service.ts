@@ -5,14 +5,16 @@ import {
   Injectable,
   InternalServerErrorException,
   NotFoundException,
+  UnauthorizedException,
 } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { InjectConfig } from '../config/config-slice';
 import { isDatabaseUnavailable } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ExecutionRepository } from '../executions/execution.repository';
-import { UsersService } from '../users/users.service';
+import { USER_DEACTIVATED, UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
@@ -26,7 +28,7 @@ import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { DEFAULT_TASK_NAME, type TaskEntity, type TaskState } from './task.entity';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
-import { TaskRepository, type NewTask } from './task.repository';
+import { TaskRepository, type NewTask, type TaskCaps } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
 import { tasksConfig, type TasksConfig } from './tasks.config';
@@ -63,6 +65,10 @@ export function readEvidenceRule(value: unknown): EvidenceRule | null | undefine
     throw error;
   }
 }
+
+const taskLimitReached = (cap: number) => new ConflictException(`Task limit reached (${cap})`);
+const activeTaskLimitReached = (cap: number) =>
+  new ConflictException(`Active task limit reached (${cap})`);
 
 /** `on_change` compares values, so a task in that mode needs a schema to extract them. */
 function assertNotifyBehaviorFits(task: Pick<TaskEntity, 'notifyBehavior' | 'outputSchema'>): void {
@@ -103,7 +109,11 @@ export class TasksService {
     );
     const state = dto.state ?? 'active';
     const now = this.clock.now();
+    // A new active task gets its first check right away: the agent picks the pace after it. A
+    // `firstRun` queued instead schedules it from its result.
+    const checkJobId = state === 'active' && !firstRun ? randomUUID() : null;
     const fields: NewTask = {
+      id: randomUUID(),
       userId: caller.id,
       name: dto.name ?? DEFAULT_TASK_NAME,
       searchQuery: dto.search_query,
@@ -113,23 +123,41 @@ export class TasksService {
       outputSchema,
       evidence,
       notifications,
-      // A new active task gets its first check right away: the agent picks the pace after it.
       nextRun: state === 'active' ? now : null,
       stateChangedAt: now,
+      checkJobId,
     };
+    const caps: TaskCaps = {
+      tasks: this.config.maxTasksPerUser,
+      active: state === 'active' ? this.config.maxActiveTasksPerUser : 0,
+    };
+    const capped = caps.tasks !== 0 || caps.active !== 0;
+    // No cap to take and nothing to queue: the one statement needs no transaction.
+    if (!capped && state !== 'active' && !firstRun) return this.insertTask(fields, caps);
     return this.inTransaction(dto.state, async (manager) => {
       // A task takes a place under the caps: those of one user are taken one at a time.
-      const capped =
-        this.config.maxTasksPerUser !== 0 ||
-        (state === 'active' && this.config.maxActiveTasksPerUser !== 0);
-      await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
-      await this.reserveTaskSlot(manager, caller.id);
-      if (state === 'active') await this.reserveActiveSlot(manager, caller.id);
-      const task = await this.taskRows.insert(manager, fields);
+      if (capped) await this.users.lockActiveUser(manager, caller.id, 'exclusive');
+      const task = await this.insertTask(fields, caps, manager);
+      if (checkJobId !== null) await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
       const runQueued = firstRun ? await firstRun(manager, task) : false;
-      if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
+      if (firstRun && !runQueued && state === 'active') {
+        await this.attachNewCheck(manager, task, now);
+      }
       return task;
     });
+  }
+
+  /** Inserts a new task under the caps: 401 when its owner was deactivated, 409 over a cap. */
+  private async insertTask(
+    fields: NewTask,
+    caps: TaskCaps,
+    manager?: EntityManager,
+  ): Promise<TaskEntity> {
+    const outcome = await this.taskRows.insertForOwner(fields, caps, manager);
+    if (outcome.inserted) return outcome.inserted;
+    if (!outcome.ownerActive) throw new UnauthorizedException(USER_DEACTIVATED);
+    if (caps.tasks !== 0 && outcome.tasks >= caps.tasks) throw taskLimitReached(caps.tasks);
+    throw activeTaskLimitReached(caps.active);
   }
 
   async listOwn(
@@ -238,7 +266,7 @@ export class TasksService {
     const cap = this.config.maxTasksPerUser;
     if (cap === 0) return;
     const tasks = await this.taskRows.countOf(manager, userId);
-    if (tasks >= cap) throw new ConflictException(`Task limit reached (${cap})`);
+    if (tasks >= cap) throw taskLimitReached(cap);
   }
 
   /**
@@ -250,7 +278,7 @@ export class TasksService {
     const cap = this.config.maxActiveTasksPerUser;
     if (cap === 0) return;
     const active = await this.taskRows.countActiveOf(manager, userId);
-    if (active >= cap) throw new ConflictException(`Active task limit reached (${cap})`);
+    if (active >= cap) throw activeTaskLimitReached(cap);
   }
 
   private async attachNewCheck(
