@@ -139,7 +139,12 @@ export interface Seeded {
   due: number;
 }
 
-/** Inserts tasks and their check jobs directly: `due` of them due at `dueAt`, the rest a day later. */
+/** What every seeded task carries of contract §7 (absent: nothing). */
+export interface SeededTaskFields {
+  outputSchema?: Record<string, unknown>;
+  evidence?: Record<string, unknown>;
+}
+
 /**
  * Inserts `total` active tasks with their check jobs, all scheduled a day ahead (each chunk in one
  * transaction, as the service itself creates a task with its job), then makes `due` of them due
@@ -151,6 +156,7 @@ export async function seedDueTasks(
   total: number,
   due: number,
   leadMs: number,
+  fields: SeededTaskFields = {},
 ): Promise<Seeded> {
   const { rows } = await pool.query<{ id: string }>(
     "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'bench@example.com') RETURNING id",
@@ -167,11 +173,20 @@ export async function seedDueTasks(
     try {
       await client.query('BEGIN');
       const tasks = await client.query<{ id: string }>(
-        `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run)
-         SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active', $2::timestamptz
+        `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run,
+           output_schema, evidence)
+         SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active', $2::timestamptz,
+           $5::jsonb, $6::jsonb
          FROM generate_series($3::int, $3::int + $4::int - 1) AS n
          RETURNING id`,
-        [userId, later.toISOString(), offset, size],
+        [
+          userId,
+          later.toISOString(),
+          offset,
+          size,
+          fields.outputSchema ? JSON.stringify(fields.outputSchema) : null,
+          fields.evidence ? JSON.stringify(fields.evidence) : null,
+        ],
       );
       const jobs = tasks.rows.map((task) => ({
         id: randomUUID(),

@@ -1,11 +1,15 @@
 /**
  * Check throughput and scheduling latency (issue "Monitoring core", performance section):
  *  A. N due checks, one instance and two instances on one database: checks/s, duplicates, missed.
+ *  A'. The same with every task extracting a 10-property output_schema under an evidence rule
+ *     (contract §7, issue "Alerts people can trust"): the ratio to A, and still one model call
+ *     per check.
  *  B. 100,000 scheduled tasks with 1,000 due: due -> started p50/p99, and the plan of the claim query.
  *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).
- * The provider is the local Gemini stand-in answering at once ("zero latency").
+ * The provider is the local Gemini stand-in answering at once ("zero latency"), every answer
+ * grounded in the same two sources.
  */
-import { GeminiStandIn } from '../test/support/gemini-stand-in';
+import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import {
   awaitChecks,
@@ -17,12 +21,59 @@ import {
   startServer,
   writeBenchmarkSection,
   type Outcome,
+  type SeededTaskFields,
   type ServiceProcess,
 } from './bench-support';
 
 const DUE_TASKS = Number(process.env.BENCH_DUE_TASKS ?? 5000);
 const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
 const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '200';
+
+/** Ten values of every type a schema allows, as a product page would give them. */
+const OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    price: { type: 'number', description: 'The current price in the listed currency' },
+    currency: { type: 'string', enum: ['USD', 'EUR', 'GBP'] },
+    in_stock: { type: 'boolean', description: 'Whether the product can be ordered now' },
+    units_left: { type: 'integer', description: 'Units left, when the page says' },
+    rating: { type: 'number', description: 'Average review rating out of 5' },
+    review_count: { type: 'integer', description: 'Number of reviews' },
+    seller: { type: 'string', description: 'Who sells the product' },
+    on_sale: { type: 'boolean', description: 'Whether a sale price is shown' },
+    discount_percent: { type: 'integer', description: 'The discount of the sale price' },
+    shipping_days: { type: 'integer', description: 'Days until delivery' },
+  },
+  required: ['price', 'currency', 'in_stock'],
+};
+const VALUES = {
+  price: 19.99,
+  currency: 'USD',
+  in_stock: true,
+  units_left: 42,
+  rating: 4.5,
+  review_count: 1280,
+  seller: 'Example Store',
+  on_sale: false,
+  discount_percent: 0,
+  shipping_days: 3,
+};
+/** Two distinct domains, one of them trusted: the rule is satisfied. */
+const EVIDENCE = { min_domains: 2, trusted_domains: ['shop.example'], confirmations: 1 };
+const SOURCES = [
+  { uri: 'https://www.shop.example/products/42', title: 'Example product' },
+  { uri: 'https://reviews.example.org/products/42', title: 'Reviews' },
+];
+
+interface Run {
+  outcome: Outcome;
+  rss: number[];
+  plan: string;
+  /** Model calls the stand-in answered per finished execution. */
+  callsPerCheck: number;
+  /** Finished executions without values or without a satisfied evidence report. */
+  withoutValues: number;
+}
 
 async function scenario(
   adminUrl: string,
@@ -31,7 +82,8 @@ async function scenario(
   instances: number,
   total: number,
   due: number,
-): Promise<{ outcome: Outcome; rss: number[]; plan: string }> {
+  fields: SeededTaskFields = {},
+): Promise<Run> {
   const databaseUrl = await createDatabase(adminUrl, `bench_checks_${name}`);
   const env = {
     DATABASE_URL: databaseUrl,
@@ -43,12 +95,19 @@ async function scenario(
   for (let index = 0; index < instances; index += 1) services.push(await spawnService(env));
   const { pool, boss } = await openQueue(databaseUrl);
   const rss: number[] = [await services[0].rssKb()];
-  const seeded = await seedDueTasks(pool, boss, total, due, 1500);
+  const seeded = await seedDueTasks(pool, boss, total, due, 1500, fields);
   rss.push(await services[0].rssKb());
+  const callsBefore = gemini.requestCount;
   const sampler = setInterval(() => void services[0].rssKb().then((kb) => rss.push(kb)), 500);
   const outcome = await awaitChecks(pool, seeded, 300_000);
   clearInterval(sampler);
+  const calls = gemini.requestCount - callsBefore;
   rss.push(await services[0].rssKb());
+  const runs = await pool.query<{ finished: number; with_values: number }>(
+    `SELECT count(*)::int AS finished,
+       count(*) FILTER (WHERE output_values IS NOT NULL AND (evidence->>'satisfied')::boolean)::int AS with_values
+     FROM executions WHERE completed_at IS NOT NULL`,
+  );
   const plan = await pool.query<{ 'QUERY PLAN': string }>(
     `EXPLAIN SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state < 'active' AND start_after < now()
      ORDER BY priority DESC, created_on, id LIMIT 50 FOR UPDATE SKIP LOCKED`,
@@ -57,28 +116,65 @@ async function scenario(
   await boss.stop({ graceful: false, close: true });
   await pool.end();
   for (const service of services) await service.stop();
-  return { outcome, rss, plan: plan.rows.map((row) => row['QUERY PLAN']).join('\n') };
+  return {
+    outcome,
+    rss,
+    plan: plan.rows.map((row) => row['QUERY PLAN']).join('\n'),
+    callsPerCheck: calls / runs.rows[0].finished,
+    withoutValues: runs.rows[0].finished - runs.rows[0].with_values,
+  };
 }
 
 async function main(): Promise<void> {
   const server = await startServer();
   const gemini = await new GeminiStandIn().start();
   gemini.recordRequests = false;
+  const plainReply = checkReply({ sources: SOURCES });
+  const schemaReply = checkReply({ sources: SOURCES, values: VALUES });
+  const schemaFields = { outputSchema: OUTPUT_SCHEMA, evidence: EVIDENCE };
   try {
+    gemini.respondWith(plainReply);
     const one = await scenario(server.adminUrl, gemini, 'one', 1, DUE_TASKS, DUE_TASKS);
     const two = await scenario(server.adminUrl, gemini, 'two', 2, DUE_TASKS, DUE_TASKS);
+    gemini.respondWith(schemaReply);
+    const schemaOne = await scenario(
+      server.adminUrl,
+      gemini,
+      'schema_one',
+      1,
+      DUE_TASKS,
+      DUE_TASKS,
+      schemaFields,
+    );
+    const schemaTwo = await scenario(
+      server.adminUrl,
+      gemini,
+      'schema_two',
+      2,
+      DUE_TASKS,
+      DUE_TASKS,
+      schemaFields,
+    );
+    gemini.respondWith(plainReply);
     const big = await scenario(server.adminUrl, gemini, 'big', 1, SCHEDULED_TASKS, 1000);
-    const row = (label: string, outcome: Outcome): string =>
-      `| ${label} | ${outcome.checksPerSecond.toFixed(0)} | ${outcome.seconds.toFixed(2)} | ${outcome.duplicates} | ${outcome.missed} | ${outcome.p50Ms.toFixed(0)} | ${outcome.p99Ms.toFixed(0)} |`;
+    const row = (label: string, run: Run): string =>
+      `| ${label} | ${run.outcome.checksPerSecond.toFixed(0)} | ${run.outcome.seconds.toFixed(2)} | ${run.outcome.duplicates} | ${run.outcome.missed} | ${run.outcome.p50Ms.toFixed(0)} | ${run.outcome.p99Ms.toFixed(0)} | ${run.callsPerCheck.toFixed(2)} |`;
+    const ratio = (schema: Run, plain: Run): string =>
+      `${((schema.outcome.checksPerSecond / plain.outcome.checksPerSecond) * 100).toFixed(0)} %`;
     const mb = (kb: number): string => (kb / 1024).toFixed(0);
+    const schemaLabel = 'every task with a 10-property output_schema and an evidence rule';
     const body = [
-      `Measured ${machineLine()}; provider: local Gemini stand-in answering at once; WORKER_CONCURRENCY=${CONCURRENCY}.`,
+      `Measured ${machineLine()}; provider: local Gemini stand-in answering at once, two source domains per answer; WORKER_CONCURRENCY=${CONCURRENCY}.`,
       '',
-      '| scenario | checks/s | seconds | duplicates | missed | due→started p50 (ms) | p99 (ms) |',
-      '|---|---|---|---|---|---|---|',
-      row(`${DUE_TASKS} due, 1 instance`, one.outcome),
-      row(`${DUE_TASKS} due, 2 instances`, two.outcome),
-      row(`${SCHEDULED_TASKS} scheduled, 1000 due, 1 instance`, big.outcome),
+      '| scenario | checks/s | seconds | duplicates | missed | due→started p50 (ms) | p99 (ms) | model calls per check |',
+      '|---|---|---|---|---|---|---|---|',
+      row(`${DUE_TASKS} due, 1 instance`, one),
+      row(`${DUE_TASKS} due, 2 instances`, two),
+      row(`${DUE_TASKS} due, 1 instance, ${schemaLabel}`, schemaOne),
+      row(`${DUE_TASKS} due, 2 instances, ${schemaLabel}`, schemaTwo),
+      row(`${SCHEDULED_TASKS} scheduled, 1000 due, 1 instance`, big),
+      '',
+      `With the schema and the evidence rule: ${ratio(schemaOne, one)} of the plain checks/s with one instance, ${ratio(schemaTwo, two)} with two; every execution carries values and satisfied evidence.`,
       '',
       `Worker memory (RSS) with ${SCHEDULED_TASKS} scheduled tasks: ${mb(big.rss[0])} MiB before seeding, ${mb(big.rss[1])} MiB after, max ${mb(Math.max(...big.rss))} MiB while the due checks ran, ${mb(big.rss[big.rss.length - 1])} MiB at the end (the schedule lives in PostgreSQL, not in memory).`,
       '',
@@ -89,6 +185,15 @@ async function main(): Promise<void> {
       '```',
     ].join('\n');
     console.log(body);
+    const wrong = [
+      ...[one, two, schemaOne, schemaTwo, big]
+        .filter((run) => run.callsPerCheck !== 1)
+        .map((run) => `${run.callsPerCheck} model calls per check`),
+      ...[schemaOne, schemaTwo]
+        .filter((run) => run.withoutValues > 0)
+        .map((run) => `${run.withoutValues} executions without values or satisfied evidence`),
+    ];
+    if (wrong.length > 0) throw new Error(`Checks benchmark: ${wrong.join('; ')}`);
     await writeBenchmarkSection('Checks', body);
   } finally {
     await gemini.stop();

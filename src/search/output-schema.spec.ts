@@ -162,4 +162,11 @@ describe('readOutputValues', () => {
     }
     expect(outputSchemaKey(SCHEMA)).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('should give a schema and an equal copy one key, and a changed schema another', () => {
+    const copy = JSON.parse(JSON.stringify(SCHEMA)) as OutputSchema;
+    expect(outputSchemaKey(SCHEMA)).toBe(outputSchemaKey(SCHEMA));
+    expect(outputSchemaKey(copy)).toBe(outputSchemaKey(SCHEMA));
+    expect(outputSchemaKey({ ...SCHEMA, required: [] })).not.toBe(outputSchemaKey(SCHEMA));
+  });
 });

@@ -167,9 +167,20 @@ export function validateOutputSchema(input: unknown): OutputSchema {
   return schema;
 }
 
+/**
+ * The keys of the schema objects already hashed: a check reads its task's schema once and asks
+ * for the key of that one object when it validates the reply, plans the outcome and records it.
+ */
+const schemaKeys = new WeakMap<OutputSchema, string>();
+
 /** Identifies a schema's content: executions checked with the same schema share it. */
 export function outputSchemaKey(schema: OutputSchema): string {
-  return createHash('sha256').update(JSON.stringify(schema)).digest('hex');
+  let key = schemaKeys.get(schema);
+  if (key === undefined) {
+    key = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
+    schemaKeys.set(schema, key);
+  }
+  return key;
 }
 
 /** One validator for every schema: Ajv's code generation escapes names and values itself. */

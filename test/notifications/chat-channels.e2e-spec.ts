@@ -7,6 +7,7 @@ import { waitFor } from '../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import {
   answerByQuery,
+  BOT_TOKEN,
   createTask,
   MET_ANSWER,
   waitForFinalDeliveries,
@@ -14,7 +15,6 @@ import {
 } from './notification-test-helpers';
 
 const RETRY_MS = 200;
-const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 
 /**
  * Slack, Discord, ntfy and Telegram end to end: one local HTTP receiver speaks each app's side

@@ -15,6 +15,9 @@ import { waitFor } from '../support/wait';
 /** Marker in a search query that makes the Gemini stand-in answer "condition met". */
 export const MET = 'condition-met-marker';
 
+/** A token in the shape Telegram issues; the receiver stands in for the Bot API. */
+export const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+
 export const MET_ANSWER = 'Version 2.0 shipped <today> & "everyone" is happy';
 export const MET_REASONING = 'The vendor blog announces the release.\nSecond line of reasoning.';
 export const MET_SOURCES = [
@@ -42,6 +45,7 @@ export interface SendRow {
   execution_id: string;
   recipient: string;
   notification_type: string;
+  event: string;
   status: string;
   error_message: string | null;
   attempt: number;
