@@ -51,8 +51,11 @@ export class TaskEntity {
   @Column({ type: 'varchar', length: 16, default: 'once' })
   notifyBehavior: NotifyBehavior;
 
-  /** The values each check extracts (contract §7); null: none. */
-  @Column({ type: 'jsonb', nullable: true })
+  /**
+   * The values each check extracts (contract §7); null: none. `json`, not `jsonb`: the property
+   * order is the order of a check's `changes`.
+   */
+  @Column({ type: 'json', nullable: true })
   outputSchema: OutputSchema | null;
 
   /** What a met verdict needs from its sources (contract §7); null: the verdict as claimed. */

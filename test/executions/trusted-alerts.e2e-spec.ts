@@ -92,6 +92,36 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
     return rows.map((row) => row.event);
   }
 
+  it('should keep the schema as sent and list changes in its property order', async () => {
+    const query = uniqueQuery('release stage');
+    const schema = {
+      type: 'object',
+      // Longer name first: an order PostgreSQL's jsonb would not keep.
+      properties: { release_stage: { type: 'string' }, price: { type: 'number' } },
+    };
+    harness.provider.script(
+      query,
+      reply({ values: { release_stage: 'beta', price: 10 }, sources: [redirect('shop.example')] }),
+      reply({
+        values: { release_stage: 'stable', price: 12 },
+        sources: [redirect('shop.example')],
+      }),
+    );
+    const task = await createTask(query, `/order-${randomUUID()}`, {
+      notify_behavior: 'on_change',
+      output_schema: schema,
+    });
+    const read = await harness.api.get(harness.owner, task.id);
+    const stored = read.output_schema as { properties: Record<string, unknown> };
+    expect(Object.keys(stored.properties)).toEqual(['release_stage', 'price']);
+    await run(task.id);
+    const changed = await run(task.id);
+    expect(changed.changes).toEqual([
+      { field: 'release_stage', before: 'beta', after: 'stable' },
+      { field: 'price', before: 10, after: 12 },
+    ]);
+  });
+
   it('should extract values in the one provider call and send values_changed from the second run when notify_behavior is on_change', async () => {
     const query = uniqueQuery('price watch');
     const path = `/values-${randomUUID()}`;
