@@ -6,6 +6,7 @@ import {
   type HealthIndicatorResult,
 } from '@nestjs/terminus';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { withDeadline } from '../common/clock/deadline';
 import { DatabasePingRepository } from './database-ping.repository';
 
 /** A round trip to a dependency: resolves when it answers. */
@@ -66,20 +67,13 @@ export class HealthCheckRegistry {
   /** A terminus indicator: up when the probe answers within the timeout, else down. */
   private async probe(name: string, probe: HealthProbe): Promise<HealthIndicatorResult> {
     const session = this.indicator.check(name);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`timed out after ${PROBE_TIMEOUT_MS} ms`)),
-        PROBE_TIMEOUT_MS,
-      );
-    });
     try {
-      await Promise.race([probe(), timeout]);
+      await withDeadline(probe(), PROBE_TIMEOUT_MS, () => {
+        throw new Error(`timed out after ${PROBE_TIMEOUT_MS} ms`);
+      });
       return session.up();
     } catch (error) {
       return session.down({ message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,5 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { withDeadline } from '../clock/deadline';
 import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
 
 /** A lookup gives up after this long, well inside the 15 s delivery deadline (contract section 6). */
@@ -68,7 +69,7 @@ export class HostResolver {
     const name = bare.toLowerCase().replace(/\.$/, '');
     if (name === 'localhost' || name.endsWith('.localhost')) return LOOPBACK;
     try {
-      const addresses = await this.withDeadline(this.lookup(name));
+      const addresses = await this.lookupWithinDeadline(name);
       if (addresses.length === 0) throw new Error(`${host} does not resolve`);
       return addresses;
     } catch (error) {
@@ -93,21 +94,17 @@ export class HostResolver {
    * behind ends on c-ares' timeout; the shared resolver is not cancelled, as that would cancel
    * the lookups of other deliveries too.
    */
-  private async withDeadline<T>(work: Promise<T>): Promise<T> {
+  private async lookupWithinDeadline(name: string): Promise<ResolvedAddress[]> {
     const startedAt = Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new DnsTimeoutError(DNS_TIMEOUT_MS)), DNS_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([work, deadline]);
+      return await withDeadline(this.lookup(name), DNS_TIMEOUT_MS, () => {
+        throw new DnsTimeoutError(DNS_TIMEOUT_MS);
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ETIMEOUT') {
         throw new DnsTimeoutError(Date.now() - startedAt);
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

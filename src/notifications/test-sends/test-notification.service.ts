@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../auth/authenticated-user';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { failedAttempt, type AttemptOutcome } from '../delivery/attempt-outcome';
+import { failedAttempt } from '../delivery/attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import { channelOwner } from '../channels/notification-channel';
 import { webhookIdFor } from '../delivery/delivery-job';
@@ -11,6 +11,7 @@ import type { NotificationContent } from '../content/notification-content';
 import { NotificationDeliveryRepository } from '../delivery/notification-delivery.repository';
 import type { NotificationType } from '../channels/notification-types';
 import { Clock } from '../../common/clock/clock';
+import { withDeadline } from '../../common/clock/deadline';
 import { TIMED_OUT } from '../channels/http-delivery.service';
 import { UsersService } from '../../users/users.service';
 
@@ -72,6 +73,8 @@ export class TestNotificationService {
             webhookId: webhookIdFor(deliveryId),
             attemptedAt: now,
           }),
+          TEST_SEND_DEADLINE_MS,
+          () => failedAttempt(TIMED_OUT, false),
         );
         return { config, channel, deliveryId, outcome };
       }),
@@ -107,17 +110,5 @@ export class TestNotificationService {
         error_message: outcome.errorMessage,
       })),
     };
-  }
-}
-
-async function withDeadline(attempt: Promise<AttemptOutcome>): Promise<AttemptOutcome> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<AttemptOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(failedAttempt(TIMED_OUT, false)), TEST_SEND_DEADLINE_MS);
-  });
-  try {
-    return await Promise.race([attempt, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }
