@@ -40,31 +40,32 @@ export const TASK_STATE_CHANGE_FAILED =
 
 export const ON_CHANGE_NEEDS_SCHEMA = 'notify_behavior on_change requires an output_schema';
 
-/** A request's `output_schema` as stored; undefined leaves the task's as it is, null clears it. */
-export function readOutputSchema(value: unknown): OutputSchema | null | undefined {
+/**
+ * A request's free-form rule field as stored: undefined leaves the task's as it is, null clears
+ * it, anything else is `validate`'s reading; a broken rule (a `ruleError`) is 400
+ * `Invalid <field>: <reason>`.
+ */
+function readRuleField<T>(
+  field: string,
+  value: unknown,
+  validate: (value: unknown) => T,
+  ruleError: new (message: string) => Error,
+): T | null | undefined {
   if (value === undefined || value === null) return value;
   try {
-    return validateOutputSchema(value);
+    return validate(value);
   } catch (error) {
-    if (error instanceof OutputSchemaError) {
-      throw new BadRequestException(`Invalid output_schema: ${error.message}`);
-    }
+    if (error instanceof ruleError)
+      throw new BadRequestException(`Invalid ${field}: ${error.message}`);
     throw error;
   }
 }
 
-/** A request's `evidence` as stored; undefined leaves the task's as it is, null clears it. */
-export function readEvidenceRule(value: unknown): EvidenceRule | null | undefined {
-  if (value === undefined || value === null) return value;
-  try {
-    return validateEvidenceRule(value);
-  } catch (error) {
-    if (error instanceof EvidenceRuleError) {
-      throw new BadRequestException(`Invalid evidence: ${error.message}`);
-    }
-    throw error;
-  }
-}
+const readOutputSchema = (value: unknown): OutputSchema | null | undefined =>
+  readRuleField('output_schema', value, validateOutputSchema, OutputSchemaError);
+
+const readEvidenceRule = (value: unknown): EvidenceRule | null | undefined =>
+  readRuleField('evidence', value, validateEvidenceRule, EvidenceRuleError);
 
 const taskLimitReached = (cap: number) => new ConflictException(`Task limit reached (${cap})`);
 const activeTaskLimitReached = (cap: number) =>
