@@ -1,21 +1,9 @@
-import { buildCheckPrompt, buildSuggestPrompt, type ModelPrompt } from '../../check-prompts';
-import {
-  asRecord,
-  parseCheckText,
-  parseSuggestText,
-  uniqueSources,
-} from '../../model-reply.parser';
-import { HttpSearchProvider } from '../../http-search-provider';
+import { asRecord, uniqueSources } from '../../model-reply.parser';
 import type { ProviderHttp } from '../../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../../provider-usage';
-import {
-  ProviderError,
-  type CheckReply,
-  type CheckRequest,
-  type SuggestReply,
-  type SuggestRequest,
-} from '../../search-provider';
-import { incompleteHint, itemsOfType, responsesText, responsesUsage } from '../responses-api.wire';
+import { ProviderError } from '../../search-provider';
+import { ResponsesApiProvider, type ResponsesEndpoint } from '../responses-api.provider';
+import { itemsOfType, responsesUsage } from '../responses-api.wire';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
 import {
   DEFAULT_PERPLEXITY_MODEL,
@@ -30,10 +18,10 @@ export const PERPLEXITY_LIST_PRICE: ListPrice = {
 };
 
 /**
- * The Perplexity adapter: one `POST /v1/agent` per check or suggestion with
- * the web search tool forced. A 200 can still carry a failed run (`status: failed`).
+ * The Perplexity adapter: `POST /v1/agent` with the web search tool forced. A 200 can still carry
+ * a failed run (`status: failed`).
  */
-export class PerplexitySearchProvider extends HttpSearchProvider<
+export class PerplexitySearchProvider extends ResponsesApiProvider<
   ProviderSettings & PerplexityConfig
 > {
   readonly name = 'perplexity';
@@ -51,62 +39,36 @@ export class PerplexitySearchProvider extends HttpSearchProvider<
     return this.config.perplexity.apiKey !== null;
   }
 
-  protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
-    const body = await this.runAgent(buildCheckPrompt(request, this.config.scheduler), signal);
-    const tokens = perplexityTokens(body);
-    return this.withTokens(tokens, () => {
-      assertCompleted(body);
-      return {
-        ...parseCheckText(responsesText(body), request.now, incompleteHint(body)),
-        groundingSources: perplexitySources(body),
-        tokens,
-      };
-    });
-  }
-
-  protected async runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestReply> {
-    const body = await this.runAgent(buildSuggestPrompt(request, new Date()), signal);
-    const tokens = perplexityTokens(body);
-    return this.withTokens(tokens, () => {
-      assertCompleted(body);
-      return {
-        suggestion: parseSuggestText(responsesText(body), request, incompleteHint(body)),
-        tokens,
-      };
-    });
-  }
-
-  private runAgent(prompt: ModelPrompt, signal?: AbortSignal): Promise<unknown> {
-    const apiKey = this.config.perplexity.apiKey ?? '';
-    return this.http.requestJson({
-      method: 'POST',
+  protected endpoint(): ResponsesEndpoint {
+    return {
       url: `${this.config.perplexity.baseUrl}/v1/agent`,
-      headers: { authorization: `Bearer ${apiKey}` },
-      secret: apiKey,
-      signal,
-      body: {
-        model: this.model,
-        instructions: prompt.systemInstruction,
-        input: prompt.userText,
-        tools: [{ type: 'web_search' }],
-        tool_choice: { type: 'web_search' },
-      },
-    });
+      apiKey: this.config.perplexity.apiKey ?? '',
+      searchOptions: { tool_choice: { type: 'web_search' } },
+    };
   }
-}
 
-/** A run the API reports as failed or cancelled fails the call with the API's own message. */
-function assertCompleted(body: unknown): void {
-  const root = asRecord(body);
-  const status = root?.status;
-  if (status !== 'failed' && status !== 'cancelled') return;
-  const message = asRecord(root?.error)?.message;
-  const detail = typeof message === 'string' && message.trim() !== '' ? `: ${message.trim()}` : '';
-  throw new ProviderError(`Perplexity API reported the run as ${status}${detail}`);
+  /** A run the API reports as failed or cancelled fails the call with the API's own message. */
+  protected override assertCompleted(body: unknown): void {
+    const root = asRecord(body);
+    const status = root?.status;
+    if (status !== 'failed' && status !== 'cancelled') return;
+    const message = asRecord(root?.error)?.message;
+    const detail =
+      typeof message === 'string' && message.trim() !== '' ? `: ${message.trim()}` : '';
+    throw new ProviderError(`Perplexity API reported the run as ${status}${detail}`);
+  }
+
+  protected sources(body: unknown): ReturnType<typeof uniqueSources> {
+    return perplexitySources(body);
+  }
+
+  protected tokens(body: unknown): TokenUsage {
+    return perplexityTokens(body);
+  }
 }
 
 /** `output[type=search_results].results[].{url,title}`, one per URL. */
-export function perplexitySources(body: unknown): ReturnType<typeof uniqueSources> {
+function perplexitySources(body: unknown): ReturnType<typeof uniqueSources> {
   return uniqueSources(
     itemsOfType(body, 'search_results').flatMap((item) =>
       (Array.isArray(item.results) ? item.results : []).map((result) => ({
@@ -121,7 +83,7 @@ export function perplexitySources(body: unknown): ReturnType<typeof uniqueSource
  * Searches: `usage.tool_calls_details.search_web` when present, else the `search_results` items;
  * cost: `usage.cost.total_cost` when present.
  */
-export function perplexityTokens(body: unknown): TokenUsage {
+function perplexityTokens(body: unknown): TokenUsage {
   const { inputTokens, outputTokens, usage } = responsesUsage(body);
   const searchWeb = asRecord(usage?.tool_calls_details)?.search_web;
   const counted = typeof searchWeb === 'number' ? searchWeb : asRecord(searchWeb)?.invocation;
