@@ -288,6 +288,24 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expect(await adminStatus(plain.auth)).toBe(403);
     });
 
+    it('should say in /auth/me whether the caller holds the admin role when it is asked', async () => {
+      const claimed = await factory.user({ admin: true });
+      const plain = await factory.user();
+      const me = async (auth: string): Promise<Record<string, unknown>> =>
+        (await testApp.http.get('/auth/me').set('Authorization', auth).expect(200)).body as Record<
+          string,
+          unknown
+        >;
+      expect(await me(claimed.auth)).toEqual({
+        id: claimed.id,
+        email: claimed.email,
+        state: 'active',
+        created_at: expect.any(String),
+        is_admin: true,
+      });
+      expect(await me(plain.auth)).toMatchObject({ id: plain.id, is_admin: false });
+    });
+
     it('should not make an ADMIN_EMAILS address admin when the token says it is not verified', async () => {
       const pretender = await factory.user({ email: 'boss@example.com', emailVerified: false });
       expect(await adminStatus(pretender.auth)).toBe(403);
