@@ -68,6 +68,8 @@ export function MetBadge(props: { met: boolean | null | undefined }): JSX.Elemen
 /** A button whose action runs only after the person confirms it in a modal dialog. */
 export function ConfirmButton(props: {
   label: string;
+  /** What the button does in full, when its label alone would be ambiguous (one per table row). */
+  accessibleName?: string;
   question: string;
   confirmLabel: string;
   onConfirm: () => void;
@@ -81,11 +83,12 @@ export function ConfirmButton(props: {
         type="button"
         class={props.class}
         disabled={props.disabled}
+        aria-label={props.accessibleName}
         onClick={() => dialog.current?.showModal()}
       >
         {props.label}
       </button>
-      <dialog ref={dialog} aria-label={props.label}>
+      <dialog ref={dialog} aria-label={props.accessibleName ?? props.label}>
         <form method="dialog">
           <p>{props.question}</p>
           <div class="actions">

@@ -73,14 +73,14 @@ export class ConsoleTab {
     await mkdir(SCREENSHOTS, { recursive: true });
     for (const width of WIDTHS) {
       await this.page.setViewportSize({ width, height: 900 });
-      await this.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      await this.page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
       expect({ page: name, width, violations: await this.axeViolations() }).toEqual({
         page: name,
         width,
         violations: [],
       });
-      const overflow = await this.page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      const overflow = await this.page.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
       await this.page.screenshot({
@@ -102,14 +102,9 @@ export class ConsoleTab {
   private async axeViolations(): Promise<string[]> {
     axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     await this.page.evaluate(await axeSource);
-    const violations = await this.page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: AxeViolation[] }> };
-        }
-      ).axe;
-      return (await axe.run()).violations;
-    });
+    const violations = await this.page.evaluate<AxeViolation[]>(
+      'axe.run().then((result) => result.violations)',
+    );
     return violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map(

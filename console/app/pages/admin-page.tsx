@@ -110,7 +110,8 @@ export function AdminPage(props: { me: Me }): JSX.Element {
       cell: (user) =>
         user.state === 'active' && user.id !== props.me.id ? (
           <ConfirmButton
-            label={`Deactivate ${user.email ?? user.id}`}
+            label="Deactivate"
+            accessibleName={`Deactivate ${user.email ?? user.id}`}
             class="danger small"
             question={`Deactivate ${user.email ?? user.id}? Their tasks are paused and their credentials stop working. Their data is kept.`}
             confirmLabel="Deactivate"
@@ -131,7 +132,7 @@ export function AdminPage(props: { me: Me }): JSX.Element {
       <AdminSection title="Platform" state={stats} retry={reloadStats}>
         {(data: Stats) => (
           <dl class="stats">
-            <Stat label="Users (active)" value={`${data.users.active} / ${data.users.total}`} />
+            <Stat label="Users active / all" value={`${data.users.active} / ${data.users.total}`} />
             <Stat
               label="Tasks active / paused / completed"
               value={`${data.tasks.active} / ${data.tasks.paused} / ${data.tasks.completed}`}
