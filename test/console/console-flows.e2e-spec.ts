@@ -307,6 +307,62 @@ describe('Console in the browser', () => {
     expect(await page.evaluate('window.__consoleXss')).toBeUndefined();
   });
 
+  it('should be usable by keyboard alone, with a visible focus', async () => {
+    const user = await factory.user();
+    const task = await factory.task(user, { name: 'Keyboard watch' });
+    const { page } = tab;
+    await tab.goto();
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel()).toBe('API key');
+    await page.keyboard.type(user.apiKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Keyboard watch' }).waitFor();
+    await tabTo('Keyboard watch');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe(
+      'solid',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Keyboard watch' }).waitFor();
+    await tabTo('Delete');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await focusedLabel()).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await tabTo('Execute now');
+    expect(await testApp.db.query('SELECT 1 FROM tasks WHERE id = $1', [task.id])).toMatchObject({
+      rowCount: 1,
+    });
+
+    /** The focused element's label or text. */
+    function focusedLabel(): Promise<string> {
+      return page.evaluate<string>(
+        `(document.activeElement.labels?.[0] ?? document.activeElement).textContent.trim()`,
+      );
+    }
+
+    /** Presses Tab until the element named `name` has the focus. */
+    async function tabTo(name: string): Promise<void> {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press('Tab');
+        if ((await focusedLabel()) === name) return;
+      }
+      throw new Error(`Tab never reached "${name}"`);
+    }
+  });
+
+  it('should show an error with a retry when a page cannot load', async () => {
+    const user = await factory.user();
+    await tab.signIn(user.apiKey);
+    await tab.goto(`#/tasks/${randomUUID()}`);
+    const alert = tab.page.getByRole('alert');
+    await alert.getByText('Could not load the task: Task not found').waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    await tab.audit('task-not-found');
+    expect(tab.takeErrors([/status of 404/])).toEqual([]);
+  });
+
   it('should return to sign-in with a clear message when the key stops working', async () => {
     const user = await factory.user();
     await tab.signIn(user.apiKey);
