@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 /** Debian's Chromium (package `chromium`), or another build named by `CHROMIUM_PATH`. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(__dirname, '..', '..', 'test-results', 'console');
-export const WIDTHS = [1280, 375] as const;
+const WIDTHS = [1280, 375] as const;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -24,12 +24,12 @@ interface AxeViolation {
 let axeSource: Promise<string> | null = null;
 
 /**
- * One signed-in (or not) browser tab on the console that records every console error and page
- * error: a test ends with `expectNoErrors()`. `expectErrors` names the ones a test provokes (a
- * 401 when a key is revoked).
+ * One browser tab on the console that records every console error and page error. Tests read
+ * them with `takeErrors`, naming the ones they provoke: Chromium logs every 4xx answer of a
+ * fetch as an error (a 401 once a key is revoked, the 400 of a refused schema).
  */
 export class ConsoleTab {
-  readonly errors: string[] = [];
+  private readonly errors: string[] = [];
 
   private constructor(
     readonly context: BrowserContext,
@@ -58,10 +58,9 @@ export class ConsoleTab {
     await this.page.getByRole('navigation', { name: 'Main' }).waitFor();
   }
 
-  /** Errors recorded so far, then forgotten; `expected` patterns are dropped from them. */
+  /** The errors recorded since the last call, except those matching `expected`. */
   takeErrors(expected: RegExp[] = []): string[] {
-    const errors = this.errors.splice(0).filter((error) => !expected.some((re) => re.test(error)));
-    return errors;
+    return this.errors.splice(0).filter((error) => !expected.some((re) => re.test(error)));
   }
 
   /**
