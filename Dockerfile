@@ -6,7 +6,7 @@
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- build: every dependency, then compile src/ and migrations/ to dist/ -----------------
+# ---- build: every dependency, then compile src/ and migrations/ and bundle console/ to dist/
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,6 +18,7 @@ RUN bash .ci/run install-deps
 COPY nest-cli.json tsconfig.json tsconfig.build.json tsconfig.migrations.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY console ./console
 RUN npm run build
 
 # ---- production dependencies only -------------------------------------------------------

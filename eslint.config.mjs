@@ -8,6 +8,7 @@ import tseslint from 'typescript-eslint';
 const FEATURES = [
   'admin',
   'auth',
+  'console',
   'executions',
   'health',
   'idempotency',
@@ -34,11 +35,12 @@ export default tseslint.config(
     ],
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     extends: [eslint.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Finds tsconfig.json (which includes src/, test/, bench/ and migrations/) for each linted file.
+        // Finds tsconfig.json (src/, test/, bench/, migrations/, console/build.ts) or, for the
+        // console's browser code, console/app/tsconfig.json, for each linted file.
         projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },

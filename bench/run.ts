@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'api-bench.ts',
   'providers-bench.ts',
   'lock-conflicts-bench.ts',
+  'console-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       },
       tasks: { maxActiveTasksPerUser: 100, maxTasksPerUser: 1000 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
+      console: { enabled: true },
     });
     expect(config.notifications.webhookRetryScheduleMs).toEqual([
       5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5,

@@ -1,6 +1,7 @@
 import { authConfig } from './auth/auth.config';
 import { rateLimitConfig } from './common/rate-limit/rate-limit.config';
 import { readConfig, type ConfigValues } from './config/config-slice';
+import { consoleConfig } from './console/console.config';
 import type { Env } from './config/env-reader';
 import { serverConfig } from './config/server.config';
 import { databaseConfig } from './database/database.config';
@@ -36,6 +37,7 @@ export const CONFIG_SLICES = {
   notifications: notificationsConfig,
   metrics: metricsConfig,
   mcp: mcpConfig,
+  console: consoleConfig,
   ...Object.fromEntries(CHANNEL_CONFIGS.map((slice) => [slice.name, slice])),
 };
 

@@ -16,6 +16,7 @@ import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -62,6 +63,8 @@ export class AppModule {
         AdminModule,
         // Off with MCP_ENABLED=false: then /mcp is no route at all (404).
         ...(config.mcp.enabled ? [McpModule] : []),
+        // Off with CONSOLE_ENABLED=false: then /console is no route at all (404).
+        ...(config.console.enabled ? [ConsoleModule] : []),
       ],
       providers: [
         // Order matters: authenticate first, then count the request against the caller's limits.

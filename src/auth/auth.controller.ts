@@ -4,10 +4,10 @@ import { CurrentUser, JwtOnly } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import {
+  CallerResponse,
   SyncedUserResponse,
+  toCallerResponse,
   toSyncedUserResponse,
-  toUserResponse,
-  UserResponse,
 } from '../users/user.mapper';
 import {
   ApiKeyResponse,
@@ -42,9 +42,9 @@ export class AuthController {
   }
 
   @Get('me')
-  @ApiRoute({ summary: 'The calling user', response: UserResponse })
-  me(@CurrentUser() caller: AuthenticatedUser): UserResponse {
-    return toUserResponse(caller.user);
+  @ApiRoute({ summary: 'The calling user', response: CallerResponse })
+  me(@CurrentUser() caller: AuthenticatedUser): CallerResponse {
+    return toCallerResponse(caller.user, caller.isAdmin);
   }
 
   @Post('api-keys')

@@ -21,6 +21,14 @@ export class SyncedUserResponse extends UserResponse {
   clerk_user_id: string | null;
 }
 
+/** `GET /auth/me`: the caller, and whether it holds the admin role for this request. */
+export class CallerResponse extends UserResponse {
+  @ApiProperty({
+    description: 'Whether the caller has the admin role (the console shows its Admin page)',
+  })
+  is_admin: boolean;
+}
+
 export function toUserResponse(user: UserEntity): UserResponse {
   return {
     id: user.id,
@@ -32,4 +40,8 @@ export function toUserResponse(user: UserEntity): UserResponse {
 
 export function toSyncedUserResponse(user: UserEntity): SyncedUserResponse {
   return { ...toUserResponse(user), clerk_user_id: user.clerkUserId };
+}
+
+export function toCallerResponse(user: UserEntity, isAdmin: boolean): CallerResponse {
+  return { ...toUserResponse(user), is_admin: isAdmin };
 }

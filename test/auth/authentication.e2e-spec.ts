@@ -209,7 +209,7 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       });
     });
 
-    it('should answer /auth/me with id, email, state and created_at', async () => {
+    it('should answer /auth/me with id, email, state, created_at and is_admin', async () => {
       const user = await factory.user();
       const me = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
       expect(me.body).toEqual({
@@ -217,6 +217,7 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
         email: user.email,
         state: 'active',
         created_at: expect.any(String),
+        is_admin: false,
       });
     });
 
@@ -286,6 +287,15 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expect(await adminStatus(boss.auth)).toBe(200);
       expect(await adminStatus(claimed.auth)).toBe(200);
       expect(await adminStatus(plain.auth)).toBe(403);
+    });
+
+    it('should say in /auth/me that the caller is an administrator when it holds the role', async () => {
+      const boss = await factory.user({ email: 'boss@example.com' });
+      const claimed = await factory.user({ admin: true });
+      for (const user of [boss, claimed]) {
+        const me = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+        expect(me.body).toMatchObject({ id: user.id, is_admin: true });
+      }
     });
 
     it('should not make an ADMIN_EMAILS address admin when the token says it is not verified', async () => {

@@ -1,0 +1,77 @@
+/** The console's only way to the service: the public REST API, with the key from the session. */
+import { session } from './session';
+
+/** A 4xx or 5xx answer: the API's `{"detail": ...}` (a string, or the 422 list form). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+  ) {
+    super(describeDetail(detail, status));
+  }
+}
+
+interface ValidationIssue {
+  loc: unknown[];
+  msg: string;
+}
+
+function isValidationIssues(detail: unknown): detail is ValidationIssue[] {
+  return (
+    Array.isArray(detail) &&
+    detail.every((item) => typeof item === 'object' && item !== null && 'loc' in item)
+  );
+}
+
+function describeDetail(detail: unknown, status: number): string {
+  if (typeof detail === 'string') return detail;
+  if (isValidationIssues(detail))
+    return detail.map((issue) => `${issue.loc.slice(1).join('.')}: ${issue.msg}`).join('; ');
+  return `The service answered ${status}`;
+}
+
+/** The 400 messages that name a field of a task, by how they start (docs/api.md, "Tasks"). */
+const FIELD_OF_MESSAGE: Array<[string, string]> = [
+  ['Invalid output_schema', 'output_schema'],
+  ['Invalid evidence', 'evidence'],
+  ['Invalid notification', 'notifications'],
+  ['notify_behavior', 'notify_behavior'],
+  ['Invalid state transition', 'state'],
+];
+
+/** The error of each field an error names; what names no field is under `form`. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return { form: String(error) };
+  const { detail } = error;
+  if (isValidationIssues(detail)) {
+    const errors: Record<string, string> = {};
+    for (const issue of detail) {
+      const field =
+        issue.loc[0] === 'body' && typeof issue.loc[1] === 'string' ? issue.loc[1] : 'form';
+      errors[field] = errors[field] ? `${errors[field]}; ${issue.msg}` : issue.msg;
+    }
+    return errors;
+  }
+  const field = FIELD_OF_MESSAGE.find(([start]) => error.message.startsWith(start))?.[1];
+  return { [field ?? 'form']: error.message };
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const key = session.key();
+  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload: unknown =
+    response.status === 204 ? undefined : await response.json().catch(() => null);
+  if (response.ok) return payload as T;
+  const detail =
+    typeof payload === 'object' && payload !== null && 'detail' in payload ? payload.detail : null;
+  const error = new ApiError(response.status, detail);
+  if (response.status === 401) session.expire(error.message);
+  throw error;
+}

@@ -1,0 +1,446 @@
+import type { JSX } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api } from '../api';
+import { channelLabel } from '../channels';
+import { formatDate, formatUsd, formatValue } from '../format';
+import { navigate } from '../router';
+import type { Execution, NotificationConfig, SendRecord, Task, TestSendResult } from '../types';
+import {
+  Badge,
+  ConfirmButton,
+  DataTable,
+  LoadState,
+  MetBadge,
+  Notice,
+  Sources,
+  useTitle,
+  type Column,
+  type NoticeValue,
+} from '../ui';
+import { useLoad } from '../use-load';
+import { ValueChart, type Point } from '../value-chart';
+
+const IN_FLIGHT = ['pending', 'running', 'retrying'];
+const POLL_MS = 1000;
+
+/** One task: what it watches, its actions, its values over time, executions and sends. */
+export function TaskPage(props: { taskId: string }): JSX.Element {
+  const { taskId } = props;
+  const [task, reloadTask] = useLoad(`task:${taskId}`, () =>
+    api<Task>('GET', `/api/v1/tasks/${taskId}`),
+  );
+  const [executions, reloadExecutions] = useLoad(`executions:${taskId}`, () =>
+    api<Execution[]>('GET', `/api/v1/tasks/${taskId}/executions?limit=50`),
+  );
+  const [sends, reloadSends] = useLoad(`sends:${taskId}`, () =>
+    api<{ sends: SendRecord[] }>('GET', `/api/v1/notifications/sends?task_id=${taskId}&limit=50`),
+  );
+  useTitle(task.status === 'ready' ? task.data.name : 'Task');
+
+  const running =
+    executions.status === 'ready' &&
+    executions.data.some((execution) => IN_FLIGHT.includes(execution.status));
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      void reloadExecutions();
+      void reloadTask();
+      void reloadSends();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, reloadExecutions, reloadTask, reloadSends]);
+
+  const refresh = (): void => {
+    void reloadTask();
+    void reloadExecutions();
+    void reloadSends();
+  };
+
+  return (
+    <LoadState state={task} what="the task" retry={() => void reloadTask()}>
+      {(loaded) => (
+        <article class="task" aria-labelledby="task-title">
+          <TaskHeader task={loaded} onChanged={refresh} />
+          <TaskDetails task={loaded} />
+          <NotificationsCard task={loaded} onSent={() => void reloadSends()} />
+          <section class="card" aria-labelledby="charts-title">
+            <h2 id="charts-title">Values over time</h2>
+            <LoadState state={executions} what="executions" retry={() => void reloadExecutions()}>
+              {(list) => <Charts task={loaded} executions={list} />}
+            </LoadState>
+          </section>
+          <section class="card" aria-labelledby="executions-title">
+            <h2 id="executions-title">Executions</h2>
+            <LoadState
+              state={executions}
+              what="executions"
+              retry={() => void reloadExecutions()}
+              isEmpty={(list) => list.length === 0}
+              empty={<p>No executions yet. Execute the task now to see a result.</p>}
+            >
+              {(list) => (
+                <ol class="executions">
+                  {list.map((execution, index) => (
+                    <ExecutionItem key={execution.id} execution={execution} open={index === 0} />
+                  ))}
+                </ol>
+              )}
+            </LoadState>
+          </section>
+          <section class="card" aria-labelledby="sends-title">
+            <h2 id="sends-title">Send records</h2>
+            <LoadState
+              state={sends}
+              what="send records"
+              retry={() => void reloadSends()}
+              isEmpty={(data) => data.sends.length === 0}
+              empty={<p>Nothing sent yet.</p>}
+            >
+              {(data) => <SendTable sends={data.sends} />}
+            </LoadState>
+          </section>
+        </article>
+      )}
+    </LoadState>
+  );
+}
+
+function TaskHeader(props: { task: Task; onChanged: () => void }): JSX.Element {
+  const { task } = props;
+  const [notice, setNotice] = useState<NoticeValue | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function act(
+    action: () => Promise<unknown>,
+    done: string,
+    after: () => void = props.onChanged,
+  ): Promise<void> {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await action();
+      setNotice({ tone: 'good', text: done });
+      after();
+    } catch (error) {
+      setNotice({ tone: 'bad', text: (error as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const setState = (state: string, done: string): Promise<void> =>
+    act(() => api('PUT', `/api/v1/tasks/${task.id}`, { state }), done);
+  return (
+    <header class="page-head task-head">
+      <div>
+        <h1 id="task-title" class="wrap">
+          {task.name}
+        </h1>
+        <Badge value={task.state} />
+      </div>
+      <div class="actions">
+        <a class="button" href={`#/tasks/${task.id}/edit`}>
+          Edit
+        </a>
+        {task.state === 'active' ? (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void setState('paused', 'Task paused.')}
+          >
+            Pause
+          </button>
+        ) : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void setState('active', 'Task resumed.')}
+          >
+            Resume
+          </button>
+        )}
+        <button
+          type="button"
+          class="primary"
+          disabled={busy}
+          onClick={() =>
+            void act(() => api('POST', `/api/v1/tasks/${task.id}/execute`), 'Execution started.')
+          }
+        >
+          Execute now
+        </button>
+        <ConfirmButton
+          label="Delete"
+          class="danger"
+          disabled={busy}
+          question={`Delete "${task.name}" with its executions? This cannot be undone.`}
+          confirmLabel="Delete task"
+          onConfirm={() =>
+            void act(
+              () => api('DELETE', `/api/v1/tasks/${task.id}`),
+              'Task deleted.',
+              () => navigate('#/tasks'),
+            )
+          }
+        />
+      </div>
+      <Notice notice={notice} />
+    </header>
+  );
+}
+
+function TaskDetails(props: { task: Task }): JSX.Element {
+  const { task } = props;
+  return (
+    <section class="card" aria-labelledby="details-title">
+      <h2 id="details-title">What it watches</h2>
+      <dl class="details">
+        <dt>Search query</dt>
+        <dd class="prose">{task.search_query}</dd>
+        <dt>Condition</dt>
+        <dd class="prose">{task.condition_description}</dd>
+        <dt>Notify</dt>
+        <dd>{task.notify_behavior}</dd>
+        <dt>Next run</dt>
+        <dd>{formatDate(task.next_run)}</dd>
+        <dt>Created</dt>
+        <dd>{formatDate(task.created_at)}</dd>
+        <dt>Output schema</dt>
+        <dd>
+          {task.output_schema ? <pre>{JSON.stringify(task.output_schema, null, 2)}</pre> : 'None'}
+        </dd>
+        <dt>Evidence rule</dt>
+        <dd>{task.evidence ? <pre>{JSON.stringify(task.evidence, null, 2)}</pre> : 'None'}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/** What a config sends to, without its secrets. */
+function destination(config: NotificationConfig): string {
+  const value = config.address ?? config.url ?? config.chat_id;
+  return typeof value === 'string' ? value : '';
+}
+
+function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Element {
+  const { task } = props;
+  const [results, setResults] = useState<Record<string, TestSendResult | string>>({});
+  const [sending, setSending] = useState<string | null>(null);
+  async function test(type: string): Promise<void> {
+    setSending(type);
+    try {
+      const answer = await api<{ results: TestSendResult[] }>(
+        'POST',
+        `/api/v1/tasks/${task.id}/notifications/test`,
+        { type },
+      );
+      setResults((current) => ({ ...current, [type]: answer.results[0] }));
+      props.onSent();
+    } catch (error) {
+      setResults((current) => ({ ...current, [type]: (error as Error).message }));
+    } finally {
+      setSending(null);
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      {task.notifications.length === 0 ? (
+        <p class="muted">
+          No notifications configured. <a href={`#/tasks/${task.id}/edit`}>Add one</a>.
+        </p>
+      ) : (
+        <ul class="configs">
+          {task.notifications.map((config) => {
+            const result = results[config.type];
+            return (
+              <li key={config.type}>
+                <div>
+                  <strong>{channelLabel(config.type)}</strong>{' '}
+                  <span class="wrap muted">{destination(config)}</span>
+                </div>
+                <button
+                  type="button"
+                  disabled={sending !== null}
+                  onClick={() => void test(config.type)}
+                >
+                  {sending === config.type ? 'Sending…' : 'Send a test'}
+                </button>
+                {result !== undefined && (
+                  <p class="test-result" role="status">
+                    {typeof result === 'string' ? (
+                      <span class="field-error">{result}</span>
+                    ) : (
+                      <>
+                        Test {result.status === 'success' ? 'delivered' : 'failed'}{' '}
+                        <Badge value={result.status} />
+                        {result.error_message && <span class="wrap"> {result.error_message}</span>}
+                      </>
+                    )}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The numeric values of the schema, each as points over time (oldest first). */
+function numericSeries(task: Task, executions: Execution[]): Array<[string, Point[]]> {
+  const names = Object.entries(task.output_schema?.properties ?? {})
+    .filter(([, property]) => property.type === 'number' || property.type === 'integer')
+    .map(([name]) => name);
+  const finished = executions.filter((execution) => execution.values !== null).reverse();
+  return names
+    .map((name): [string, Point[]] => [
+      name,
+      finished.flatMap((execution) => {
+        const value = execution.values?.[name];
+        return typeof value === 'number'
+          ? [{ time: Date.parse(execution.completed_at ?? execution.created_at) / 1000, value }]
+          : [];
+      }),
+    ])
+    .filter(([, points]) => points.length > 0);
+}
+
+function Charts(props: { task: Task; executions: Execution[] }): JSX.Element {
+  const series = useMemo(
+    () => numericSeries(props.task, props.executions),
+    [props.task, props.executions],
+  );
+  if (series.length === 0)
+    return (
+      <p class="muted">
+        {props.task.output_schema
+          ? 'No numeric values recorded yet.'
+          : 'Add an output schema with a number to chart its values here.'}
+      </p>
+    );
+  return (
+    <div class="charts">
+      {series.map(([name, points]) => (
+        <ValueChart key={name} name={name} points={points} />
+      ))}
+    </div>
+  );
+}
+
+function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Element {
+  const { execution } = props;
+  return (
+    <li class="execution">
+      <details open={props.open}>
+        <summary>
+          <Badge value={execution.status} /> <span>{formatDate(execution.created_at)}</span>{' '}
+          <MetBadge met={execution.condition_met} />
+        </summary>
+        <div class="execution-body">
+          {execution.error_message && (
+            <p class="notice notice-bad">
+              <span class="wrap">{execution.error_message}</span>
+            </p>
+          )}
+          <dl class="details">
+            <dt>Condition met</dt>
+            <dd>
+              <MetBadge met={execution.condition_met} />
+            </dd>
+            <dt>Model claimed</dt>
+            <dd>
+              <MetBadge met={execution.claimed_met} />
+            </dd>
+            <dt>Finished</dt>
+            <dd>{formatDate(execution.completed_at)}</dd>
+            {execution.evidence && (
+              <>
+                <dt>Evidence</dt>
+                <dd>
+                  {execution.evidence.distinct_domains} distinct domain
+                  {execution.evidence.distinct_domains === 1 ? '' : 's'},{' '}
+                  {execution.evidence.trusted_matches} trusted,{' '}
+                  {execution.evidence.satisfied ? 'satisfied' : 'not satisfied'}
+                </dd>
+              </>
+            )}
+            {execution.usage && (
+              <>
+                <dt>Usage</dt>
+                <dd>
+                  {execution.usage.provider} {execution.usage.model}: {execution.usage.input_tokens}{' '}
+                  in, {execution.usage.output_tokens} out, {execution.usage.search_calls} search
+                  {execution.usage.search_calls === 1 ? '' : 'es'},{' '}
+                  {formatUsd(execution.usage.cost_usd)}
+                </dd>
+              </>
+            )}
+          </dl>
+          {execution.answer !== null && (
+            <>
+              <h3>Answer</h3>
+              <p class="prose answer">{execution.answer}</p>
+            </>
+          )}
+          {execution.reasoning !== null && (
+            <>
+              <h3>Reasoning</h3>
+              <p class="prose">{execution.reasoning}</p>
+            </>
+          )}
+          {execution.values && (
+            <>
+              <h3>Values</h3>
+              <dl class="values">
+                {Object.entries(execution.values).map(([name, value]) => (
+                  <div key={name}>
+                    <dt>{name}</dt>
+                    <dd>{formatValue(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
+          )}
+          {execution.changes && execution.changes.length > 0 && (
+            <>
+              <h3>Changes</h3>
+              <ul class="changes">
+                {execution.changes.map((change) => (
+                  <li key={change.field}>
+                    {change.field}: {formatValue(change.before)} → {formatValue(change.after)}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {execution.status === 'success' && (
+            <>
+              <h3>Sources</h3>
+              <Sources sources={execution.grounding_sources} />
+            </>
+          )}
+        </div>
+      </details>
+    </li>
+  );
+}
+
+const SEND_COLUMNS: Array<Column<SendRecord>> = [
+  { header: 'When', class: 'nowrap', cell: (send) => formatDate(send.created_at) },
+  { header: 'Channel', cell: (send) => channelLabel(send.notification_type) },
+  { header: 'Event', cell: (send) => send.event },
+  { header: 'Status', cell: (send) => <Badge value={send.status} /> },
+  { header: 'Recipient', class: 'wrap', cell: (send) => send.recipient },
+  { header: 'Error', class: 'wrap', cell: (send) => send.error_message ?? '—' },
+];
+
+function SendTable(props: { sends: SendRecord[] }): JSX.Element {
+  return (
+    <DataTable
+      label="Send records"
+      rows={props.sends}
+      rowKey={(send) => send.id}
+      columns={SEND_COLUMNS}
+    />
+  );
+}

@@ -1,0 +1,64 @@
+import type { JSX } from 'preact';
+import { api } from '../api';
+import { formatUsd } from '../format';
+import type { UsageMonth } from '../types';
+import { LoadState, Stat, useTitle } from '../ui';
+import { useLoad } from '../use-load';
+
+/** This month's cost against the budget, and what it was spent on. */
+export function UsagePage(): JSX.Element {
+  useTitle('Usage');
+  const [usage, reload] = useLoad('usage', () => api<UsageMonth>('GET', '/api/v1/usage'));
+  return (
+    <section aria-labelledby="usage-title">
+      <div class="page-head">
+        <h1 id="usage-title">Usage</h1>
+      </div>
+      <LoadState state={usage} what="usage" retry={() => void reload()}>
+        {(month) => (
+          <>
+            <div class="card">
+              <h2>{month.month}</h2>
+              <p class="big-number">
+                {formatUsd(month.cost_usd)}
+                <span class="muted">
+                  {month.budget_usd === null
+                    ? ' — no monthly budget set'
+                    : ` of ${formatUsd(month.budget_usd)} budget`}
+                </span>
+              </p>
+              {month.budget_usd !== null && (
+                <>
+                  <label for="budget-meter">Budget used</label>
+                  <meter
+                    id="budget-meter"
+                    min={0}
+                    max={month.budget_usd}
+                    high={month.budget_usd * 0.8}
+                    value={month.cost_usd}
+                  />
+                  <p class="muted">
+                    {month.budget_usd > 0
+                      ? Math.round((month.cost_usd / month.budget_usd) * 100)
+                      : 100}
+                    % used
+                  </p>
+                </>
+              )}
+              {month.executions === 0 && month.llm_calls === 0 && (
+                <p class="muted">Nothing used this month yet.</p>
+              )}
+            </div>
+            <dl class="stats">
+              <Stat label="Executions" value={month.executions} />
+              <Stat label="Model calls" value={month.llm_calls} />
+              <Stat label="Input tokens" value={month.input_tokens} />
+              <Stat label="Output tokens" value={month.output_tokens} />
+              <Stat label="Searches" value={month.search_calls} />
+            </dl>
+          </>
+        )}
+      </LoadState>
+    </section>
+  );
+}

@@ -1,0 +1,245 @@
+/** The console's building blocks: load states, badges, confirmations, sources, fields. */
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { safeHttpUrl } from './format';
+import type { Source } from './types';
+import type { Loaded } from './use-load';
+
+/** Loading, error (with a retry) and empty states around what a page loaded. */
+export function LoadState<T>(props: {
+  state: Loaded<T>;
+  what: string;
+  retry: () => void;
+  isEmpty?: (data: T) => boolean;
+  empty?: ComponentChildren;
+  children: (data: T) => ComponentChildren;
+}): JSX.Element {
+  const { state } = props;
+  if (state.status === 'loading')
+    return (
+      <p class="state" role="status">
+        <span class="spinner" aria-hidden="true" /> Loading {props.what}…
+      </p>
+    );
+  if (state.status === 'error')
+    return (
+      <div class="state state-error" role="alert">
+        <p>
+          Could not load {props.what}: {state.error.message}
+        </p>
+        <button type="button" onClick={props.retry}>
+          Try again
+        </button>
+      </div>
+    );
+  if (props.isEmpty?.(state.data)) return <div class="state state-empty">{props.empty}</div>;
+  return <>{props.children(state.data)}</>;
+}
+
+const BADGE_TONES: Record<string, string> = {
+  active: 'good',
+  success: 'good',
+  met: 'good',
+  paused: 'muted',
+  completed: 'info',
+  pending: 'info',
+  running: 'info',
+  retrying: 'warn',
+  failed: 'bad',
+  cancelled: 'muted',
+  deactivated: 'bad',
+};
+
+export function Badge(props: { value: string; label?: string }): JSX.Element {
+  return (
+    <span class={`badge badge-${BADGE_TONES[props.value] ?? 'muted'}`}>
+      {props.label ?? props.value}
+    </span>
+  );
+}
+
+/** A met / not met / unknown badge for a verdict. */
+export function MetBadge(props: { met: boolean | null | undefined }): JSX.Element {
+  if (props.met === true) return <Badge value="met" label="Met" />;
+  if (props.met === false) return <Badge value="not-met" label="Not met" />;
+  return <span class="muted">—</span>;
+}
+
+/** A button whose action runs only after the person confirms it in a modal dialog. */
+export function ConfirmButton(props: {
+  label: string;
+  /** What the button does in full, when its label alone would be ambiguous (one per table row). */
+  accessibleName?: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  class?: string;
+  disabled?: boolean;
+}): JSX.Element {
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        class={props.class}
+        disabled={props.disabled}
+        aria-label={props.accessibleName}
+        onClick={() => dialog.current?.showModal()}
+      >
+        {props.label}
+      </button>
+      <dialog ref={dialog} aria-label={props.accessibleName ?? props.label}>
+        <form method="dialog">
+          <p>{props.question}</p>
+          <div class="actions">
+            <button value="cancel" autofocus>
+              Cancel
+            </button>
+            <button value="confirm" class="danger" onClick={props.onConfirm}>
+              {props.confirmLabel}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** Sources: a link only for an http(s) URL; anything else is shown as text. */
+export function Sources(props: { sources: Source[] | null }): JSX.Element {
+  if (!props.sources?.length) return <p class="muted">No sources.</p>;
+  return (
+    <ul class="sources">
+      {props.sources.map((source, index) => {
+        const href = safeHttpUrl(source.uri);
+        const label = source.title || source.uri;
+        return (
+          <li key={index}>
+            {href ? (
+              <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                {label}
+              </a>
+            ) : (
+              <span>{label}</span>
+            )}
+            <span class="source-uri">{source.uri}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A labelled form field with its error (from the API's `detail`) right below it. */
+export function Field(props: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: (attributes: {
+    id: string;
+    'aria-describedby'?: string;
+    'aria-invalid'?: boolean;
+  }) => ComponentChildren;
+}): JSX.Element {
+  const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div class={`field${props.error ? ' field-invalid' : ''}`}>
+      <label for={props.id}>{props.label}</label>
+      {props.children({
+        id: props.id,
+        'aria-describedby': described || undefined,
+        'aria-invalid': props.error ? true : undefined,
+      })}
+      {props.hint && (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p class="field-error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** An action's outcome, shown until the next action. */
+export interface NoticeValue {
+  tone: 'good' | 'bad';
+  text: string;
+}
+
+export function Notice(props: { notice: NoticeValue | null }): JSX.Element | null {
+  if (!props.notice) return null;
+  return (
+    <p
+      class={`notice notice-${props.notice.tone}`}
+      role={props.notice.tone === 'bad' ? 'alert' : 'status'}
+    >
+      {props.notice.text}
+    </p>
+  );
+}
+
+/** Sets the document title for the page on screen. */
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Task Monitor`;
+  }, [title]);
+}
+
+/** One figure of a `<dl class="stats">`. */
+export function Stat(props: { label: string; value: number | string }): JSX.Element {
+  return (
+    <div class="stat">
+      <dt>{props.label}</dt>
+      <dd>{typeof props.value === 'number' ? props.value.toLocaleString() : props.value}</dd>
+    </div>
+  );
+}
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ComponentChildren;
+  /** `wrap` for long text, `nowrap` for dates. */
+  class?: string;
+}
+
+/** A table that scrolls sideways on narrow screens (and can be scrolled by keyboard). */
+export function DataTable<T>(props: {
+  label: string;
+  rows: T[];
+  rowKey: (row: T) => string;
+  columns: Array<Column<T>>;
+}): JSX.Element {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={props.label}>
+      <table>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th key={column.header} scope="col">
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={props.rowKey(row)}>
+              {props.columns.map((column) => (
+                <td key={column.header} class={column.class}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

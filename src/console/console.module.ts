@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ConsoleAssets } from './console-assets';
+import { ConsoleController } from './console.controller';
+
+/** The web console at `/console` (contract §9); off with `CONSOLE_ENABLED=false`. */
+@Module({
+  controllers: [ConsoleController],
+  providers: [ConsoleAssets],
+})
+export class ConsoleModule {}

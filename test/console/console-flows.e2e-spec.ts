@@ -1,0 +1,443 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, Locator } from 'playwright-core';
+import { buildConsole } from '../../console/build';
+import { Factory, type TestUser } from '../support/factory';
+import { GeminiStandIn } from '../support/gemini-stand-in';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { ProviderScript, ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
+import { ConsoleTab, launchChromium } from './console-browser';
+
+const PRICE_SCHEMA = {
+  type: 'object',
+  properties: { price: { type: 'number', description: 'The price in USD' } },
+  required: ['price'],
+};
+
+const SOURCES = [
+  { uri: 'https://news.example/launch', title: 'news.example' },
+  { uri: 'https://shop.example/product', title: 'shop.example' },
+];
+
+/** The flows of issue 21 in Debian's Chromium against the real service and its stand-ins. */
+describe('Console in the browser', () => {
+  let testApp: TestApp;
+  let gemini: GeminiStandIn;
+  let provider: ProviderScript;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let factory: Factory;
+  let owner: TestUser;
+  let tab: ConsoleTab;
+
+  beforeAll(async () => {
+    await buildConsole();
+    [gemini, receiver, browser] = await Promise.all([
+      new GeminiStandIn().start(),
+      new WebhookReceiver().start(),
+      launchChromium(),
+    ]);
+    provider = new ProviderScript(gemini);
+    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
+    factory = new Factory(testApp);
+    owner = await factory.user({ email: `owner-${randomUUID()}@example.com` });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await testApp?.close();
+    await Promise.all([gemini?.stop(), receiver?.stop()]);
+  });
+
+  beforeEach(async () => {
+    tab = await ConsoleTab.open(browser, testApp.baseUrl);
+  });
+
+  afterEach(async () => {
+    const errors = tab.takeErrors();
+    await tab.close();
+    expect(errors).toEqual([]);
+  });
+
+  describe('a user at work', () => {
+    const query = uniqueQuery('Acme Rocket launch price');
+    const prompt = `Tell me when the Acme Rocket ships ${randomUUID()}`;
+    const webhookPath = `/hooks/${randomUUID()}`;
+    let taskId: string;
+
+    beforeAll(() => {
+      provider.script(
+        prompt,
+        gemini.suggestReply({
+          name: 'Acme Rocket launch',
+          searchQuery: query,
+          conditionDescription: 'The Acme Rocket has a confirmed shipping date',
+          notifyBehavior: 'always',
+        }),
+      );
+      provider.script(
+        query,
+        // The preview, then two executions.
+        gemini.checkReply({ answer: 'Preview: no date yet.', sources: SOURCES }),
+        gemini.checkReply({
+          conditionMet: false,
+          answer: 'No shipping date has been announced; the price is listed at $10.',
+          values: { price: 10 },
+          sources: SOURCES,
+        }),
+        gemini.checkReply({
+          conditionMet: true,
+          answer: 'Acme announced shipping on 1 March at $12.50.',
+          values: { price: 12.5 },
+          sources: SOURCES,
+        }),
+      );
+    });
+
+    it('should sign in with an API key and show the empty task list', async () => {
+      await tab.goto();
+      await tab.page.getByRole('heading', { name: 'Task Monitor' }).waitFor();
+      await tab.audit('sign-in');
+      await tab.signIn(owner.apiKey);
+      await tab.page.getByText('No tasks yet.').waitFor();
+      await expectNoAdminEntry(tab);
+      expect(tab.page.url()).not.toContain(owner.apiKey);
+      await tab.audit('tasks-empty');
+    });
+
+    it('should create a task from a suggestion after previewing it', async () => {
+      await tab.signIn(owner.apiKey);
+      await tab.page.getByRole('link', { name: 'New task' }).first().click();
+      const { page } = tab;
+      await page.getByLabel('In your own words').fill(prompt);
+      await page.getByRole('button', { name: 'Suggest' }).click();
+      expect(await filledValue(page.getByLabel('Name'))).toBe('Acme Rocket launch');
+      expect(await page.getByLabel('Search query').inputValue()).toBe(query);
+      expect(await page.getByLabel('Notify').inputValue()).toBe('always');
+
+      await page.getByRole('button', { name: 'Preview' }).click();
+      const preview = page.getByRole('region', { name: /Preview/ });
+      await preview.getByText('Preview: no date yet.').waitFor();
+      expect(await preview.getByRole('link', { name: 'news.example' }).getAttribute('href')).toBe(
+        'https://news.example/launch',
+      );
+
+      await page.getByText('Values and evidence').click();
+      await page.getByLabel('Output schema (JSON)').fill(JSON.stringify(PRICE_SCHEMA));
+      await page.getByLabel('Start').selectOption('paused');
+      await page.getByLabel('Webhook').check();
+      await page.getByLabel('URL').fill(`${receiver.url}${webhookPath}`);
+      await tab.audit('new-task');
+      await page.getByRole('button', { name: 'Create task' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme Rocket launch' }).waitFor();
+      taskId = page.url().split('#/tasks/')[1];
+      const stored = await testApp.http
+        .get(`/api/v1/tasks/${taskId}`)
+        .set('Authorization', owner.auth)
+        .expect(200);
+      expect(stored.body).toMatchObject({
+        name: 'Acme Rocket launch',
+        search_query: query,
+        state: 'paused',
+        notify_behavior: 'always',
+        output_schema: PRICE_SCHEMA,
+        notifications: [expect.objectContaining({ type: 'webhook' })],
+      });
+    });
+
+    it('should execute the task and show the result with its sources, values, changes and a chart', async () => {
+      await tab.signIn(owner.apiKey);
+      await tab.goto(`#/tasks/${taskId}`);
+      const { page } = tab;
+      await page.getByText('No executions yet.').waitFor();
+      await page.getByRole('button', { name: 'Execute now' }).click();
+      await page
+        .getByText('No shipping date has been announced; the price is listed at $10.')
+        .waitFor();
+      await page.getByRole('button', { name: 'Execute now' }).click();
+      await page.getByText('Acme announced shipping on 1 March at $12.50.').waitFor();
+
+      const latest = page.locator('.execution').first();
+      await latest.getByText('price: 10 → 12.5').waitFor();
+      expect(await latest.locator('.values').innerText()).toContain('12.5');
+      expect(await latest.getByRole('link', { name: 'shop.example' }).getAttribute('href')).toBe(
+        'https://shop.example/product',
+      );
+      expect(await latest.innerText()).toMatch(/gemini gemini-2\.5-flash: 1200 in, 300 out/);
+      const chart = page.getByRole('figure').filter({ hasText: 'price' });
+      await chart.getByText('2 runs, latest 12.5', { exact: false }).waitFor();
+      expect(await chart.locator('canvas').count()).toBe(1);
+      await tab.audit('task');
+    });
+
+    it('should send a test to the webhook and show its result and send record', async () => {
+      await tab.signIn(owner.apiKey);
+      await tab.goto(`#/tasks/${taskId}`);
+      const { page } = tab;
+      await page.getByRole('button', { name: 'Send a test' }).click();
+      await page.getByText('Test delivered').waitFor();
+      const received = receiver.requestsTo(webhookPath);
+      expect(
+        received.map((request) => (JSON.parse(request.body) as { type: string }).type),
+      ).toContain('task.test');
+      const sends = page.getByRole('region', { name: 'Send records' });
+      await sends.getByRole('cell', { name: 'test', exact: true }).waitFor();
+      expect(await sends.getByRole('cell', { name: 'Webhook' }).count()).toBeGreaterThan(0);
+    });
+
+    it("should show the API's detail beside the schema field and save a corrected schema", async () => {
+      await tab.signIn(owner.apiKey);
+      await tab.goto(`#/tasks/${taskId}/edit`);
+      const { page } = tab;
+      const schema = page.getByLabel('Output schema (JSON)');
+      await schema.waitFor();
+      const broken = { type: 'object', properties: { 'Not-A-Name': { type: 'number' } } };
+      await schema.fill(JSON.stringify(broken));
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const error = page.locator('#task-schema-error');
+      await error.waitFor();
+      expect(await error.innerText()).toMatch(/^Invalid output_schema: /);
+      expect(await schema.getAttribute('aria-describedby')).toContain('task-schema-error');
+      await tab.audit('edit-task');
+      // The browser logs the refused request itself; nothing else may go wrong.
+      expect(tab.takeErrors([/status of 400/])).toEqual([]);
+
+      const corrected = {
+        ...PRICE_SCHEMA,
+        properties: { ...PRICE_SCHEMA.properties, in_stock: { type: 'boolean' } },
+      };
+      await schema.fill(JSON.stringify(corrected));
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme Rocket launch' }).waitFor();
+      const stored = await testApp.http
+        .get(`/api/v1/tasks/${taskId}`)
+        .set('Authorization', owner.auth)
+        .expect(200);
+      expect(stored.body.output_schema).toEqual(corrected);
+      expect(stored.body.notifications).toEqual([
+        expect.objectContaining({ type: 'webhook', secret: expect.any(String) }),
+      ]);
+    });
+
+    it('should filter the task table by state', async () => {
+      await tab.signIn(owner.apiKey);
+      const { page } = tab;
+      const table = page.getByRole('region', { name: 'Tasks' });
+      await table.getByRole('link', { name: 'Acme Rocket launch' }).waitFor();
+      expect(await table.getByRole('row').nth(1).innerText()).toMatch(
+        /paused[\s\S]*success[\s\S]*Met/,
+      );
+      await tab.audit('tasks');
+      await page.getByLabel('State').selectOption('completed');
+      await page.getByText('No completed tasks.').waitFor();
+      await page.getByLabel('State').selectOption('paused');
+      await table.getByRole('link', { name: 'Acme Rocket launch' }).waitFor();
+    });
+
+    it('should show this month against the budget', async () => {
+      await tab.signIn(owner.apiKey);
+      await tab.goto('#/usage');
+      const { page } = tab;
+      await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+      const executions = page.locator('.stat').filter({ hasText: 'Executions' });
+      expect(await executions.locator('dd').innerText()).toBe('2');
+      await page.getByText('no monthly budget set').waitFor();
+      await tab.audit('usage');
+    });
+
+    it('should pause, resume and delete a task after confirmation', async () => {
+      const doomed = await factory.task(owner, { name: 'Short-lived watch', state: 'active' });
+      await tab.signIn(owner.apiKey);
+      await tab.goto(`#/tasks/${doomed.id}`);
+      const { page } = tab;
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByText('Task paused.').waitFor();
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.getByText('Task resumed.').waitFor();
+      await page.getByRole('button', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Delete "Short-lived watch"', { exact: false }).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(
+        await testApp.db.query('SELECT 1 FROM tasks WHERE id = $1', [doomed.id]),
+      ).toMatchObject({
+        rowCount: 1,
+      });
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await dialog.getByRole('button', { name: 'Delete task' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
+      expect(
+        await testApp.db.query('SELECT 1 FROM tasks WHERE id = $1', [doomed.id]),
+      ).toMatchObject({
+        rowCount: 0,
+      });
+    });
+  });
+
+  it('should render an answer, names and sources from outside as inert text', async () => {
+    const user = await factory.user();
+    const task = await factory.task(user, { name: '<b id="bold-name">Bold</b> watch' });
+    const payload = '<img src=x onerror="window.__consoleXss = 1">';
+    await factory.execution(task, {
+      answer: `Answer ${payload}`,
+      reasoning: '<script>window.__consoleXss = 2</script>',
+      conditionMet: true,
+      groundingSources: [
+        { uri: 'javascript:window.__consoleXss = 3', title: 'javascript:window.__consoleXss = 3' },
+        { uri: 'https://safe.example/page', title: 'safe.example' },
+      ],
+      last: true,
+    });
+    await tab.signIn(user.apiKey);
+    await tab.goto(`#/tasks/${task.id}`);
+    const { page } = tab;
+    await page.getByText(`Answer ${payload}`).waitFor();
+    await page.getByText('<script>window.__consoleXss = 2</script>').waitFor();
+    await page
+      .getByRole('heading', { level: 1, name: '<b id="bold-name">Bold</b> watch' })
+      .waitFor();
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('#bold-name').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'safe.example' }).getAttribute('href')).toBe(
+      'https://safe.example/page',
+    );
+    await page.getByText('javascript:window.__consoleXss = 3').first().waitFor();
+    expect(await page.evaluate('window.__consoleXss')).toBeUndefined();
+  });
+
+  it('should be usable by keyboard alone, with a visible focus', async () => {
+    const user = await factory.user();
+    const task = await factory.task(user, { name: 'Keyboard watch' });
+    const { page } = tab;
+    await tab.goto();
+    await page.keyboard.press('Tab');
+    expect(await focusedLabel()).toBe('API key');
+    await page.keyboard.type(user.apiKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Keyboard watch' }).waitFor();
+    await tabTo('Keyboard watch');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe(
+      'solid',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Keyboard watch' }).waitFor();
+    await tabTo('Delete');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await focusedLabel()).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await tabTo('Execute now');
+    expect(await testApp.db.query('SELECT 1 FROM tasks WHERE id = $1', [task.id])).toMatchObject({
+      rowCount: 1,
+    });
+
+    /** The focused element's label or text. */
+    function focusedLabel(): Promise<string> {
+      return page.evaluate<string>(
+        `(document.activeElement.labels?.[0] ?? document.activeElement).textContent.trim()`,
+      );
+    }
+
+    /** Presses Tab until the element named `name` has the focus. */
+    async function tabTo(name: string): Promise<void> {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press('Tab');
+        if ((await focusedLabel()) === name) return;
+      }
+      throw new Error(`Tab never reached "${name}"`);
+    }
+  });
+
+  it('should show an error with a retry when a page cannot load', async () => {
+    const user = await factory.user();
+    await tab.signIn(user.apiKey);
+    await tab.goto(`#/tasks/${randomUUID()}`);
+    const alert = tab.page.getByRole('alert');
+    await alert.getByText('Could not load the task: Task not found').waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    await tab.audit('task-not-found');
+    expect(tab.takeErrors([/status of 404/])).toEqual([]);
+  });
+
+  it('should return to sign-in with a clear message when the key stops working', async () => {
+    const user = await factory.user();
+    await tab.signIn(user.apiKey);
+    await tab.page.getByText('No tasks yet.').waitFor();
+    await testApp.http
+      .delete(`/auth/api-keys/${user.apiKeyId}`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    await tab.page.getByRole('link', { name: 'Usage' }).click();
+    const message = tab.page.getByRole('alert');
+    await message.getByText('Invalid API key', { exact: false }).waitFor();
+    expect(await message.innerText()).toMatch(/signed out.*Sign in again/s);
+    expect(await tab.page.evaluate('sessionStorage.length')).toBe(0);
+    await tab.audit('signed-out');
+    expect(tab.takeErrors([/status of 401/])).toEqual([]);
+  });
+
+  it('should let an administrator deactivate a user after confirmation', async () => {
+    const admin = await factory.user({ admin: true, email: `admin-${randomUUID()}@example.com` });
+    const victim = await factory.user({ email: `victim-${randomUUID()}@example.com` });
+    await factory.task(victim, { name: 'Victim watch', state: 'active' });
+    await tab.signIn(admin.apiKey);
+    const { page } = tab;
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
+    for (const section of ['Platform', 'Users', 'Recent executions', 'Errors', 'Scheduler jobs'])
+      await page.getByRole('heading', { level: 2, name: section }).waitFor();
+    const users = page.getByRole('region', { name: 'Users' });
+    await users.getByRole('cell', { name: victim.email, exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Usage by user' }).getByText(owner.email).waitFor();
+    await tab.audit('admin');
+
+    await users.getByRole('button', { name: `Deactivate ${victim.email}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Their tasks are paused', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.getByText(`${victim.email} deactivated; 1 task(s) paused.`).waitFor();
+    await users
+      .getByRole('row')
+      .filter({ hasText: victim.email })
+      .getByText('deactivated', { exact: true })
+      .waitFor();
+    expect((await testApp.http.get('/auth/me').set('Authorization', victim.auth)).status).toBe(401);
+  });
+
+  it('should go straight in without a key when AUTH_DISABLED=true', async () => {
+    const open = await startTestApp({ env: { AUTH_DISABLED: 'true' } });
+    const local = await ConsoleTab.open(browser, open.baseUrl);
+    try {
+      await local.goto();
+      await local.page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
+      await local.page.getByText('local@localhost').waitFor();
+      expect(await local.page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      expect(await local.page.getByLabel('API key').count()).toBe(0);
+      expect(local.takeErrors()).toEqual([]);
+    } finally {
+      await local.close();
+      await open.close();
+    }
+  });
+});
+
+async function expectNoAdminEntry(tab: ConsoleTab): Promise<void> {
+  const navigation = tab.page.getByRole('navigation', { name: 'Main' });
+  await navigation.getByRole('link', { name: 'Usage' }).waitFor();
+  expect(await navigation.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+}
+
+/** An input's value once it is not empty (a suggestion fills it asynchronously). */
+function filledValue(locator: Locator): Promise<string> {
+  return waitFor(
+    async () => {
+      const value = await locator.inputValue();
+      return value === '' ? undefined : value;
+    },
+    { what: 'the field to be filled' },
+  );
+}
