@@ -20,7 +20,13 @@ export function App(): JSX.Element {
 }
 
 function SignedIn(): JSX.Element {
-  const [me, reload] = useLoad('me', () => api<Me>('GET', '/auth/me'));
+  const [me, reload] = useLoad('me', async () => {
+    const [user, roles] = await Promise.all([
+      api<Omit<Me, 'is_admin'>>('GET', '/auth/me'),
+      api<Pick<Me, 'is_admin'>>('GET', '/auth/me/roles'),
+    ]);
+    return { ...user, ...roles };
+  });
   const route = useRoute();
   return (
     <>

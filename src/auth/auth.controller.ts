@@ -4,10 +4,11 @@ import { CurrentUser, JwtOnly } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import {
-  CallerResponse,
+  CallerRolesResponse,
   SyncedUserResponse,
-  toCallerResponse,
   toSyncedUserResponse,
+  toUserResponse,
+  UserResponse,
 } from '../users/user.mapper';
 import {
   ApiKeyResponse,
@@ -42,9 +43,15 @@ export class AuthController {
   }
 
   @Get('me')
-  @ApiRoute({ summary: 'The calling user', response: CallerResponse })
-  me(@CurrentUser() caller: AuthenticatedUser): CallerResponse {
-    return toCallerResponse(caller.user, caller.isAdmin);
+  @ApiRoute({ summary: 'The calling user', response: UserResponse })
+  me(@CurrentUser() caller: AuthenticatedUser): UserResponse {
+    return toUserResponse(caller.user);
+  }
+
+  @Get('me/roles')
+  @ApiRoute({ summary: "The calling user's roles", response: CallerRolesResponse })
+  roles(@CurrentUser() caller: AuthenticatedUser): CallerRolesResponse {
+    return { is_admin: caller.isAdmin };
   }
 
   @Post('api-keys')

@@ -21,8 +21,8 @@ export class SyncedUserResponse extends UserResponse {
   clerk_user_id: string | null;
 }
 
-/** `GET /auth/me`: the caller, and whether it holds the admin role for this request. */
-export class CallerResponse extends UserResponse {
+/** `GET /auth/me/roles`: whether the caller holds the admin role for this request. */
+export class CallerRolesResponse {
   @ApiProperty({
     description: 'Whether the caller has the admin role (the console shows its Admin page)',
   })
@@ -40,8 +40,4 @@ export function toUserResponse(user: UserEntity): UserResponse {
 
 export function toSyncedUserResponse(user: UserEntity): SyncedUserResponse {
   return { ...toUserResponse(user), clerk_user_id: user.clerkUserId };
-}
-
-export function toCallerResponse(user: UserEntity, isAdmin: boolean): CallerResponse {
-  return { ...toUserResponse(user), is_admin: isAdmin };
 }

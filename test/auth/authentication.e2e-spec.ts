@@ -209,7 +209,7 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       });
     });
 
-    it('should answer /auth/me with id, email, state, created_at and is_admin', async () => {
+    it('should answer /auth/me with id, email, state and created_at', async () => {
       const user = await factory.user();
       const me = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
       expect(me.body).toEqual({
@@ -217,8 +217,12 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
         email: user.email,
         state: 'active',
         created_at: expect.any(String),
-        is_admin: false,
       });
+      const roles = await testApp.http
+        .get('/auth/me/roles')
+        .set('Authorization', user.auth)
+        .expect(200);
+      expect(roles.body).toEqual({ is_admin: false });
     });
 
     it('should answer 401 "Token has expired" for an expired JWT', async () => {
@@ -289,12 +293,15 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expect(await adminStatus(plain.auth)).toBe(403);
     });
 
-    it('should say in /auth/me that the caller is an administrator when it holds the role', async () => {
+    it('should say in /auth/me/roles that the caller is an administrator when it holds the role', async () => {
       const boss = await factory.user({ email: 'boss@example.com' });
       const claimed = await factory.user({ admin: true });
       for (const user of [boss, claimed]) {
-        const me = await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
-        expect(me.body).toMatchObject({ id: user.id, is_admin: true });
+        const roles = await testApp.http
+          .get('/auth/me/roles')
+          .set('Authorization', user.auth)
+          .expect(200);
+        expect(roles.body).toEqual({ is_admin: true });
       }
     });
 
