@@ -21,28 +21,36 @@ export function toolInputSchema(schema: JsonObjectSchema): z.ZodObject {
  * A tool's `outputSchema`: the fields of the REST answer's response class, as its OpenAPI
  * metadata names and describes them, wrapped as `{"items": [...]}` for a list. It documents the
  * answer; it does not hold a second copy of its types, so a field added to the response class
- * appears here by itself.
+ * appears here by itself. The SDK checks every answer against it: a list's items are described
+ * to clients but not walked one by one, as they cannot differ from what the description says
+ * (any value fits each field) and a long list would cost more to walk than to build.
  */
 export function toolOutputSchema(response: abstract new () => object, list: boolean): z.ZodObject {
   const names = (
     (Reflect.getMetadata(SWAGGER_PROPERTIES_KEY, response.prototype as object) as
       string[] | undefined) ?? []
   ).map((name) => name.replace(/^:/, ''));
-  const shape = Object.fromEntries(
+  const fields: Record<string, JsonSchema> = Object.fromEntries(
     names.map((name) => {
       const documented = Reflect.getMetadata(
         SWAGGER_PROPERTY_KEY,
         response.prototype as object,
         name,
       ) as { description?: string } | undefined;
-      return [
-        name,
-        anyValue(documented?.description ? { description: documented.description } : {}),
-      ];
+      return [name, documented?.description ? { description: documented.description } : {}];
     }),
   );
-  const item = z.looseObject(shape).meta({ title: response.name.replace(/Response$/, '') });
-  return list ? z.object({ items: z.array(item) }) : item;
+  const title = response.name.replace(/Response$/, '');
+  if (!list) {
+    const shape = Object.fromEntries(
+      Object.entries(fields).map(([name, field]) => [name, anyValue(field)]),
+    );
+    return z.looseObject(shape).meta({ title });
+  }
+  const item = z
+    .unknown()
+    .meta({ type: 'object', properties: fields, additionalProperties: {}, title });
+  return z.object({ items: z.array(item) });
 }
 
 function anyValue(schema: JsonSchema): z.ZodOptional<z.ZodUnknown> {
