@@ -101,7 +101,7 @@ export class McpService implements OnModuleInit {
       });
       response.status(answer.status);
       answer.headers.forEach((value, name) => response.setHeader(name, value));
-      response.end(await answer.text());
+      response.end(Buffer.from(await answer.arrayBuffer()));
     } finally {
       await server.close();
     }
