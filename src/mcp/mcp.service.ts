@@ -101,7 +101,7 @@ export class McpService implements OnModuleInit {
       });
       response.status(answer.status);
       answer.headers.forEach((value, name) => response.setHeader(name, value));
-      response.end(Buffer.from(await answer.arrayBuffer()));
+      response.end(await bodyBytes(answer));
     } finally {
       await server.close();
     }
@@ -170,6 +170,18 @@ function webRequest(request: Request): globalThis.Request {
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
   return new globalThis.Request(MCP_URL, { method: request.method, headers });
+}
+
+/**
+ * The answer's body as bytes, read from its stream: for the 300 kB answer of a 50-task
+ * `list_tasks`, `arrayBuffer()` and `text()` take about 300 µs where the stream's chunks take 130,
+ * which is as much as the answer's serialisation.
+ */
+async function bodyBytes(answer: globalThis.Response): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  if (answer.body)
+    for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 /** Path ids (UUID strings, required) and the fields of the route's DTO. */
