@@ -158,13 +158,13 @@ export class TaskRepository {
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
 
-  /** Inserts a task, in the caller's transaction when `manager` holds one. */
   /**
    * Inserts a task in one statement when its owner is active and the caps hold. The owner's row is
    * held FOR SHARE to the end of the transaction, so a deactivation waits for the task (or the
    * task for the deactivation, and then it is not inserted). A cap of 0 is no cap and costs no
    * count; under a cap the caller holds the owner's row exclusively from an earlier statement, so
-   * the counts, read by this one, see every task the owner's other requests committed.
+   * the counts, read by this one, see every task the owner's other requests committed. In the
+   * caller's transaction when `manager` holds one.
    */
   async insertForOwner(
     task: NewTask,
