@@ -133,7 +133,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     manager: EntityManager,
     taskId: string,
     runAt: Date,
-    jobId: string = randomUUID(),
+    jobId?: string,
   ): Promise<string> {
     return (await this.scheduleChecks(manager, [{ taskId, runAt, jobId }]))[0];
   }

@@ -139,10 +139,11 @@ export class TasksService {
       // A task takes a place under the caps: those of one user are taken one at a time.
       if (capped) await this.users.lockActiveUser(manager, caller.id, 'exclusive');
       const task = await this.insertTask(fields, caps, manager);
-      if (checkJobId !== null) await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
-      const runQueued = firstRun ? await firstRun(manager, task) : false;
-      if (firstRun && !runQueued && state === 'active') {
-        await this.attachNewCheck(manager, task, now);
+      if (firstRun) {
+        const runQueued = await firstRun(manager, task);
+        if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
+      } else if (checkJobId !== null) {
+        await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
       }
       return task;
     });
