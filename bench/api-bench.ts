@@ -314,7 +314,7 @@ async function main(): Promise<void> {
 
 The service (\`node dist/main.js\`, \`WORKER_ENABLED=false\`, rate limits raised so they never refuse) and
 \`bench/bare-api-server.ts\` (\`node:http\` + \`pg\`: API key lookup by hash, one upsert of the three
-rate-limit windows, the query, JSON; nothing else) serve the same database, taking turns: per route
+rate-limit windows, the query, JSON; nothing else; its statements prepared, as the service's are) serve the same database, taking turns: per route
 ${ROUNDS} rounds of ${DURATION_S} s each under autocannon with ${CONNECTIONS} connections (after a ${WARMUP_S} s warm-up), load generator on
 the same two cores; each figure is the median of its side's rounds, so one disturbed round does
 not decide the comparison. The task list is ${Math.round(listSize / 1024)} KB of JSON. Targets: at least 0.7x the bare requests/s,

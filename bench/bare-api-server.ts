@@ -2,13 +2,20 @@
  * The bare limit for the API benchmark: `node:http` and `pg` doing the same work per request as
  * the service's hot paths (API key lookup by hash, one upsert of the three rate-limit windows,
  * the query, JSON; with an Idempotency-Key, its claim and its kept answer), with nothing else: no framework, no ORM, no validation. Run as its own process:
- * `node bare-api-server.js <port>` with DATABASE_URL set.
+ * `node bare-api-server.js <port>` with DATABASE_URL set. Its statements are named prepared
+ * statements, as the service's hot statements are.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+
+/** A fixed statement, run as a named prepared statement, as the service runs its hot ones. */
+function query<R extends Record<string, unknown>>(name: string, text: string, values: unknown[]) {
+  return pool.query<R>({ name, text, values });
+}
+
 const WINDOWS = [
   { name: 'm', ms: 60_000 },
   { name: 'h', ms: 3_600_000 },
@@ -81,7 +88,8 @@ async function caller(request: IncomingMessage): Promise<string | null> {
   const key = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
   if (!key) return null;
   const hash = createHash('sha256').update(key).digest('hex');
-  const { rows } = await pool.query<{ key_id: string; user_id: string }>(
+  const { rows } = await query<{ key_id: string; user_id: string }>(
+    'caller',
     `SELECT k.id AS key_id, u.id AS user_id FROM api_keys k JOIN users u ON u.id = k.user_id
      WHERE k.key_hash = $1 AND k.state = 'active' AND u.state = 'active'`,
     [hash],
@@ -89,7 +97,8 @@ async function caller(request: IncomingMessage): Promise<string | null> {
   if (rows.length === 0) return null;
   const now = Date.now();
   const starts = WINDOWS.map((window) => new Date(Math.floor(now / window.ms) * window.ms));
-  await pool.query(
+  await query(
+    'hit',
     `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
      SELECT bucket, window_start, 1, expires_at
      FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
@@ -127,7 +136,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (!userId) return send(response, 401, { detail: 'Invalid API key' });
   const url = request.url ?? '';
   if (request.method === 'GET' && url === '/api/v1/tasks') {
-    const { rows } = await pool.query<Row>(
+    const { rows } = await query<Row>(
+      'list',
       `SELECT ${TASK_COLUMNS}, ${EXECUTION_COLUMNS} FROM tasks t
        LEFT JOIN executions e ON e.id = t.last_execution_id
        WHERE t.user_id = $1 ORDER BY t.created_at DESC, t.id DESC`,
@@ -137,7 +147,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   }
   const byId = /^\/api\/v1\/tasks\/([0-9a-f-]{36})$/.exec(url);
   if (request.method === 'GET' && byId) {
-    const { rows } = await pool.query<Row>(
+    const { rows } = await query<Row>(
+      'by_id',
       `SELECT ${TASK_COLUMNS}, ${EXECUTION_COLUMNS} FROM tasks t
        LEFT JOIN executions e ON e.id = t.last_execution_id WHERE t.id = $1 AND t.user_id = $2`,
       [byId[1], userId],
@@ -151,14 +162,16 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     const body = JSON.parse(raw) as Row;
     const key = request.headers['idempotency-key'];
     if (typeof key === 'string') {
-      const claimed = await pool.query(
+      const claimed = await query(
+        'claim',
         `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, created_at)
          VALUES ($1, $2, gen_random_uuid(), $3, now()) ON CONFLICT DO NOTHING`,
         [userId, key, createHash('sha256').update(raw).digest('hex')],
       );
       if (claimed.rowCount === 0) return send(response, 409, { detail: 'Key in use' });
     }
-    const { rows } = await pool.query<Row>(
+    const { rows } = await query<Row>(
+      'insert',
       `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notify_behavior, notifications, state_changed_at)
        VALUES ($1, $2, $3, $4, $5, 'once', '[]', now())
        RETURNING ${TASK_COLUMNS.replace(/t\./g, '')}, NULL AS e_id`,
@@ -172,7 +185,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     );
     const task = toTask(rows[0]);
     if (typeof key === 'string') {
-      await pool.query(
+      await query(
+        'keep',
         `UPDATE idempotency_keys SET response_status = 201, response_body = $3
          WHERE user_id = $1 AND key = $2`,
         [userId, key, JSON.stringify(task)],

@@ -3,9 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { UserEntity } from '../users/user.entity';
 import { ApiKeyEntity } from './api-key.entity';
-import { queryRows } from '../database/sql-rows';
+import { queryRows, Statement } from '../database/sql-rows';
 
 type KeyAndUserRow = Omit<UserEntity, 'id'> & { keyId: string; userId: string };
+
+const ACTIVE_KEY_WITH_USER = new Statement(
+  `SELECT k.id AS "keyId", u.id AS "userId", u.clerk_user_id AS "clerkUserId", u.email,
+          u.username, u.email_verified AS "emailVerified", u.role, u.state,
+          u.created_at AS "createdAt", u.updated_at AS "updatedAt", u.deactivated_at AS "deactivatedAt"
+   FROM api_keys k JOIN users u ON u.id = k.user_id
+   WHERE k.key_hash = $1 AND k.state = 'active'`,
+);
 
 /** The queries on `api_keys`. */
 @Injectable()
@@ -46,15 +54,7 @@ export class ApiKeyRepository {
    * query (uq_api_keys_key_hash) read as plain rows.
    */
   async findActiveWithUser(keyHash: string): Promise<{ keyId: string; user: UserEntity } | null> {
-    const rows = await queryRows<KeyAndUserRow>(
-      this.dataSource,
-      `SELECT k.id AS "keyId", u.id AS "userId", u.clerk_user_id AS "clerkUserId", u.email,
-              u.username, u.email_verified AS "emailVerified", u.role, u.state,
-              u.created_at AS "createdAt", u.updated_at AS "updatedAt", u.deactivated_at AS "deactivatedAt"
-       FROM api_keys k JOIN users u ON u.id = k.user_id
-       WHERE k.key_hash = $1 AND k.state = 'active'`,
-      [keyHash],
-    );
+    const rows = await queryRows<KeyAndUserRow>(this.dataSource, ACTIVE_KEY_WITH_USER, [keyHash]);
     if (rows.length === 0) return null;
     const { keyId, userId, ...user } = rows[0];
     return { keyId, user: { id: userId, ...user } };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
+import { queryRows, Statement } from '../database/sql-rows';
 
 /** The key as the claim found it: taken by this request when `claim` is the one it offered. */
 export interface KeyRecord {
@@ -30,6 +30,23 @@ function takenOver(column: string, value: string): string {
   return `${column} = CASE WHEN ${TAKE_OVER} THEN ${value} ELSE k.${column} END`;
 }
 
+const CLAIM = new Statement(
+  `INSERT INTO idempotency_keys AS k (user_id, key, claim, fingerprint, created_at)
+   VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT (user_id, key) DO UPDATE SET
+     ${takenOver('claim', 'EXCLUDED.claim')},
+     ${takenOver('fingerprint', 'EXCLUDED.fingerprint')},
+     ${takenOver('response_status', 'NULL')},
+     ${takenOver('response_body', 'NULL')},
+     ${takenOver('created_at', 'EXCLUDED.created_at')}
+   RETURNING claim, fingerprint, response_status, response_body`,
+);
+
+const COMPLETE = new Statement(
+  `UPDATE idempotency_keys SET response_status = $4, response_body = $5
+   WHERE user_id = $1 AND key = $2 AND claim = $3`,
+);
+
 /** The queries on `idempotency_keys` (primary key `(user_id, key)`). */
 @Injectable()
 export class IdempotencyRepository {
@@ -47,27 +64,15 @@ export class IdempotencyRepository {
       fingerprint: string;
       response_status: number | null;
       response_body: string | null;
-    }>(
-      this.dataSource,
-      `INSERT INTO idempotency_keys AS k (user_id, key, claim, fingerprint, created_at)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (user_id, key) DO UPDATE SET
-         ${takenOver('claim', 'EXCLUDED.claim')},
-         ${takenOver('fingerprint', 'EXCLUDED.fingerprint')},
-         ${takenOver('response_status', 'NULL')},
-         ${takenOver('response_body', 'NULL')},
-         ${takenOver('created_at', 'EXCLUDED.created_at')}
-       RETURNING claim, fingerprint, response_status, response_body`,
-      [
-        request.userId,
-        request.key,
-        request.claim,
-        request.fingerprint,
-        request.now,
-        request.expiredBefore,
-        request.abandonedBefore,
-      ],
-    );
+    }>(this.dataSource, CLAIM, [
+      request.userId,
+      request.key,
+      request.claim,
+      request.fingerprint,
+      request.now,
+      request.expiredBefore,
+      request.abandonedBefore,
+    ]);
     const row = rows[0];
     return {
       claim: row.claim,
@@ -85,11 +90,7 @@ export class IdempotencyRepository {
     status: number,
     body: string,
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_keys SET response_status = $4, response_body = $5
-       WHERE user_id = $1 AND key = $2 AND claim = $3`,
-      [userId, key, claim, status, body],
-    );
+    await queryRows(this.dataSource, COMPLETE, [userId, key, claim, status, body]);
   }
 
   /** Lets the key go (an answer that is not kept): the next request with it runs. */

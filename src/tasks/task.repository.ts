@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
+import { queryRows, Statement } from '../database/sql-rows';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionColumns } from '../executions/execution-columns';
 import { TaskEntity, type TaskState } from './task.entity';
@@ -64,6 +64,34 @@ const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
 
 type Row = TaskEntity & Record<`e_${string}`, unknown>;
 
+const LIST_OWNED = new Statement(
+  `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
+   ORDER BY t.created_at DESC, t.id DESC LIMIT $3::int OFFSET $4::int`,
+);
+
+const BY_ID = new Statement(`${WITH_LAST_EXECUTION} WHERE t.id = $1`);
+
+/** `insertForOwner`'s statement. */
+const INSERT_FOR_OWNER = new Statement(
+  `WITH owner AS (
+     SELECT u.id,
+       CASE WHEN $13::int = 0 THEN 0
+         ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id) END AS tasks,
+       CASE WHEN $14::int = 0 THEN 0
+         ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id AND state = 'active') END AS active
+     FROM users u WHERE u.id = $2 AND u.state = 'active' FOR SHARE
+   ), inserted AS (
+     INSERT INTO tasks AS t (id, user_id, name, search_query, condition_description, state,
+       notify_behavior, notifications, next_run, state_changed_at, output_schema, evidence,
+       check_job_id)
+     SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15 FROM owner
+     WHERE ($13::int = 0 OR owner.tasks < $13) AND ($14::int = 0 OR owner.active < $14)
+     RETURNING ${TASK_COLUMNS}
+   )
+   SELECT inserted.*, NULL AS e_id, owner.tasks AS owner_tasks, owner.active AS owner_active
+   FROM owner LEFT JOIN inserted ON true`,
+);
+
 /**
  * The queries on `tasks`. The read paths the API serves most (the task list and one task, with
  * their last execution) are one query each, rows read as plain objects, no entity hydration.
@@ -81,19 +109,17 @@ export class TaskRepository {
     state?: TaskState,
     page: { limit?: number; offset?: number } = {},
   ): Promise<TaskWithLastExecution[]> {
-    const rows = await queryRows<Row>(
-      this.dataSource,
-      `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
-       ORDER BY t.created_at DESC, t.id DESC LIMIT $3::int OFFSET $4::int`,
-      [userId, state ?? null, page.limit ?? null, page.offset ?? null],
-    );
+    const rows = await queryRows<Row>(this.dataSource, LIST_OWNED, [
+      userId,
+      state ?? null,
+      page.limit ?? null,
+      page.offset ?? null,
+    ]);
     return rows.map(withLastExecution);
   }
 
   async findById(id: string): Promise<TaskWithLastExecution | null> {
-    const rows = await queryRows<Row>(this.dataSource, `${WITH_LAST_EXECUTION} WHERE t.id = $1`, [
-      id,
-    ]);
+    const rows = await queryRows<Row>(this.dataSource, BY_ID, [id]);
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
 
@@ -173,23 +199,7 @@ export class TaskRepository {
   ): Promise<InsertOutcome> {
     const rows = await queryRows<Row & { owner_tasks: string; owner_active: string }>(
       manager,
-      `WITH owner AS (
-         SELECT u.id,
-           CASE WHEN $13::int = 0 THEN 0
-             ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id) END AS tasks,
-           CASE WHEN $14::int = 0 THEN 0
-             ELSE (SELECT count(*) FROM tasks WHERE user_id = u.id AND state = 'active') END AS active
-         FROM users u WHERE u.id = $2 AND u.state = 'active' FOR SHARE
-       ), inserted AS (
-         INSERT INTO tasks AS t (id, user_id, name, search_query, condition_description, state,
-           notify_behavior, notifications, next_run, state_changed_at, output_schema, evidence,
-           check_job_id)
-         SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15 FROM owner
-         WHERE ($13::int = 0 OR owner.tasks < $13) AND ($14::int = 0 OR owner.active < $14)
-         RETURNING ${TASK_COLUMNS}
-       )
-       SELECT inserted.*, NULL AS e_id, owner.tasks AS owner_tasks, owner.active AS owner_active
-       FROM owner LEFT JOIN inserted ON true`,
+      INSERT_FOR_OWNER,
       [
         task.id,
         task.userId,

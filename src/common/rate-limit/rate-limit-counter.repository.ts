@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../../database/sql-rows';
+import { queryRows, Statement } from '../../database/sql-rows';
 
 /** One fixed-window counter: its name and the window it counts in. */
 export interface CounterWindow {
@@ -10,6 +10,14 @@ export interface CounterWindow {
   end: Date;
 }
 
+const HIT = new Statement(
+  `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+   SELECT bucket, window_start, 1, expires_at
+   FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
+   ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+   RETURNING bucket, hits`,
+);
+
 /** The queries on `rate_limit_counters` (UNLOGGED: a counter lost in a crash only resets a window). */
 @Injectable()
 export class RateLimitCounterRepository {
@@ -17,19 +25,11 @@ export class RateLimitCounterRepository {
 
   /** Counts one hit in every window, in one upsert; answers each bucket's hits. */
   async hit(windows: CounterWindow[]): Promise<Map<string, number>> {
-    const rows = await queryRows<{ bucket: string; hits: number }>(
-      this.dataSource,
-      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
-       SELECT bucket, window_start, 1, expires_at
-       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS t(bucket, window_start, expires_at)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING bucket, hits`,
-      [
-        windows.map((window) => window.bucket),
-        windows.map((window) => window.start),
-        windows.map((window) => window.end),
-      ],
-    );
+    const rows = await queryRows<{ bucket: string; hits: number }>(this.dataSource, HIT, [
+      windows.map((window) => window.bucket),
+      windows.map((window) => window.start),
+      windows.map((window) => window.end),
+    ]);
     return new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
   }
 
