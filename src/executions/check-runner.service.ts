@@ -238,22 +238,19 @@ export class CheckRunnerService {
         if (!isLockConflict(error)) break;
       }
     }
+    // Logged in the check's log context (`runBatch`): each line carries its ids.
     if (isDatabaseUnavailable(lastError)) {
-      this.logger.error({
-        msg: "A check's result could not be stored before its job expires",
-        taskId: check.taskId,
-        executionId: check.executionId,
-        error: String(lastError),
-      });
+      this.logger.error(
+        { err: lastError },
+        "A check's result could not be stored before its job expires",
+      );
       return;
     }
     if (!isLockConflict(lastError)) {
-      this.logger.error({
-        msg: "A check's result could not be stored; the check is failed",
-        taskId: check.taskId,
-        executionId: check.executionId,
-        error: String(lastError),
-      });
+      this.logger.error(
+        { err: lastError },
+        "A check's result could not be stored; the check is failed",
+      );
       try {
         await this.finisher.submit({
           check,
@@ -265,7 +262,6 @@ export class CheckRunnerService {
         lastError = error;
       }
     }
-    // In the check's log context (`runBatch`): the line carries its ids.
     this.logger.error(
       { err: lastError },
       "A check's result could not be stored; the check is retried",

@@ -156,15 +156,10 @@ export class UsageService {
   }
 
   /**
-   * Checks' usage, in the caller's transaction (the check runner's result batch), and the end
-   * of their reservations.
+   * Checks' usage, in the caller's transaction (the check runner's result batch, which ends
+   * their reservations with `releaseCalls`).
    */
-  async recordChecks(
-    manager: EntityManager,
-    records: UsageRecord[],
-    reservationIds: Array<string | null> = [],
-  ): Promise<void> {
-    await this.usage.record(records, manager);
-    await this.releaseCalls(reservationIds, manager);
+  recordChecks(manager: EntityManager, records: UsageRecord[]): Promise<void> {
+    return this.usage.record(records, manager);
   }
 }
