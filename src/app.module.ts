@@ -7,7 +7,7 @@ import { CONFIG_SLICES, type AppConfig } from './app.config';
 import { AuthModule } from './auth/auth.module';
 import { ClockModule } from './common/clock/clock';
 import { HttpErrorFilter } from './common/filters/http-error.filter';
-import { RouteIndex } from './common/filters/route-index';
+import { HttpErrorsModule } from './common/filters/http-errors.module';
 import { AccessGuard } from './auth/auth.guard';
 import { LoggingModule } from './common/logging/logging.module';
 import type { RootLogger } from './common/logging/root-logger';
@@ -44,6 +44,7 @@ export class AppModule {
         ClockModule,
         LoggingModule.forRoot(logger),
         DiscoveryModule,
+        HttpErrorsModule,
         ScheduleModule.forRoot(),
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.database.poolSize)),
         DatabaseModule,
@@ -70,8 +71,6 @@ export class AppModule {
         // Order matters: authenticate first, then count the request against the caller's limits.
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        RouteIndex,
-        HttpErrorFilter,
         { provide: APP_FILTER, useExisting: HttpErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
       ],

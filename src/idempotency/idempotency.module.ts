@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { HttpErrorFilter } from '../common/filters/http-error.filter';
-import { RouteIndex } from '../common/filters/route-index';
+import { HttpErrorsModule } from '../common/filters/http-errors.module';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyKeySweeper } from './idempotency-key.sweeper';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -11,13 +10,9 @@ import { IdempotencyRepository } from './idempotency.repository';
  * the client receives it.
  */
 @Module({
-  providers: [
-    IdempotencyRepository,
-    IdempotencyInterceptor,
-    IdempotencyKeySweeper,
-    RouteIndex,
-    HttpErrorFilter,
-  ],
-  exports: [IdempotencyInterceptor, IdempotencyRepository, HttpErrorFilter],
+  imports: [HttpErrorsModule],
+  providers: [IdempotencyRepository, IdempotencyInterceptor, IdempotencyKeySweeper],
+  // `@UseInterceptors` builds the interceptor in the controller's module: what it needs goes there.
+  exports: [IdempotencyInterceptor, IdempotencyRepository, HttpErrorsModule],
 })
 export class IdempotencyModule {}

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { HttpErrorFilter } from '../common/filters/http-error.filter';
-import { RouteIndex } from '../common/filters/route-index';
+import { HttpErrorsModule } from '../common/filters/http-errors.module';
 import { RequestValidationPipe } from '../common/pipes/request-validation.pipe';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
@@ -17,7 +16,7 @@ import { McpUnauthorizedFilter } from './mcp-unauthorized.filter';
  * counts and fails as its route does.
  */
 @Module({
-  imports: [TasksModule, ExecutionsModule, UsageModule],
+  imports: [HttpErrorsModule, TasksModule, ExecutionsModule, UsageModule],
   controllers: [McpController],
   providers: [
     McpService,
@@ -25,8 +24,6 @@ import { McpUnauthorizedFilter } from './mcp-unauthorized.filter';
     RateLimitGuard,
     RequestValidationPipe,
     UuidParamPipe,
-    RouteIndex,
-    HttpErrorFilter,
   ],
 })
 export class McpModule {}

@@ -11,10 +11,7 @@ const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
  * validation pipe, judges them, so a tool refuses what the route refuses, with its messages.
  */
 export function toolInputSchema(schema: JsonObjectSchema): z.ZodObject {
-  const shape = Object.fromEntries(
-    Object.entries(schema.properties).map(([name, field]) => [name, anyValue(field)]),
-  );
-  return z.object(shape).meta({ required: schema.required });
+  return z.object(anyValues(schema.properties)).meta({ required: schema.required });
 }
 
 /**
@@ -41,21 +38,24 @@ export function toolOutputSchema(response: abstract new () => object, list: bool
     }),
   );
   const title = response.name.replace(/Response$/, '');
-  if (!list) {
-    const shape = Object.fromEntries(
-      Object.entries(fields).map(([name, field]) => [name, anyValue(field)]),
-    );
-    return z.looseObject(shape).meta({ title });
-  }
+  if (!list) return z.looseObject(anyValues(fields)).meta({ title });
   const item = z
     .unknown()
     .meta({ type: 'object', properties: fields, additionalProperties: {}, title });
   return z.object({ items: z.array(item) });
 }
 
-function anyValue(schema: JsonSchema): z.ZodOptional<z.ZodUnknown> {
-  return z
-    .unknown()
-    .optional()
-    .meta({ ...schema });
+/** Each field as a zod value that accepts anything and carries the field's JSON Schema. */
+function anyValues(
+  fields: Record<string, JsonSchema>,
+): Record<string, z.ZodOptional<z.ZodUnknown>> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [
+      name,
+      z
+        .unknown()
+        .optional()
+        .meta({ ...field }),
+    ]),
+  );
 }
