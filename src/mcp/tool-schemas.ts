@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import type { JsonObjectSchema, JsonSchema } from '../common/validation/dto-json-schema';
+import {
+  SWAGGER_PROPERTY_KEY,
+  type JsonObjectSchema,
+  type JsonSchema,
+} from '../common/validation/dto-json-schema';
 
 const SWAGGER_PROPERTIES_KEY = 'swagger/apiModelPropertiesArray';
-const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
 
 /**
  * A tool's `inputSchema` for the SDK: the JSON Schema derived from the REST route's DTO, carried

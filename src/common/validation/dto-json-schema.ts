@@ -33,7 +33,8 @@ interface SwaggerProperty {
   items?: { description?: string };
 }
 
-const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
+/** Where `@ApiProperty()` keeps a field's OpenAPI metadata. */
+export const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
 
 /**
  * The JSON Schema of a request DTO, read from the class-validator rules that validate it (and
