@@ -344,9 +344,12 @@ describe('GeminiSearchProvider', () => {
     });
 
     it('should stop the request when the caller aborts it', async () => {
-      standIn.respondWith({ delayMs: 2_000 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(new Error('execution timed out')), 50);
+      // Aborted once the request has arrived, so it cannot reach the stand-in during a later test.
+      standIn.respondWith(() => {
+        controller.abort(new Error('execution timed out'));
+        return { delayMs: 2_000 };
+      });
       const started = Date.now();
 
       const error = await rejection(provider().check(checkRequest(), controller.signal));
@@ -360,15 +363,18 @@ describe('GeminiSearchProvider', () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
 
+      // Counted by query: a request an earlier test gave up on may still arrive during this one.
+      const searchQuery = 'backoff interrupted by the caller';
+
       const error = await rejection(
         provider({ backoffBaseMs: 10_000, backoffMaxMs: 10_000 }).check(
-          checkRequest(),
+          checkRequest({ searchQuery }),
           controller.signal,
         ),
       );
 
       expect(error.message).toMatch(/^Gemini API request was cancelled/);
-      expect(standIn.requestCount).toBe(1);
+      expect(standIn.requests.filter((r) => r.promptText.includes(searchQuery))).toHaveLength(1);
     });
   });
 
