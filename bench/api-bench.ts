@@ -1,9 +1,11 @@
 /**
- * The API against its bare limit: the service (`dist/main.js`, API only) and a bare `node:http`
- * + `pg` handler doing the same work (`bare-api-server.ts`) serve the same database, taking
- * turns, under the same load (autocannon, 64 connections). Reported per route: requests/s,
- * p50 and p99 latency, and the service's share of the bare figures. Targets (issue "The house"):
- * at least 0.7x the bare requests/s and a p99 within 1.5x of the bare p99.
+ * The API against its bare limit: the service (`dist/main.js`, API only), a bare `node:http`
+ * + `pg` handler doing the same work (`bare-api-server.ts`) and the same work on NestJS with
+ * nothing of the service's own (`nest-floor-server.ts`, the design card's floor) serve the same
+ * database, taking turns, under the same load (autocannon, 64 connections). Reported per route:
+ * requests/s, p50 and p99 latency, and the service's and the floor's share of the bare figures.
+ * Targets (issue "The house"): at least 0.7x the bare requests/s and a p99 within 1.5x of the
+ * bare p99. MCP's `list_tasks` is compared with the REST list on the service and on the floor.
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -100,14 +102,18 @@ async function seed(pool: Pool): Promise<string> {
     .rows[0].id;
 }
 
-async function startBare(databaseUrl: string): Promise<{ port: number; child: ChildProcess }> {
+/** Starts one of the comparison handlers (`bench/<file>`) and waits until it answers. */
+async function startHandler(
+  file: string,
+  databaseUrl: string,
+): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
     [
       join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'),
       '--transpile-only',
-      join('bench', 'bare-api-server.ts'),
+      join('bench', file),
       String(port),
     ],
     {
@@ -124,7 +130,7 @@ async function startBare(databaseUrl: string): Promise<{ port: number; child: Ch
       await sleep(200);
     }
   }
-  throw new Error('the bare handler did not start');
+  throw new Error(`${file} did not start`);
 }
 
 async function load(
@@ -185,22 +191,20 @@ interface Route {
   idempotent?: boolean;
 }
 
-/** Runs two loads in turns, `ROUNDS` times (after a warm-up each); medians of each side. */
-async function compare(
-  a: { port: number; route: Route },
-  b: { port: number; route: Route },
-  connections = CONNECTIONS,
-): Promise<{ a: Measured[]; b: Measured[] }> {
-  const rounds = { a: [] as Measured[], b: [] as Measured[] };
+interface Side {
+  port: number;
+  route: Route;
+}
+
+/** Runs the sides' loads in turns, `ROUNDS` times (after a warm-up each); each side's rounds. */
+async function compare(sides: Side[], connections = CONNECTIONS): Promise<Measured[][]> {
+  const rounds = sides.map((): Measured[] => []);
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [side, target] of [
-      ['a', a],
-      ['b', b],
-    ] as const) {
-      if (round === 0) await load(target.port, target.route, WARMUP_S, connections);
-      const measured = await load(target.port, target.route, DURATION_S, connections);
-      console.log(side, target.route.name, measured);
-      rounds[side].push(measured);
+    for (const [index, side] of sides.entries()) {
+      if (round === 0) await load(side.port, side.route, WARMUP_S, connections);
+      const measured = await load(side.port, side.route, DURATION_S, connections);
+      console.log(index, side.port, side.route.name, measured);
+      rounds[index].push(measured);
     }
   }
   return rounds;
@@ -263,7 +267,8 @@ async function main(): Promise<void> {
     // Task creation runs for minutes: the per-user task cap would refuse it after 1,000.
     MAX_TASKS_PER_USER: '0',
   });
-  const bare = await startBare(databaseUrl);
+  const bare = await startHandler('bare-api-server.ts', databaseUrl);
+  const floor = await startHandler('nest-floor-server.ts', databaseUrl);
   const listSize = (
     await (
       await fetch(`http://127.0.0.1:${service.port}/api/v1/tasks`, {
@@ -275,13 +280,12 @@ async function main(): Promise<void> {
   const mcpRows: string[] = [];
   try {
     const againstBare = async (route: Route) => {
-      const rounds = await compare({ port: service.port, route }, { port: bare.port, route });
-      const s = median(rounds.a);
-      const b = median(rounds.b);
+      const rounds = await compare([service, floor, bare].map(({ port }) => ({ port, route })));
+      const [s, f, b] = rounds.map(median);
       const throughput = s.requestsPerSecond / b.requestsPerSecond;
       const tail = s.p99 / b.p99;
       rows.push(
-        `| ${route.name} | ${Math.round(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${Math.round(b.requestsPerSecond)} | ${b.p50} / ${b.p99} | **${throughput.toFixed(2)}x** ${throughput >= 0.7 ? 'met' : 'missed'} | **${tail.toFixed(2)}x** ${tail <= 1.5 ? 'met' : 'missed'} | ${failures(rounds.a)} / ${failures(rounds.b)} |`,
+        `| ${route.name} | ${Math.round(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${Math.round(b.requestsPerSecond)} | ${b.p50} / ${b.p99} | **${throughput.toFixed(2)}x** ${throughput >= 0.7 ? 'met' : 'missed'} | **${tail.toFixed(2)}x** ${tail <= 1.5 ? 'met' : 'missed'} | ${Math.round(f.requestsPerSecond)} | ${(f.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x | ${rounds.map(failures).join(' / ')} |`,
       );
     };
     // The reads first, while the user has its seeded tasks only; the creates add tens of thousands.
@@ -289,22 +293,25 @@ async function main(): Promise<void> {
     // Under load (calls/s at 64 connections) and one call at a time (its latency).
     for (const connections of [CONNECTIONS, 1]) {
       const rounds = await compare(
-        { port: service.port, route: mcpList },
-        { port: service.port, route: list },
+        [service, floor].flatMap(({ port }) => [
+          { port, route: mcpList },
+          { port, route: list },
+        ]),
         connections,
       );
-      const m = median(rounds.a);
-      const r = median(rounds.b);
+      const [m, r, floorMcp, floorRest] = rounds.map(median);
       // The time a call costs is the inverse of the calls/s (with one connection, its latency).
       const cost = r.requestsPerSecond / m.requestsPerSecond;
+      const floorCost = floorRest.requestsPerSecond / floorMcp.requestsPerSecond;
       mcpRows.push(
-        `| ${connections} | ${Math.round(m.requestsPerSecond)} | ${m.p50} / ${m.p99} | ${Math.round(r.requestsPerSecond)} | ${r.p50} / ${r.p99} | **${cost.toFixed(2)}x** ${cost <= 1.5 ? 'met' : 'missed'} | ${failures(rounds.a)} / ${failures(rounds.b)} |`,
+        `| ${connections} | ${Math.round(m.requestsPerSecond)} | ${m.p50} / ${m.p99} | ${Math.round(r.requestsPerSecond)} | ${r.p50} / ${r.p99} | **${cost.toFixed(2)}x** ${cost <= 1.5 ? 'met' : 'missed'} | ${Math.round(floorMcp.requestsPerSecond)} | ${Math.round(floorRest.requestsPerSecond)} | ${floorCost.toFixed(2)}x | ${rounds.map(failures).join(' / ')} |`,
       );
     }
     for (const route of creates) await againstBare(route);
   } finally {
     await service.stop();
     bare.child.kill('SIGTERM');
+    floor.child.kill('SIGTERM');
     await pool.end();
     await server.stop();
   }
@@ -312,29 +319,35 @@ async function main(): Promise<void> {
     'API against the bare limit',
     `Measured ${machineLine()}. Run with \`npm run bench -- api\`.
 
-The service (\`node dist/main.js\`, \`WORKER_ENABLED=false\`, rate limits raised so they never refuse) and
-\`bench/bare-api-server.ts\` (\`node:http\` + \`pg\`: API key lookup by hash, one upsert of the three
-rate-limit windows, the query, JSON; nothing else; its statements prepared, as the service's are) serve the same database, taking turns: per route
-${ROUNDS} rounds of ${DURATION_S} s each under autocannon with ${CONNECTIONS} connections (after a ${WARMUP_S} s warm-up), load generator on
-the same two cores; each figure is the median of its side's rounds, so one disturbed round does
-not decide the comparison. The task list is ${Math.round(listSize / 1024)} KB of JSON. Targets: at least 0.7x the bare requests/s,
-p99 within 1.5x of the bare p99.
+The service (\`node dist/main.js\`, \`WORKER_ENABLED=false\`, rate limits raised so they never refuse),
+the bare handler (\`bench/bare-api-server.ts\`: \`node:http\` + \`pg\`) and the design card's floor
+(\`bench/nest-floor-server.ts\`: NestJS on Express with its defaults and nothing of the service's
+own: no guards, pipes, interceptors, middlewares or mapping) serve the same database. The bare
+handler and the floor do the same work (\`bench/bare-work.ts\`: API key lookup by hash, one upsert of
+the three rate-limit windows, the query, JSON; with an \`Idempotency-Key\`, one statement claims the
+key before the insert and one keeps the answer after it; statements prepared, as the service's
+are). They take turns: per route ${ROUNDS} rounds of ${DURATION_S} s each under autocannon with
+${CONNECTIONS} connections (after a ${WARMUP_S} s warm-up), load generator on the same two cores; each
+figure is the median of its side's rounds, so one disturbed round does not decide the comparison.
+The task list is ${Math.round(listSize / 1024)} KB of JSON. Targets: at least 0.7x the bare requests/s, p99 within
+1.5x of the bare p99. The floor's share of the bare figure is what the card leaves before any of
+the service's work.
 
-| route | service req/s | service p50 / p99 (ms) | bare req/s | bare p50 / p99 (ms) | req/s vs bare | p99 vs bare | errors or non-2xx (service / bare) |
-|---|---|---|---|---|---|---|---|
+| route | service req/s | service p50 / p99 (ms) | bare req/s | bare p50 / p99 (ms) | req/s vs bare | p99 vs bare | floor req/s | floor vs bare | errors or non-2xx (service / floor / bare) |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-With an \`Idempotency-Key\`, the bare handler does what the service does with it: one statement
-claims the key before the insert, one keeps the answer after it.
-
 The MCP tool \`list_tasks\` (a JSON-RPC \`tools/call\` on \`/mcp\`, stateless, JSON answer) against the
-same list over REST, on the service, taking turns the same way, with ${CONNECTIONS} connections and with one
-(time per call: the inverse of the calls/s; with one connection, the call's latency). Target: a call costs at
-most 1.5x the REST list's time. The MCP answer carries the list twice (as text and as structured
-content) inside a JSON-RPC envelope that escapes the text: three serialisations where REST has one.
+same list over REST, on the service and on the floor (whose \`/mcp\` is the SDK's documented
+stateless server: \`McpServer\` and its Node Streamable HTTP transport, one tool answering with the
+list as structured content and as JSON text), all four taking turns the same way, with
+${CONNECTIONS} connections and with one (time per call: the inverse of the calls/s; with one connection, the
+call's latency). Target: a call costs at most 1.5x the REST list's time. The MCP answer carries
+the list twice (as text and as structured content) inside a JSON-RPC envelope that escapes the
+text: three serialisations where REST has one.
 
-| connections | MCP calls/s | MCP p50 / p99 (ms) | REST req/s | REST p50 / p99 (ms) | time per call vs REST | errors or non-2xx (MCP / REST) |
-|---|---|---|---|---|---|---|
+| connections | MCP calls/s | MCP p50 / p99 (ms) | REST req/s | REST p50 / p99 (ms) | time per call vs REST | floor MCP calls/s | floor REST req/s | floor: time per call vs REST | errors or non-2xx (service MCP / REST / floor MCP / REST) |
+|---|---|---|---|---|---|---|---|---|---|
 ${mcpRows.join('\n')}`,
   );
 }
