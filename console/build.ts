@@ -8,10 +8,9 @@ import { build } from 'esbuild';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { CONSOLE_ASSETS_DIR } from '../src/console/console-assets';
 
 const SOURCE_DIR = join(__dirname, 'app');
-/** Where `src/console/` looks for the built console. */
-export const CONSOLE_OUT_DIR = join(__dirname, '..', 'dist', 'console-assets');
 /** Issue 21, "Speed": the console's JavaScript, gzipped. */
 export const SCRIPT_GZIP_LIMIT_BYTES = 150 * 1024;
 
@@ -21,7 +20,7 @@ export interface ConsoleBuild {
   scriptGzipBytes: number;
 }
 
-export async function buildConsole(outDir = CONSOLE_OUT_DIR): Promise<ConsoleBuild> {
+export async function buildConsole(outDir = CONSOLE_ASSETS_DIR): Promise<ConsoleBuild> {
   await rm(outDir, { recursive: true, force: true });
   const result = await build({
     entryPoints: [

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 
 /**
- * Where `npm run build` writes the console (`console/build.ts`): `dist/console-assets/`. Two
- * levels up from this file is the project root both when it runs from `src/console/` (tests,
- * ts-node) and when it runs compiled from `dist/console/`.
+ * Where `npm run build` writes the console (`console/build.ts`) and where it is served from:
+ * `dist/console-assets/`. Two levels up from this file is the project root both when it runs
+ * from `src/console/` (tests, ts-node, the build) and when it runs compiled from `dist/console/`.
  */
 export const CONSOLE_ASSETS_DIR = resolve(__dirname, '..', '..', 'dist', 'console-assets');
 
