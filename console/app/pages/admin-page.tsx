@@ -148,81 +148,47 @@ export function AdminPage(props: { me: Me }): JSX.Element {
           </dl>
         )}
       </AdminSection>
-      <AdminSection
+      <TableSection
         title="Users"
         state={users}
         retry={reloadUsers}
-        isEmpty={(data) => data.users.length === 0}
-      >
-        {(data) => (
-          <DataTable
-            label="Users"
-            rows={data.users}
-            rowKey={(user) => user.id}
-            columns={userColumns}
-          />
-        )}
-      </AdminSection>
-      <AdminSection
+        rows={(data) => data.users}
+        rowKey={(user) => user.id}
+        columns={userColumns}
+      />
+      <TableSection
         title="Recent executions"
         state={executions}
         retry={reloadExecutions}
-        isEmpty={(data) => data.executions.length === 0}
-      >
-        {(data) => (
-          <DataTable
-            label="Recent executions"
-            rows={data.executions}
-            rowKey={(execution) => execution.id}
-            columns={EXECUTION_COLUMNS}
-          />
-        )}
-      </AdminSection>
-      <AdminSection
+        rows={(data) => data.executions}
+        rowKey={(execution) => execution.id}
+        columns={EXECUTION_COLUMNS}
+      />
+      <TableSection
         title="Errors"
         state={errors}
         retry={reloadErrors}
-        isEmpty={(data) => data.errors.length === 0}
-      >
-        {(data) => (
-          <DataTable
-            label="Errors"
-            rows={data.errors}
-            rowKey={(error) => error.id}
-            columns={ERROR_COLUMNS}
-          />
-        )}
-      </AdminSection>
-      <AdminSection
+        rows={(data) => data.errors}
+        rowKey={(error) => error.id}
+        columns={ERROR_COLUMNS}
+      />
+      <TableSection
         title="Scheduler jobs"
         state={jobs}
         retry={reloadJobs}
-        isEmpty={(data) => data.jobs.length === 0}
-      >
-        {(data) => (
-          <DataTable
-            label="Scheduler jobs"
-            rows={data.jobs}
-            rowKey={(job) => job.job_id}
-            columns={JOB_COLUMNS}
-          />
-        )}
-      </AdminSection>
-      <AdminSection
+        rows={(data) => data.jobs}
+        rowKey={(job) => job.job_id}
+        columns={JOB_COLUMNS}
+      />
+      <TableSection
         title="Usage by user this month"
+        label="Usage by user"
         state={usage}
         retry={reloadUsage}
-        isEmpty={(data) => data.users.length === 0}
-      >
-        {(data) => (
-          <DataTable
-            label="Usage by user"
-            rows={data.users}
-            rowKey={(user) => user.user_id}
-            columns={USAGE_COLUMNS}
-          />
-        )}
-      </AdminSection>
+        rows={(data) => data.users}
+        rowKey={(user) => user.user_id}
+        columns={USAGE_COLUMNS}
+      />
     </section>
   );
 }
@@ -248,6 +214,35 @@ function AdminSection<T>(props: {
         {props.children}
       </LoadState>
     </section>
+  );
+}
+
+/** A section whose answer is a list: one table, labelled like the section unless `label` says. */
+function TableSection<T, R>(props: {
+  title: string;
+  label?: string;
+  state: Loaded<T>;
+  retry: () => Promise<void>;
+  rows: (data: T) => R[];
+  rowKey: (row: R) => string;
+  columns: Array<Column<R>>;
+}): JSX.Element {
+  return (
+    <AdminSection
+      title={props.title}
+      state={props.state}
+      retry={props.retry}
+      isEmpty={(data) => props.rows(data).length === 0}
+    >
+      {(data) => (
+        <DataTable
+          label={props.label ?? props.title}
+          rows={props.rows(data)}
+          rowKey={props.rowKey}
+          columns={props.columns}
+        />
+      )}
+    </AdminSection>
   );
 }
 
