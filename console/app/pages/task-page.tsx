@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { channelLabel } from '../channels';
 import { formatDate, formatUsd, formatValue } from '../format';
@@ -37,24 +37,20 @@ export function TaskPage(props: { taskId: string }): JSX.Element {
   );
   useTitle(task.status === 'ready' ? task.data.name : 'Task');
 
+  const refresh = useCallback((): void => {
+    void reloadTask();
+    void reloadExecutions();
+    void reloadSends();
+  }, [reloadTask, reloadExecutions, reloadSends]);
+
   const running =
     executions.status === 'ready' &&
     executions.data.some((execution) => IN_FLIGHT.includes(execution.status));
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => {
-      void reloadExecutions();
-      void reloadTask();
-      void reloadSends();
-    }, POLL_MS);
+    const timer = setInterval(refresh, POLL_MS);
     return () => clearInterval(timer);
-  }, [running, reloadExecutions, reloadTask, reloadSends]);
-
-  const refresh = (): void => {
-    void reloadTask();
-    void reloadExecutions();
-    void reloadSends();
-  };
+  }, [running, refresh]);
 
   return (
     <LoadState state={task} what="the task" retry={() => void reloadTask()}>
