@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'providers-bench.ts',
   'lock-conflicts-bench.ts',
   'console-bench.ts',
+  'redaction-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

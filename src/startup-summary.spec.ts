@@ -6,7 +6,7 @@ describe('startupSummary', () => {
     const summary = startupSummary(loadConfig({ DATA_DIR: '/var/lib/monitor' }), true);
     expect(summary).toEqual({
       msg: 'Listening',
-      url: 'http://localhost:3000',
+      publicUrl: 'http://localhost:3000',
       host: '0.0.0.0',
       port: 3000,
       auth: expect.stringMatching(/^API keys only .*npm run create-key/) as unknown,
@@ -27,7 +27,7 @@ describe('startupSummary', () => {
     };
     const summary = startupSummary(loadConfig(env), false);
     expect(summary).toMatchObject({
-      url: 'https://monitor.example.com',
+      publicUrl: 'https://monitor.example.com',
       auth: expect.stringMatching(/^identity-provider JWTs \(JWKS\) and API keys/) as unknown,
       searchProvider: 'gemini',
       smtp: 'configured',

@@ -1,10 +1,12 @@
 import type { AppConfig } from './app.config';
+import { ownText } from './common/logging/log-redaction';
 import { emailConfig, type EmailConfig } from './notifications/channels/email/email.config';
 
 /**
  * The start-up line (README, "Run it"): how this instance authenticates, which search provider
  * runs checks, whether email can go out, where the embedded database lives and where users
- * reach the service. Names and yes/no only: no key, password or connection string.
+ * reach the service. Names and yes/no only: no key, password or connection string, so it is
+ * logged as written (`ownText`), with a first-key command that works when pasted.
  */
 export function startupSummary(
   config: AppConfig,
@@ -12,9 +14,9 @@ export function startupSummary(
 ): Record<string, unknown> {
   // Channels bring their slices under their own names (app.config.ts).
   const email = (config as unknown as Record<string, EmailConfig | undefined>)[emailConfig.name];
-  return {
+  return ownText({
     msg: 'Listening',
-    url: config.server.publicUrl,
+    publicUrl: config.server.publicUrl,
     host: config.server.host,
     port: config.server.port,
     auth: authMode(config),
@@ -22,7 +24,7 @@ export function startupSummary(
     smtp: (email?.smtpUrl ?? null) === null ? 'not configured (email sends fail)' : 'configured',
     database: embeddedDatabase ? 'embedded' : 'DATABASE_URL',
     ...(embeddedDatabase ? { dataDir: config.database.dataDir } : {}),
-  };
+  });
 }
 
 function authMode(config: AppConfig): string {

@@ -240,6 +240,14 @@ describe('Logs', () => {
     expect(unknown).toMatchObject({ route: '/no-such-page/[email]/x', status: 404 });
   });
 
+  it('should name only the first 200 characters of a long path that matched no route', async () => {
+    const id = `long-path-${randomUUID()}`;
+    const path = `/${'a.'.repeat(7_000)}/${address}`;
+    await testApp.http.get(path).set('X-Request-Id', id).expect(404);
+    const line = parsed().find((entry) => entry.requestId === id);
+    expect(line).toMatchObject({ route: path.slice(0, 200), status: 404 });
+  });
+
   it('should put the task and execution ids on the lines of a check', async () => {
     const executionOf = async (taskId: string) =>
       (

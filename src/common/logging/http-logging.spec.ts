@@ -21,6 +21,14 @@ describe('request logging', () => {
     expect(loggedRoute(request({ url: '/health?x=1' }))).toBe('/health');
   });
 
+  it('should name at most the first 200 characters of a path that matched no route', () => {
+    const path = `/${'a'.repeat(100_000)}/ops@example.org`;
+    expect(loggedRoute(request({ originalUrl: path }))).toBe(`/${'a'.repeat(199)}`);
+    expect(loggedRoute(request({ originalUrl: `/x/ops@example.org/${'b'.repeat(300)}` }))).toBe(
+      `/x/[email]/${'b'.repeat(189)}`,
+    );
+  });
+
   it('should keep a sane incoming request id and replace any other', () => {
     expect(requestId(request({ headers: { 'x-request-id': 'trace-1:a.b_c' } }))).toBe(
       'trace-1:a.b_c',

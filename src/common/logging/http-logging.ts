@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const EMAIL_SEGMENT = /[^/]*(?:@|%40)[^/]*/gi;
+/** The most of an unmatched path a request line names (docs/logging.md, "Request lines"). */
+export const LOGGED_PATH_MAX = 200;
 
 /** A request's id (contract section 10): the caller's `X-Request-Id` when it is sane, else a new one. */
 export function requestId(request: IncomingMessage): string {
@@ -17,7 +18,7 @@ export function requestId(request: IncomingMessage): string {
 /**
  * The path a log line names: the matched route's pattern (`/api/v1/email-verifications/:email`)
  * when a route matched, else the path without its query string, any segment holding an email
- * address masked (contract section 11).
+ * address masked, cut to its first `LOGGED_PATH_MAX` characters (docs/logging.md).
  */
 export function loggedRoute(request: IncomingMessage): string {
   const route = (request as Partial<Request>).route as { path?: unknown } | undefined;
@@ -25,7 +26,17 @@ export function loggedRoute(request: IncomingMessage): string {
   const url = (request as Partial<Request>).originalUrl ?? request.url ?? '';
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  return path.includes('@') || path.includes('%40') ? path.replace(EMAIL_SEGMENT, '[email]') : path;
+  const masked = holdsAddress(path)
+    ? path
+        .split('/')
+        .map((segment) => (holdsAddress(segment) ? '[email]' : segment))
+        .join('/')
+    : path;
+  return masked.length > LOGGED_PATH_MAX ? masked.slice(0, LOGGED_PATH_MAX) : masked;
+}
+
+function holdsAddress(text: string): boolean {
+  return text.includes('@') || text.includes('%40');
 }
 
 /**

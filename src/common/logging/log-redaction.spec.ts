@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { scrubSecrets, serializeError } from './log-redaction';
+import { hostileTexts } from '../../../test/support/hostile-text';
+import { ownText, scrubSecrets, serializeError } from './log-redaction';
 import { createRootLogger } from './root-logger';
 
 function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writable } {
@@ -54,6 +55,25 @@ describe('log redaction', () => {
     expect(scrubSecrets(text)).toBe(expected);
   });
 
+  it.each(Object.entries(hostileTexts(100_000)))(
+    'should mask a secret after %s without rescanning the text',
+    (_kind, text) => {
+      // Linear masking takes about a millisecond here, a backtracking shape several seconds;
+      // the bound is twenty times what the log may spend on 100 kB (docs/logging.md).
+      const started = process.cpuUsage();
+      const masked = scrubSecrets(`${text} sk_AbCdEf0123 ops@example.org`);
+      const used = process.cpuUsage(started);
+      expect(masked).toBe(`${text} sk_[Redacted] [email]`);
+      expect((used.user + used.system) / 1000).toBeLessThan(1000);
+    },
+  );
+
+  it('should mask a secret that ends a run of its own characters', () => {
+    expect(scrubSecrets('x.y.user+tag@host.example')).toBe('[email]');
+    expect(scrubSecrets('1.smtp://monitor:pw@mail:587')).toBe('1.smtp://[Redacted]@mail:587');
+    expect(scrubSecrets('a-eyJhbGciOi.eyJzdWIiOi.c2ln')).toBe('a-[Redacted]');
+  });
+
   it('should leave ordinary text alone', () => {
     const text = 'Check failed: Gemini API request failed with HTTP 503 (attempt 2 of 4)';
     expect(scrubSecrets(text)).toBe(text);
@@ -84,6 +104,7 @@ describe('log redaction', () => {
     );
     logger.warn({ err: new Error('Bearer abc') });
     logger.warn({ error: new Error('for a@b.org'), count: 2 }, 'failed');
+    logger.info(ownText({ hint: 'npm run create-key -- --email you@example.com', url: 'x' }));
     logger.debug('not written at info');
     expect(lines()).toEqual([
       expect.objectContaining({
@@ -103,6 +124,10 @@ describe('log redaction', () => {
         error: expect.objectContaining({ message: 'for [email]' }) as unknown,
         count: 2,
         msg: 'failed',
+      }),
+      expect.objectContaining({
+        hint: 'npm run create-key -- --email you@example.com',
+        url: '[Redacted]',
       }),
     ]);
   });

@@ -46,20 +46,45 @@ export const REDACT_PATHS = [
 
 export const CENSORED = '[Redacted]';
 
-const SECRET_SHAPES: Array<[RegExp, string]> = [
+const OWN_TEXT = Symbol('own text');
+
+/**
+ * Marks a line that the service composes from its own configuration and words, with no secret
+ * in it by construction (the start-up line): its text is logged as it is, so an example command
+ * in it can be pasted. Fields named like secrets are still censored by name.
+ */
+export function ownText<T extends object>(fields: T): T {
+  return Object.defineProperty(fields, OWN_TEXT, { value: true });
+}
+
+/**
+ * The known shapes of secrets in free text. Every shape that starts with a run of characters
+ * starts only where such a run starts (the look-behind), so a failed match never rescans a run
+ * from each of its characters: masking takes time linear in the text's length, whatever the
+ * text (docs/logging.md, "Redaction").
+ */
+const SECRET_SHAPES: Array<[RegExp, string | ((match: string) => string)]> = [
   // Credentials in a URL (`smtp://user:password@host`) before the email rule sees an `@`.
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1[Redacted]@'],
+  [/(?<![a-z0-9+.-])([a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1[Redacted]@'],
   [/\bsk_[A-Za-z0-9]{4,}/g, 'sk_[Redacted]'],
   [/\bwhsec_[A-Za-z0-9+/=]{4,}/g, 'whsec_[Redacted]'],
   [/\btk_[A-Za-z0-9_-]{4,}/g, 'tk_[Redacted]'],
   // Telegram bot tokens (`<bot id>:<secret>`), in a Bot API path or alone.
   [/\b(bot)?\d{1,20}:[A-Za-z0-9_-]{20,}/g, '[Redacted]'],
   [/\bBearer\s+[^\s"',;]+/gi, 'Bearer [Redacted]'],
-  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[Redacted]'],
+  // A JWT may start inside a run (after a `-`): the run's three dotted parts are found first.
+  [/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, maskJwt],
   [/\b(hooks\.slack\.com\/)[^\s"'<>]+/gi, '$1[Redacted]'],
   [/\b(discord(?:app)?\.com\/api\/webhooks\/)[^\s"'<>]+/gi, '$1[Redacted]'],
-  [/[A-Za-z0-9._+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi, '[email]'],
+  [/(?<![A-Za-z0-9._+-])[A-Za-z0-9._+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi, '[email]'],
 ];
+
+/** `header.payload.signature` from the JWT's start (`eyJ` at a word's start) to its end. */
+function maskJwt(parts: string): string {
+  const start = /(?:^|-)eyJ/.exec(parts);
+  if (start === null) return parts;
+  return `${parts.slice(0, start.index + start[0].length - 3)}[Redacted]`;
+}
 
 /** A cheap first look: text without any of these holds none of the shapes above. */
 const MAYBE_SECRET = /sk_|whsec_|tk_|\d:[A-Za-z0-9_-]{20}|bearer|eyJ|hooks\.slack|discord|@|%40/i;
@@ -68,7 +93,11 @@ const MAYBE_SECRET = /sk_|whsec_|tk_|\d:[A-Za-z0-9_-]{20}|bearer|eyJ|hooks\.slac
 export function scrubSecrets(text: string): string {
   if (!MAYBE_SECRET.test(text)) return text;
   let scrubbed = text;
-  for (const [shape, replacement] of SECRET_SHAPES) scrubbed = scrubbed.replace(shape, replacement);
+  for (const [shape, replacement] of SECRET_SHAPES)
+    scrubbed =
+      typeof replacement === 'string'
+        ? scrubbed.replace(shape, replacement)
+        : scrubbed.replace(shape, replacement);
   return scrubbed;
 }
 
@@ -112,7 +141,13 @@ export function scrubLogArguments(args: unknown[]): unknown[] {
     const arg = args[index];
     if (typeof arg === 'string') {
       args[index] = scrubSecrets(arg);
-    } else if (index === 0 && typeof arg === 'object' && arg !== null && !(arg instanceof Error)) {
+    } else if (
+      index === 0 &&
+      typeof arg === 'object' &&
+      arg !== null &&
+      !(arg instanceof Error) &&
+      !(OWN_TEXT in arg)
+    ) {
       args[0] = scrubFields(arg as Record<string, unknown>);
     }
   }
