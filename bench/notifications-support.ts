@@ -6,7 +6,7 @@ import type PgBoss from 'pg-boss';
 import type { Pool } from 'pg';
 import { deliveryJobId } from '../src/notifications/delivery/delivery-job';
 import { DELIVERY_QUEUE } from '../src/scheduler/job-queue.service';
-import type { NotificationConfig } from '../src/tasks/task.entity';
+import type { NotificationConfig } from '../src/notifications/channels/channel-registry';
 import { ROOT, spawnService, type ServiceProcess } from './bench-support';
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../search/search-provider';
 import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
-import type { NotifyBehavior } from './task.entity';
+import type { NotifyBehavior } from '../search/search.types';
 
 export class PreviewResponse {
   @ApiProperty()

@@ -11,7 +11,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { NotificationChannelRegistry } from '../notifications/channels/channel-registry';
 import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
-import type { NotificationConfig } from './task.entity';
+import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND, TasksService } from './tasks.service';

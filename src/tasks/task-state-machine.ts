@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { TaskState } from './task.entity';
+import type { TaskState } from './task-state';
 
 /** What the scheduler must do when a task moves between two states. */
 export type SchedulerAction = 'remove-job' | 'create-job' | 'none';

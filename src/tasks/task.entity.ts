@@ -7,18 +7,12 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { NotificationConfig } from '../notifications/channels/notification-config';
+import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import type { OutputSchema } from '../search/output-schema';
+import type { NotifyBehavior } from '../search/search.types';
 import { UserEntity } from '../users/user.entity';
 import type { EvidenceRule } from './evidence-rule';
-
-export type TaskState = 'active' | 'paused' | 'completed';
-
-import type { NotifyBehavior } from '../search/search.types';
-
-export { DEFAULT_TASK_NAME, type NotifyBehavior } from '../search/search.types';
-
-export type { NotificationConfig } from '../notifications/channels/notification-config';
+import type { TaskState } from './task-state';
 
 @Entity('tasks')
 @Index('ix_tasks_user_id_created_at', ['userId', 'createdAt'])

@@ -17,7 +17,10 @@ import {
 } from './dto/alert-fields.dto';
 import { NotificationConfigDto, NotificationsProperty } from './dto/notification-config.dto';
 import type { EvidenceRule } from './evidence-rule';
-import type { NotificationConfig, NotifyBehavior, TaskEntity, TaskState } from './task.entity';
+import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import type { NotifyBehavior } from '../search/search.types';
+import type { TaskEntity } from './task.entity';
+import type { TaskState } from './task-state';
 
 export type TaskViewer = 'owner' | 'public';
 

@@ -4,7 +4,8 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows, Statement } from '../database/sql-rows';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { ExecutionColumns } from '../executions/execution-columns';
-import { TaskEntity, type TaskState } from './task.entity';
+import { TaskEntity } from './task.entity';
+import type { TaskState } from './task-state';
 
 /** A task as the API shows it: the row and its last execution. */
 export interface TaskWithLastExecution {

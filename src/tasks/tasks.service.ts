@@ -26,7 +26,9 @@ import {
 import { EvidenceRuleError, validateEvidenceRule, type EvidenceRule } from './evidence-rule';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
-import { DEFAULT_TASK_NAME, type TaskEntity, type TaskState } from './task.entity';
+import { DEFAULT_TASK_NAME } from '../search/search.types';
+import type { TaskEntity } from './task.entity';
+import type { TaskState } from './task-state';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask, type TaskCaps } from './task.repository';
 import { planTransition } from './task-state-machine';

@@ -1,4 +1,8 @@
-export type { NotificationType } from './channel-registry';
+/**
+ * The words of notifications that every part of the service shares: a leaf file, importing
+ * nothing, so entities, channels and decisions can all use it. A channel's type
+ * (`NotificationType`) comes from the registry that lists the channels (channel-registry.ts).
+ */
 
 /** The events a config may subscribe to (`events`, default all of them). */
 export const NOTIFICATION_EVENTS = [
@@ -13,6 +17,9 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 /** What a send record was about: an event, or a test send. */
 export const SEND_EVENTS = [...NOTIFICATION_EVENTS, 'test'] as const;
 export type SendEvent = (typeof SEND_EVENTS)[number];
+
+/** How a send record ended. */
+export type SendStatus = 'success' | 'failed';
 
 /** What every channel config holds. */
 export interface NotificationConfigBase {

@@ -1,4 +1,4 @@
-import type { SendStatus } from '../history/notification-send.entity';
+import type { SendStatus } from '../channels/notification-types';
 
 /** The result of one delivery attempt through one channel. */
 export interface AttemptOutcome {

@@ -1,7 +1,7 @@
 import type { DeliveryLogFields } from '../../common/logging/log-context';
 import type { ChannelOwner } from '../channels/notification-channel';
 import type { DeliveryAttempt } from './delivery-job';
-import type { NotificationConfig } from '../channels/notification-config';
+import type { NotificationConfig } from '../channels/channel-registry';
 import type { NotificationContent } from '../content/notification-content';
 import type { DeliveryState } from './notification-delivery.entity';
 import type { DeliveryWrite } from './notification-delivery.repository';

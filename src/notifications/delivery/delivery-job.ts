@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { NotificationEvent, NotificationType } from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
+import type { NotificationEvent } from '../channels/notification-types';
 
 /** Deliveries under way at once in one process (they mostly wait on the network). */
 export const MAX_DELIVERIES_IN_FLIGHT = 1024;

@@ -4,7 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
-import type { NotificationEvent, NotificationType } from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
+import type { NotificationEvent } from '../channels/notification-types';
 
 /** An open delivery whose queue job is gone. */
 export interface OrphanedDelivery {

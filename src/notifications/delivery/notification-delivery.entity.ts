@@ -8,7 +8,8 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { ExecutionEntity } from '../../executions/execution.entity';
-import type { NotificationEvent, NotificationType } from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
+import type { NotificationEvent } from '../channels/notification-types';
 
 /**
  * `sending`: an email attempt is claimed and under way (or was cut short by a crash);

@@ -5,16 +5,13 @@ import { queryRows } from '../../database/sql-rows';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { ChangeContent, EvidenceContent } from '../content/notification-content';
-import { TaskEntity, type NotificationConfig } from '../../tasks/task.entity';
+import { TaskEntity } from '../../tasks/task.entity';
+import type { NotificationConfig } from '../channels/channel-registry';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
-import type { SendStatus } from '../history/notification-send.entity';
-import type {
-  NotificationEvent,
-  NotificationType,
-  SendEvent,
-} from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
+import type { NotificationEvent, SendEvent, SendStatus } from '../channels/notification-types';
 
 /** What one attempt needs: its execution and task, and where its delivery stands. */
 export interface AttemptContextRow {

@@ -22,7 +22,7 @@ import {
   type DeliveryAttemptJobData,
 } from './delivery-job';
 import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
-import type { NotificationConfig } from '../channels/notification-config';
+import type { NotificationConfig } from '../channels/channel-registry';
 import type { NotificationContent } from '../content/notification-content';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import {

@@ -9,10 +9,8 @@ import {
 } from 'typeorm';
 import { ExecutionEntity } from '../../executions/execution.entity';
 import { TaskEntity } from '../../tasks/task.entity';
-
-import type { NotificationType, SendEvent } from '../channels/notification-types';
-
-export type SendStatus = 'success' | 'failed';
+import type { NotificationType } from '../channels/channel-registry';
+import type { SendEvent, SendStatus } from '../channels/notification-types';
 
 /** One row per delivery attempt (docs/api.md). */
 @Entity('notification_sends')

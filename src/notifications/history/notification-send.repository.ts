@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { TaskEntity } from '../../tasks/task.entity';
 import { NotificationSendEntity } from './notification-send.entity';
-import type { NotificationType } from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
 
 /** The read side of send records (table `notification_sends`). */
 @Injectable()

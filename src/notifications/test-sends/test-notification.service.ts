@@ -9,7 +9,7 @@ import { webhookIdFor } from '../delivery/delivery-job';
 import type { TestNotificationResponse } from './dto/test-notification.dto';
 import type { NotificationContent } from '../content/notification-content';
 import { NotificationDeliveryRepository } from '../delivery/notification-delivery.repository';
-import type { NotificationType } from '../channels/notification-types';
+import type { NotificationType } from '../channels/channel-registry';
 import { Clock } from '../../common/clock/clock';
 import { withDeadline } from '../../common/clock/deadline';
 import { TIMED_OUT } from '../channels/http-delivery.service';

@@ -7,8 +7,11 @@ import {
   OptionalText,
   RequiredText,
 } from '../../common/validation/fields';
-import { NOTIFY_BEHAVIORS, type NotifyBehavior } from '../../search/search.types';
-import { DEFAULT_TASK_NAME } from '../task.entity';
+import {
+  DEFAULT_TASK_NAME,
+  NOTIFY_BEHAVIORS,
+  type NotifyBehavior,
+} from '../../search/search.types';
 import {
   EvidenceProperty,
   EvidenceRuleDto,

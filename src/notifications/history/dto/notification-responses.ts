@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty, UuidProperty } from '../../../common/openapi/schema-properties';
 import { GroundingSourceResponse } from '../../../executions/execution.mapper';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../channels/channel-registry';
-import type { SendStatus } from '../notification-send.entity';
+import type { SendStatus } from '../../channels/notification-types';
 import { SEND_EVENTS, type SendEvent } from '../../channels/notification-types';
 
 /** A Notification send record (docs/api.md): exactly these fields. */

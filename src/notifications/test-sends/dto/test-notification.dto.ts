@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OptionalEnum } from '../../../common/validation/fields';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../channels/channel-registry';
-import type { SendStatus } from '../../history/notification-send.entity';
+import type { SendStatus } from '../../channels/notification-types';
 
 /** `POST /api/v1/tasks/{id}/notifications/test` (docs/api.md). */
 export class TestNotificationDto {
