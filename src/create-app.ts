@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
 import { jsonBody } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
+import { docsSecurityHeaders } from './common/openapi/docs-security-headers';
 import { FrameworkLogger } from './common/logging/framework-logger';
 import { requestLogging } from './common/logging/http-logging';
 import type { RootLogger } from './common/logging/root-logger';
@@ -35,6 +36,7 @@ export async function createApp(
   app.set('etag', false);
   app.use(httpMetrics(app.get(MetricsService)));
   app.use(requestLogging(logger));
+  app.use('/docs', docsSecurityHeaders());
   app.use(decodablePath());
   if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
   app.use(jsonBody());
