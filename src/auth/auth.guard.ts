@@ -8,6 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AuthService } from './auth.service';
 import type { AuthenticatedUser } from './authenticated-user';
+import { bearerCredential } from './bearer-credential';
 import { CredentialAuthenticator } from './credential-authenticator';
 import {
   routeAuthLevel,
@@ -70,12 +71,6 @@ export class AccessGuard implements CanActivate {
     if (looksLikeJwt(credential)) return this.credentials.jwt(request);
     throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
   }
-}
-
-function bearerCredential(header: string | undefined): string {
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-  if (!match) throw new UnauthorizedException('Authorization header missing');
-  return match[1];
 }
 
 function looksLikeJwt(credential: string): boolean {
