@@ -44,14 +44,9 @@ export class AccessGuard implements CanActivate {
     const header = request.headers.authorization;
     // An anonymous caller of a route that allows one has failed nothing.
     if (level === 'optional' && !header) return true;
-    // A client past its failures of the minute is refused before its credential is looked up.
-    await this.failures.assertBelowLimit(request);
-    try {
-      request.user = await this.authenticate(level, header, request);
-    } catch (error) {
-      if (error instanceof UnauthorizedException) await this.failures.recordFailure(request);
-      throw error;
-    }
+    request.user = await this.failures.authenticateWithinLimit(request, () =>
+      this.authenticate(level, header, request),
+    );
     if (level === 'admin' && !request.user.isAdmin)
       throw new ForbiddenException('Admin access required');
     return true;
