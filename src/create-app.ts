@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
+import { localHostsOnly } from './auth/local-hosts-only.middleware';
 import { jsonBody } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
 import { docsSecurityHeaders } from './common/openapi/docs-security-headers';
@@ -36,6 +37,7 @@ export async function createApp(
   app.set('etag', false);
   app.use(httpMetrics(app.get(MetricsService)));
   app.use(requestLogging(logger));
+  if (config.auth.authDisabled) app.use(localHostsOnly(config.server.publicUrl));
   app.use('/docs', docsSecurityHeaders());
   app.use(decodablePath());
   if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
