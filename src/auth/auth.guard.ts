@@ -8,6 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AuthService } from './auth.service';
 import type { AuthenticatedUser } from './authenticated-user';
+import { bearerCredential } from './bearer-credential';
 import { CredentialAuthenticator } from './credential-authenticator';
 import {
   routeAuthLevel,
@@ -43,14 +44,9 @@ export class AccessGuard implements CanActivate {
     const header = request.headers.authorization;
     // An anonymous caller of a route that allows one has failed nothing.
     if (level === 'optional' && !header) return true;
-    // A client past its failures of the minute is refused before its credential is looked up.
-    await this.failures.assertBelowLimit(request);
-    try {
-      request.user = await this.authenticate(level, header, request);
-    } catch (error) {
-      if (error instanceof UnauthorizedException) await this.failures.recordFailure(request);
-      throw error;
-    }
+    request.user = await this.failures.authenticateWithinLimit(request, () =>
+      this.authenticate(level, header, request),
+    );
     if (level === 'admin' && !request.user.isAdmin)
       throw new ForbiddenException('Admin access required');
     return true;
@@ -70,12 +66,6 @@ export class AccessGuard implements CanActivate {
     if (looksLikeJwt(credential)) return this.credentials.jwt(request);
     throw new UnauthorizedException(level === 'jwt' ? 'Invalid token' : 'Invalid API key');
   }
-}
-
-function bearerCredential(header: string | undefined): string {
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-  if (!match) throw new UnauthorizedException('Authorization header missing');
-  return match[1];
 }
 
 function looksLikeJwt(credential: string): boolean {

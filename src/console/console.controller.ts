@@ -3,36 +3,18 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { authConfig, type AuthConfig } from '../auth/auth.config';
 import { Public } from '../common/decorators/auth.decorators';
+import { pageSecurityHeaders } from '../common/http/page-security-headers';
 import { InjectConfig } from '../config/config-slice';
 import { ConsoleAssets } from './console-assets';
 
 /**
- * Contract §9: the console's own scripts and styles only, no inline script or style; uPlot's
- * element styles are set through the CSSOM, which `style-src` does not govern. The favicon is a
- * `data:` URL.
+ * The console's own scripts and styles only, no inline script or style; uPlot's element styles
+ * are set through the CSSOM, which `style-src` does not govern. The favicon is a `data:` URL.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const SECURITY_HEADERS = pageSecurityHeaders("'self'");
 
 /** Hashed file names change with their content: a browser may keep them for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function setSecurityHeaders(response: Response): void {
-  response.set({
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-  });
-}
 
 /**
  * The web console (README, "Console"): its page and its hashed assets, public like any static
@@ -51,8 +33,8 @@ export class ConsoleController {
   @Get()
   page(@Res() response: Response): void {
     const html = this.assets.indexHtml(this.auth.authDisabled);
-    setSecurityHeaders(response);
     response
+      .set(SECURITY_HEADERS)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' })
       .send(html);
   }
@@ -61,8 +43,8 @@ export class ConsoleController {
   asset(@Param('file') file: string, @Res() response: Response): void {
     const asset = this.assets.asset(file);
     if (!asset) throw new NotFoundException();
-    setSecurityHeaders(response);
     response
+      .set(SECURITY_HEADERS)
       .set({ 'Content-Type': asset.contentType, 'Cache-Control': IMMUTABLE })
       .send(asset.body);
   }

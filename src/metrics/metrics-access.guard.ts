@@ -8,13 +8,16 @@ import {
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { authConfig, type AuthConfig } from '../auth/auth.config';
+import { bearerCredential } from '../auth/bearer-credential';
+import { AuthFailureLimiter } from '../common/rate-limit/auth-failure-limiter';
 import { InjectConfig } from '../config/config-slice';
 import { metricsConfig, type MetricsConfig } from './metrics.config';
 
 /**
- * `GET /metrics` has its own rule (contract §10), not the API's credentials: with `METRICS_TOKEN`
- * set, that token as a Bearer credential (else 401); without it, open when `AUTH_DISABLED=true`;
- * otherwise the route does not exist (404).
+ * `GET /metrics` has its own rule (docs/api.md, "Operations"), not the API's credentials: with
+ * `METRICS_TOKEN` set, that token as a Bearer credential (else 401), a wrong or missing token
+ * counting as a failed authentication of the client (`AuthFailureLimiter`); without it, open
+ * when `AUTH_DISABLED=true`; otherwise the route does not exist (404).
  */
 @Injectable()
 export class MetricsAccessGuard implements CanActivate {
@@ -23,23 +26,26 @@ export class MetricsAccessGuard implements CanActivate {
   constructor(
     @InjectConfig(metricsConfig) config: MetricsConfig,
     @InjectConfig(authConfig) private readonly auth: AuthConfig,
+    private readonly failures: AuthFailureLimiter,
   ) {
     this.tokenDigest = config.metricsToken === null ? null : digest(config.metricsToken);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    if (this.tokenDigest === null) {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const expected = this.tokenDigest;
+    if (expected === null) {
       if (this.auth.authDisabled) return true;
       throw new NotFoundException('Not Found');
     }
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
-    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-    if (!match) throw new UnauthorizedException('Authorization header missing');
-    // Digests have one length, so the comparison takes the same time whatever was sent.
-    if (!timingSafeEqual(digest(match[1]), this.tokenDigest)) {
-      throw new UnauthorizedException('Invalid metrics token');
-    }
-    return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    return this.failures.authenticateWithinLimit(request, () => {
+      const token = bearerCredential(request.headers.authorization);
+      // Digests have one length, so the comparison takes the same time whatever was sent.
+      if (!timingSafeEqual(digest(token), expected)) {
+        throw new UnauthorizedException('Invalid metrics token');
+      }
+      return true;
+    });
   }
 }
 

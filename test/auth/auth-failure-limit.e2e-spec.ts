@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { startOfFreshWindow } from '../sharing/sharing-fixtures';
 import { ROOMY_RATE_LIMITS } from '../tasks/task-api';
 
+const METRICS_TOKEN = 'metrics-token-for-tests';
+
 /** A well-formed key that no one holds. */
 function randomKey(): string {
   return `sk_${randomBytes(24)
@@ -35,7 +37,9 @@ describe('Failed authentication limit per IP', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { ...ROOMY_RATE_LIMITS, TRUST_PROXY: '1' } });
+    testApp = await startTestApp({
+      env: { ...ROOMY_RATE_LIMITS, TRUST_PROXY: '1', METRICS_TOKEN },
+    });
     factory = new Factory(testApp);
     user = await factory.user();
   });
@@ -72,6 +76,27 @@ describe('Failed authentication limit per IP', () => {
     // Another IP is not affected.
     await me(ipv4(), user.auth).expect(200);
     expectDetail(await me(ipv4(), `Bearer ${randomKey()}`), 401, 'Invalid API key');
+  });
+
+  it('should count missing and wrong /metrics tokens, and answer /metrics 429 past the limit', async () => {
+    await startOfFreshWindow(15_000);
+    const ip = ipv4();
+    const metrics = (auth?: string) => {
+      const call = testApp.http.get('/metrics').set('X-Forwarded-For', ip);
+      return auth === undefined ? call : call.set('Authorization', auth);
+    };
+    for (let index = 0; index < 30; index += 1) {
+      const auth = [undefined, `Bearer ${METRICS_TOKEN}x`, `Basic ${METRICS_TOKEN}`][index % 3];
+      expect((await metrics(auth)).status).toBe(401);
+    }
+    expectRateLimited(await metrics(`Bearer ${METRICS_TOKEN}`));
+    // One count with the API's credentials: that client's API key is refused too.
+    expectRateLimited(await me(ip, user.auth));
+    await testApp.http
+      .get('/metrics')
+      .set('X-Forwarded-For', ipv4())
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
   });
 
   it('should not count anonymous callers of public and optional routes, nor successful requests', async () => {

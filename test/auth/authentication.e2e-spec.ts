@@ -27,12 +27,26 @@ describe('Authentication (API keys and identity-provider JWTs)', () => {
       expectDetail(await testApp.http.get('/auth/me'), 401, 'Authorization header missing');
     });
 
-    it('should answer 401 "Authorization header missing" when the scheme is not Bearer', async () => {
+    it('should answer 401 "Authorization header missing" when the header is blank', async () => {
       expectDetail(
-        await testApp.http.get('/auth/me').set('Authorization', 'Basic abc'),
+        await testApp.http.get('/auth/me').set('Authorization', ''),
         401,
         'Authorization header missing',
       );
+    });
+
+    it('should answer 401 naming the Bearer form when the scheme is not Bearer', async () => {
+      const user = await factory.user();
+      const key = user.auth.replace(/^Bearer /, '');
+      for (const header of ['Basic abc', `Token ${key}`, key, 'Bearer']) {
+        expectDetail(
+          await testApp.http.get('/auth/me').set('Authorization', header),
+          401,
+          'Authorization header must be "Bearer <API key or JWT>"',
+        );
+      }
+      // The scheme is compared whatever its case.
+      await testApp.http.get('/auth/me').set('Authorization', `bEaReR ${key}`).expect(200);
     });
 
     it('should answer 401 "Invalid API key" when the key is malformed', async () => {

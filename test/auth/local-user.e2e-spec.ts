@@ -88,3 +88,81 @@ describe('The local user of AUTH_DISABLED', () => {
     }
   });
 });
+
+/** With authentication off, a page of another site must not reach the service (DNS rebinding). */
+describe('Host names answered with AUTH_DISABLED', () => {
+  let open: TestApp;
+
+  beforeAll(async () => {
+    open = await startTestApp({
+      env: { AUTH_DISABLED: 'true', PUBLIC_URL: 'https://Monitor.Example.com:8443/base' },
+    });
+  });
+
+  afterAll(async () => {
+    await open.close();
+  });
+
+  const routes: Array<['get' | 'post', string]> = [
+    ['get', '/health'],
+    ['get', '/metrics'],
+    ['get', '/docs'],
+    ['get', '/openapi.json'],
+    ['get', '/console'],
+    ['post', '/mcp'],
+    ['get', '/api/v1/tasks'],
+    ['get', '/admin/stats'],
+    ['get', '/auth/me'],
+    ['post', '/public/waitlist'],
+    ['get', '/no-such-path'],
+  ];
+
+  it.each([
+    'attacker.example',
+    'attacker.example:3000',
+    'localhost.attacker.example',
+    '127.0.0.1.nip.io',
+    'monitor.example.com.attacker.example',
+    'localhost@attacker.example',
+    '[::2]',
+    '[::1].attacker.example',
+  ])('should answer 421 "Misdirected request" on every route when Host is %s', async (host) => {
+    for (const [method, path] of routes) {
+      const response = await open.http[method](path).set('Host', host);
+      expect({ path, status: response.status, body: response.body as unknown }).toEqual({
+        path,
+        status: 421,
+        body: { detail: 'Misdirected request' },
+      });
+    }
+  });
+
+  it.each([
+    'localhost',
+    'localhost:3000',
+    'LocalHost:1',
+    '127.0.0.1',
+    '127.0.0.1:8080',
+    '[::1]',
+    '[::1]:3000',
+    'monitor.example.com',
+    'MONITOR.example.com:8443',
+  ])('should answer as usual when Host is %s', async (host) => {
+    await open.http.get('/health').set('Host', host).expect(200);
+    await open.http.get('/auth/me').set('Host', host).expect(200);
+  });
+
+  it('should answer any Host when authentication is on', async () => {
+    const closed = await startTestApp({ databaseUrl: open.databaseUrl, jwks: open.jwks });
+    try {
+      await closed.http.get('/health').set('Host', 'attacker.example').expect(200);
+      expectDetail(
+        await closed.http.get('/auth/me').set('Host', 'attacker.example'),
+        401,
+        'Authorization header missing',
+      );
+    } finally {
+      await closed.close();
+    }
+  });
+});

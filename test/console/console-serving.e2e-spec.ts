@@ -19,8 +19,10 @@ describe('Console: serving /console', () => {
   function expectSecurityHeaders(headers: Record<string, string>): void {
     expect(headers['content-security-policy']).toMatch(/(^|; )default-src 'self'(;|$)/);
     expect(headers['content-security-policy']).toMatch(/(^|; )script-src 'self'(;|$)/);
+    expect(headers['content-security-policy']).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
     expect(headers['content-security-policy']).not.toContain('unsafe');
     expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('DENY');
   }
 
   it.each(['/console', '/console/'])(
@@ -52,6 +54,7 @@ describe('Console: serving /console', () => {
     const style = await testApp.http.get(`/console/assets/${built.stylesheet}`).expect(200);
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(style.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expectSecurityHeaders(style.headers);
   });
 
   it('should keep the console script within 150 kB gzipped', () => {

@@ -1,4 +1,6 @@
 import { request as httpRequest } from 'node:http';
+import type { Response } from 'supertest';
+import { launchChromium } from '../console/console-browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 interface RawResponse {
@@ -66,6 +68,59 @@ describe('Documentation assets under /docs', () => {
   it('should serve the Swagger UI and its assets when they exist', async () => {
     expect((await rawGet(testApp.baseUrl, '/docs/swagger-ui.css')).status).toBe(200);
     expect((await rawGet(testApp.baseUrl, '/docs/swagger-ui-init.js')).status).toBe(200);
+  });
+
+  function expectPageSecurityHeaders(response: Response): void {
+    const policy = (response.headers['content-security-policy'] ?? '').split('; ');
+    expect(policy).toEqual(
+      expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'"]),
+    );
+    expect(policy.find((directive) => directive.startsWith('script-src'))).toBe(
+      "script-src 'self'",
+    );
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+  }
+
+  it('should send the page security headers with the page and every file it loads', async () => {
+    const page = await testApp.http.get('/docs').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expectPageSecurityHeaders(page);
+    const files = [...page.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map(
+      (match) => new URL(match[1], `${testApp.baseUrl}/docs`).pathname,
+    );
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '/docs/swagger-ui.css',
+        '/docs/swagger-ui-bundle.js',
+        '/docs/swagger-ui-standalone-preset.js',
+        '/docs/swagger-ui-init.js',
+        '/docs/favicon-32x32.png',
+      ]),
+    );
+    for (const file of files) {
+      const response = await testApp.http.get(file);
+      expect({ file, status: response.status }).toEqual({ file, status: 200 });
+      expectPageSecurityHeaders(response);
+    }
+  });
+
+  it('should render Swagger UI in a browser without a refusal of its policy', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${testApp.baseUrl}/docs`);
+      await page.locator('.swagger-ui .info .title').getByText('Task Monitor API').waitFor();
+      await page.locator('.opblock').first().waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it.each(['/docs/no-such-file.js', '/docs/no-such-directory/', '/docs/swagger-ui.css/extra'])(

@@ -138,6 +138,15 @@ describe('GET /metrics', () => {
     expect(routes.filter((route) => /[0-9a-f]{8}-[0-9a-f]{4}/.test(route))).toEqual([]);
   });
 
+  it('should answer 401 naming the Bearer form when the token comes in another scheme', async () => {
+    expectDetail(
+      await testApp.http.get('/metrics').set('Authorization', `Basic ${TOKEN}`),
+      401,
+      'Authorization header must be "Bearer <API key or JWT>"',
+    );
+    await testApp.http.get('/metrics').set('Authorization', `bearer ${TOKEN}`).expect(200);
+  });
+
   describe('without METRICS_TOKEN', () => {
     let second: TestApp | undefined;
 

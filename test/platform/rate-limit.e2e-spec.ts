@@ -1,6 +1,26 @@
+import type { Response } from 'supertest';
 import { expectRateLimited } from '../support/errors';
 import { Factory } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
+
+const HOUR_SECONDS = 3600;
+
+/** The end of the current one-hour window, in epoch seconds. */
+function endOfHour(): number {
+  return (Math.floor(Date.now() / 1000 / HOUR_SECONDS) + 1) * HOUR_SECONDS;
+}
+
+/** The three X-RateLimit headers of an answer and when its hour window ended at the time. */
+async function rateLimitHeadersOf(
+  call: () => Promise<Response>,
+): Promise<{ response: Response; headers: string[]; hourEnds: string[] }> {
+  const before = endOfHour();
+  const response = await call();
+  const headers = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) =>
+    String(response.headers[name]),
+  );
+  return { response, headers, hourEnds: [String(before), String(endOfHour())] };
+}
 
 describe('Per-key rate limits', () => {
   let testApp: TestApp;
@@ -65,6 +85,20 @@ describe('Per-key rate limits', () => {
     expectRateLimited(
       await testApp.http.get('/auth/api-keys').set('Authorization', `Bearer ${user.jwt}`),
     );
+  });
+
+  it('should take all three headers from the limit with the fewest requests left', async () => {
+    const user = await factory.user();
+    await testApp.db.query(
+      `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+       VALUES ($1, date_trunc('hour', now()), 5, date_trunc('hour', now()) + interval '1 hour')`,
+      [`key:${user.apiKeyId}:h`],
+    );
+    // 4 left in the minute, 2 in the hour: the hour's limit, remaining and reset.
+    const { headers, hourEnds } = await rateLimitHeadersOf(() =>
+      testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200),
+    );
+    expect(hourEnds.map((end) => ['8', '2', end])).toContainEqual(headers);
   });
 
   it('should enforce the per-hour limit and not count refused requests against it', async () => {
@@ -188,5 +222,22 @@ describe('Per-user limit of model calls', () => {
       .set('Authorization', other.auth)
       .send({ search_query: 'Has the model call limit been reached?' })
       .expect(503);
+  });
+
+  it('should take all three headers from the model-call limit when it has the fewest requests left', async () => {
+    const user = await factory.user();
+    const preview = () =>
+      testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', user.auth)
+        .send({ search_query: 'Which limit do the headers describe?' });
+    // 99 left in the minute, 2 of the model calls of the hour.
+    const first = await rateLimitHeadersOf(() => preview().expect(503));
+    expect(first.hourEnds.map((end) => ['3', '2', end])).toContainEqual(first.headers);
+    await preview().expect(503);
+    await preview().expect(503);
+    const refused = await rateLimitHeadersOf(preview);
+    expectRateLimited(refused.response);
+    expect(refused.hourEnds.map((end) => ['3', '0', end])).toContainEqual(refused.headers);
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { InjectConfig } from '../../config/config-slice';
 import {
   PostgresThrottlerStorage,
@@ -33,8 +33,26 @@ export class AuthFailureLimiter {
     @InjectConfig(rateLimitConfig) private readonly config: RateLimitConfig,
   ) {}
 
+  /**
+   * Runs `authenticate` for a request that needs a credential: a client past its failures of
+   * the minute gets 429 before its credential is looked up, and a 401 of `authenticate` counts
+   * as one more failure of the client.
+   */
+  async authenticateWithinLimit<T>(
+    request: object,
+    authenticate: () => T | Promise<T>,
+  ): Promise<T> {
+    await this.assertBelowLimit(request);
+    try {
+      return await authenticate();
+    } catch (error) {
+      if (error instanceof UnauthorizedException) await this.recordFailure(request);
+      throw error;
+    }
+  }
+
   /** 429 when the client has used up its failures of this minute. */
-  async assertBelowLimit(request: object): Promise<void> {
+  private async assertBelowLimit(request: object): Promise<void> {
     const window = this.windowOf(request);
     const cached = this.recent.get(window.bucket);
     const decision =
@@ -45,7 +63,7 @@ export class AuthFailureLimiter {
   }
 
   /** Counts one failed authentication of the client. */
-  async recordFailure(request: object): Promise<void> {
+  private async recordFailure(request: object): Promise<void> {
     const window = this.windowOf(request);
     const counted = await this.counters.hitAll([window]);
     // With no failure left, the client's next request is refused.

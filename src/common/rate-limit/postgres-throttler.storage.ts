@@ -14,7 +14,7 @@ export interface RateWindow {
 
 export interface RateDecision {
   allowed: boolean;
-  /** Headers for every answer: limit and reset of the first window, the lowest remaining. */
+  /** Headers for every answer, all of one window (`hitAll` says which). */
   limit: number;
   remaining: number;
   resetEpochSeconds: number;
@@ -72,25 +72,34 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
     };
   }
 
+  /**
+   * Counts a request in every window of `windows` (a refused request in none). The decision
+   * describes one window: the one with the fewest requests left after this one; of windows with
+   * as few left, the one that resets last, so a refused request's `Retry-After` is when every
+   * window it went past has reset.
+   */
   async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
     const counters = windows.map((window) => counterOf(window, now));
     const hits = await this.counters.hit(counters);
-    const exceeded = windows.findIndex((window) => (hits.get(window.bucket) ?? 0) > window.limit);
+    const allowed = windows.every((window) => (hits.get(window.bucket) ?? 0) <= window.limit);
     // A refused request does not use up quota: take the hit back from every window.
-    if (exceeded >= 0) await this.counters.unhit(counters);
-    const remaining = Math.max(
-      0,
-      Math.min(
-        ...windows.map(
-          (window) => window.limit - Math.min(hits.get(window.bucket) ?? 0, window.limit),
-        ),
-      ),
+    if (!allowed) await this.counters.unhit(counters);
+    const left = windows.map((window) =>
+      Math.max(0, window.limit - (hits.get(window.bucket) ?? 0) + (allowed ? 0 : 1)),
     );
-    const resetMs = counters[exceeded >= 0 ? exceeded : 0].end.getTime();
+    let chosen = 0;
+    for (let index = 1; index < windows.length; index += 1) {
+      if (
+        left[index] < left[chosen] ||
+        (left[index] === left[chosen] && counters[index].end > counters[chosen].end)
+      )
+        chosen = index;
+    }
+    const resetMs = counters[chosen].end.getTime();
     return {
-      allowed: exceeded < 0,
-      limit: windows[0].limit,
-      remaining,
+      allowed,
+      limit: windows[chosen].limit,
+      remaining: left[chosen],
       resetEpochSeconds: Math.ceil(resetMs / 1000),
       retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
