@@ -15,6 +15,7 @@ const FEATURES = [
   'mcp',
   'notifications',
   'public',
+  'retention',
   'scheduler',
   'search',
   'tasks',

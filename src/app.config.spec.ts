@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       tasks: { maxActiveTasksPerUser: 100, maxTasksPerUser: 1000 },
       scheduler: { minIntervalMs: 15 * 60_000, maxIntervalMs: 7 * 86_400_000, workerEnabled: true },
       console: { enabled: true },
+      retention: { executionRetentionDays: 180 },
     });
     expect(config.notifications.webhookRetryScheduleMs).toEqual([
       5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5,
@@ -220,5 +221,18 @@ describe('loadConfig: search provider selection', () => {
     expect(() =>
       loadConfig({ USER_MONTHLY_BUDGET_USD: '-1', PRICE_OUTPUT_PER_MTOK: 'cheap' }),
     ).toThrow(/PRICE_OUTPUT_PER_MTOK[\s\S]*USER_MONTHLY_BUDGET_USD/);
+  });
+
+  it('should take EXECUTION_RETENTION_DAYS as whole days, 0 keeping every execution', () => {
+    expect(loadConfig({ EXECUTION_RETENTION_DAYS: '0' }).retention.executionRetentionDays).toBe(0);
+    expect(loadConfig({ EXECUTION_RETENTION_DAYS: '30' }).retention.executionRetentionDays).toBe(
+      30,
+    );
+    expect(() => loadConfig({ EXECUTION_RETENTION_DAYS: '-1' })).toThrow(
+      /EXECUTION_RETENTION_DAYS/,
+    );
+    expect(() => loadConfig({ EXECUTION_RETENTION_DAYS: '1.5' })).toThrow(
+      /EXECUTION_RETENTION_DAYS/,
+    );
   });
 });

@@ -10,6 +10,7 @@ import { mcpConfig } from './mcp/mcp.config';
 import { metricsConfig } from './metrics/metrics.config';
 import { CHANNEL_CONFIGS } from './notifications/channels/channel-registry';
 import { notificationsConfig } from './notifications/notifications.config';
+import { retentionConfig } from './retention/retention.config';
 import { schedulerConfig } from './scheduler/scheduler.config';
 import { searchConfig } from './search/search.config';
 import { tasksConfig } from './tasks/tasks.config';
@@ -34,6 +35,7 @@ export const CONFIG_SLICES = {
   usage: usageConfig,
   tasks: tasksConfig,
   executions: executionsConfig,
+  retention: retentionConfig,
   notifications: notificationsConfig,
   metrics: metricsConfig,
   mcp: mcpConfig,

@@ -23,6 +23,7 @@ import { HealthModule } from './health/health.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PublicModule } from './public/public.module';
+import { RetentionModule } from './retention/retention.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -62,6 +63,7 @@ export class AppModule {
         TasksModule,
         PublicModule,
         AdminModule,
+        RetentionModule,
         // Off with MCP_ENABLED=false: then /mcp is no route at all (404).
         ...(config.mcp.enabled ? [McpModule] : []),
         // Off with CONSOLE_ENABLED=false: then /console is no route at all (404).

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
+import { queryRows, Statement } from '../database/sql-rows';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
 import type { CheckHistory } from './check-outcome';
 import { ExecutionColumns } from './execution-columns';
@@ -65,6 +65,39 @@ const EXECUTION = new ExecutionColumns();
 
 /** The decision stored on an execution that ended without a result. */
 const FAILED_NOTIFICATION = `'{"notify": false, "reason": "check_failed", "channels": [], "completes_task": false}'::jsonb`;
+
+/**
+ * Why an execution past retention stays (docs/operations.md, "Retention"): each entry is a
+ * condition on the candidate `e` that keeps it, so another reason is one more entry.
+ */
+const RETAINED_EXECUTION = [
+  // Its check is still under way.
+  `e.status IN ('pending', 'running', 'retrying')`,
+  // Its task's `last_execution_id`.
+  `EXISTS (SELECT 1 FROM tasks t WHERE t.id = e.task_id AND t.last_execution_id = e.id)`,
+  // Its task's standing alert: the execution whose met-condition notification stands.
+  `EXISTS (SELECT 1 FROM tasks t WHERE t.id = e.task_id AND t.alert_execution_id = e.id)`,
+  // Its task's latest successful execution (ix_executions_task_id_created_at).
+  `e.status = 'success' AND NOT EXISTS (SELECT 1 FROM executions later
+     WHERE later.task_id = e.task_id AND later.status = 'success' AND later.created_at > e.created_at)`,
+  // A delivery of it not yet finished (ix_notification_deliveries_execution_id).
+  `EXISTS (SELECT 1 FROM notification_deliveries d
+     WHERE d.execution_id = e.id AND d.state IN ('sending', 'retry_scheduled'))`,
+];
+
+/**
+ * Executions created before $1 and not retained, oldest first (ix_executions_created_at), at
+ * most $2, passing over rows another transaction holds; their send records and deliveries go
+ * with them (`ON DELETE CASCADE`).
+ */
+const DELETE_EXPIRED = new Statement(
+  `WITH expired AS (
+     SELECT e.id FROM executions e
+     WHERE e.created_at < $1 AND NOT (${RETAINED_EXECUTION.map((keep) => `(${keep})`).join(' OR ')})
+     ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+   DELETE FROM executions x USING expired WHERE x.id = expired.id
+   RETURNING x.id`,
+);
 
 /**
  * The statements on `executions` that move a check through its states. The check runner's are
@@ -425,6 +458,12 @@ export class ExecutionRepository {
        RETURNING id`,
       [message, CHECK_QUEUE, limit],
     );
+    return rows.length;
+  }
+
+  /** Deletes up to `limit` executions past retention (DELETE_EXPIRED); returns how many. */
+  async deleteExpired(createdBefore: Date, limit: number): Promise<number> {
+    const rows = await queryRows(this.dataSource, DELETE_EXPIRED, [createdBefore, limit]);
     return rows.length;
   }
 }

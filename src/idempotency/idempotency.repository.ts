@@ -47,6 +47,18 @@ const COMPLETE = new Statement(
    WHERE user_id = $1 AND key = $2 AND claim = $3`,
 );
 
+/**
+ * A key taken over meanwhile has a new `created_at`: the lock re-reads the row and leaves it out.
+ */
+const DELETE_CREATED_BEFORE = new Statement(
+  `WITH expired AS (
+     SELECT user_id, key FROM idempotency_keys WHERE created_at < $1
+     ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+   DELETE FROM idempotency_keys k USING expired
+   WHERE k.user_id = expired.user_id AND k.key = expired.key
+   RETURNING k.key`,
+);
+
 /** The queries on `idempotency_keys` (primary key `(user_id, key)`). */
 @Injectable()
 export class IdempotencyRepository {
@@ -101,8 +113,12 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Removes expired keys (`ix_idempotency_keys_created_at`). */
-  async deleteCreatedBefore(cutoff: Date): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+  /**
+   * Removes up to `limit` keys created before `cutoff`, oldest first
+   * (`ix_idempotency_keys_created_at`), passing over keys a request holds; returns how many.
+   */
+  async deleteCreatedBefore(cutoff: Date, limit: number): Promise<number> {
+    const rows = await queryRows(this.dataSource, DELETE_CREATED_BEFORE, [cutoff, limit]);
+    return rows.length;
   }
 }

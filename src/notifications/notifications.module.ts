@@ -12,6 +12,7 @@ import { DeliveryWorkerService } from './delivery/delivery-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
 import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
+import { VerificationCodeSweeper } from './email-verification/verification-code.sweeper';
 import { HttpDeliveryService } from './channels/http-delivery.service';
 import { NotificationConfigValidator } from './channels/notification-config.validator';
 import { NotificationDeliveryRepository } from './delivery/notification-delivery.repository';
@@ -48,6 +49,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     HttpDeliveryService,
     EmailVerificationService,
     EmailVerificationRepository,
+    VerificationCodeSweeper,
     ...CHANNEL_PROVIDERS,
     NotificationChannelRegistry,
     NotificationConfigValidator,

@@ -261,6 +261,31 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
     ]);
   });
 
+  it('should count sites by registrable domain and trust a source by its host', async () => {
+    const query = uniqueQuery('site count');
+    harness.provider.script(
+      query,
+      reply({
+        conditionMet: true,
+        sources: [
+          redirect('news.bbc.co.uk'),
+          { uri: 'https://sport.bbc.co.uk/a', title: 'Sport' },
+          { uri: 'https://alice.github.io/post', title: 'Alice' },
+          { uri: 'https://bob.github.io/post', title: 'Bob' },
+        ],
+      }),
+    );
+    const task = await createTask(query, `/sites-${randomUUID()}`, {
+      evidence: { min_domains: 3, trusted_domains: ['news.bbc.co.uk'] },
+    });
+    // Three sites (bbc.co.uk, alice.github.io, bob.github.io); one of them through a trusted host.
+    expect(await run(task.id)).toMatchObject({
+      claimed_met: true,
+      condition_met: true,
+      evidence: { distinct_domains: 3, trusted_matches: 1, satisfied: true },
+    });
+  });
+
   it('should withdraw a standing alert once after N not-met runs, but not for an evidence shortfall', async () => {
     const query = uniqueQuery('stock watch');
     const path = `/retract-${randomUUID()}`;

@@ -142,6 +142,42 @@ describe('Idempotency-Key on create, execute and fork', () => {
     expect(rows.map((row: { key: string }) => row.key)).not.toContain(old);
   });
 
+  it('should pass over an expired key that a request holds when it sweeps', async () => {
+    const expire = (key: string) =>
+      testApp.db.query(
+        `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE user_id = $1 AND key = $2`,
+        [user.id, key],
+      );
+    const [held, free] = [nextKey(), nextKey()];
+    for (const key of [held, free]) {
+      await create(testApp, user, key, { search_query: uniqueQuery('held'), state: 'paused' });
+      await expire(key);
+    }
+    const keysLeft = async () =>
+      (
+        await testApp.db.query<{ key: string }>(
+          'SELECT key FROM idempotency_keys WHERE user_id = $1 AND key = ANY($2)',
+          [user.id, [held, free]],
+        )
+      ).rows.map((row) => row.key);
+    const client = await testApp.db.connect();
+    try {
+      // A request taking the key over holds its row: the sweep must not wait for it.
+      await client.query('BEGIN');
+      await client.query(
+        'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2 FOR UPDATE',
+        [user.id, held],
+      );
+      await testApp.app.get(IdempotencyKeySweeper).removeExpired();
+      expect(await keysLeft()).toEqual([held]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await testApp.app.get(IdempotencyKeySweeper).removeExpired();
+    expect(await keysLeft()).toEqual([]);
+  });
+
   it('should keep a 4xx answer and let the key go after a 429', async () => {
     const key = nextKey();
     const invalid = await create(testApp, user, key, { search_query: 'short' });

@@ -35,6 +35,7 @@ const SCHEMA = {
 const SOURCES = [
   { uri: 'https://shop.example/pricing', title: 'Pricing' },
   { uri: 'https://news.example.org/item/7', title: 'News' },
+  { uri: 'https://wiki.example/Pricing_(2026)?v=[2]', title: 'Pricing [2026](x)' },
 ];
 
 /** A value as long as a value may be (1,000 characters), holding markup and an ampersand. */
@@ -162,15 +163,19 @@ describe('Value changes and withdrawn alerts on every channel', () => {
     expect(changes?.text?.text).toContain(`→ Stable yyy`);
 
     // Discord: the long change line is cut to the field limit; nothing passes 2,000 characters.
-    expect(got.discord.content).toBe('**Pricing <watch\\>: values changed**');
+    expect(got.discord.content).toBe('**Pricing \\<watch\\>: values changed**');
     const [embed] = got.discord.embeds;
     const field = embed.fields.find((candidate) => candidate.name === 'Changes');
-    expect(field?.value.startsWith(`${priceLine}\nheadline: Beta <b\\>& xxx`)).toBe(true);
+    expect(field?.value.startsWith(`${priceLine}\nheadline: Beta \\<b\\>& xxx`)).toBe(true);
     expect(field?.value.endsWith('…')).toBe(true);
     for (const text of [got.discord.content, embed.title, embed.description]) {
       expect(text.length).toBeLessThanOrEqual(2000);
     }
     for (const { value } of embed.fields) expect(value.length).toBeLessThanOrEqual(1024);
+    // Link syntax in a source's title and URL stays inside its masked link.
+    expect(embed.fields.find((candidate) => candidate.name === 'Sources')?.value).toContain(
+      '[Pricing \\[2026\\]\\(x\\)](https://wiki.example/Pricing_%282026%29?v=%5B2%5D)',
+    );
 
     // ntfy: plain text.
     expect(got.ntfy.headers.title).toBe('Pricing <watch>: values changed');
@@ -224,7 +229,7 @@ describe('Value changes and withdrawn alerts on every channel', () => {
     );
     expect(JSON.stringify(got.slack.blocks)).toContain('Sold out &amp; no date given');
 
-    expect(got.discord.content).toBe('**Pricing <watch\\>: alert withdrawn**');
+    expect(got.discord.content).toBe('**Pricing \\<watch\\>: alert withdrawn**');
     expect(got.discord.embeds[0].description).toContain('The earlier alert is withdrawn');
 
     expect(got.ntfy.headers.title).toBe('Pricing <watch>: alert withdrawn');

@@ -125,7 +125,7 @@ describe('Chat and push channels', () => {
     expect(body.embeds[0]).toMatchObject({ url: 'https://example.com/blog/release?a=1&b=2' });
     expect(body.embeds[0].fields).toEqual(
       expect.arrayContaining([
-        { name: 'Answer', value: 'Version 2.0 shipped <today\\> & "everyone" is happy' },
+        { name: 'Answer', value: 'Version 2.0 shipped \\<today\\> & "everyone" is happy' },
       ]),
     );
   });

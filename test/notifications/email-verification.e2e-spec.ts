@@ -1,3 +1,4 @@
+import { VerificationCodeSweeper } from '../../src/notifications/email-verification/verification-code.sweeper';
 import { Factory, type TestUser } from '../support/factory';
 import { expectDetail, expectRateLimited } from '../support/errors';
 import { SmtpTestServer } from '../support/smtp-test-server';
@@ -35,10 +36,10 @@ describe('Verified email recipients', () => {
       .send({ email: address });
   }
 
-  function confirm(address: string, code: string) {
+  function confirm(address: string, code: string, caller: TestUser = user) {
     return testApp.http
       .post('/api/v1/email-verifications/confirm')
-      .set('Authorization', user.auth)
+      .set('Authorization', caller.auth)
       .send({ email: address, code });
   }
 
@@ -115,6 +116,37 @@ describe('Verified email recipients', () => {
       [address],
     );
     expectDetail(await confirm(address, code), 400, /expired/);
+  });
+
+  it('should delete a pending verification once its code expired and keep the others', async () => {
+    const owner = await new Factory(testApp).user();
+    const [stale, fresh, kept] = ['stale', 'fresh', 'kept'].map(
+      (name) => `${name}-${owner.id}@example.org`,
+    );
+    for (const address of [stale, fresh, kept]) await requestCode(address, owner).expect(200);
+    await confirm(kept, await mailedCode(kept), owner).expect(200);
+    const staleCode = await mailedCode(stale);
+    await testApp.db.query(
+      "UPDATE email_verifications SET code_expires_at = now() - interval '1 minute' WHERE email = $1",
+      [stale],
+    );
+    // Expired codes of other tests go too.
+    expect(await testApp.app.get(VerificationCodeSweeper).removeExpired()).toBeGreaterThanOrEqual(
+      1,
+    );
+    const list = await testApp.http
+      .get('/api/v1/email-verifications')
+      .set('Authorization', owner.auth)
+      .expect(200);
+    expect(list.body).toEqual([
+      { email: fresh, status: 'pending', verified_at: null },
+      { email: kept, status: 'verified', verified_at: expect.any(String) },
+    ]);
+    expectDetail(
+      await confirm(stale, staleCode, owner),
+      400,
+      `No verification code was requested for ${stale}`,
+    );
   });
 
   it('should fail later sends to an address once its verification is removed', async () => {

@@ -143,4 +143,15 @@ export class Factory {
     );
     return rows[0].id;
   }
+
+  /** A delivery of an execution of `task` through email, in `state` (`delivered` unless said). */
+  async delivery(task: { id: string }, executionId: string, state = 'delivered'): Promise<string> {
+    const id = randomUUID();
+    await this.testApp.db.query(
+      `INSERT INTO notification_deliveries (id, execution_id, task_id, channel, attempt, state, job_id)
+       VALUES ($1, $2, $3, 'email', 1, $4, $1)`,
+      [id, executionId, task.id, state],
+    );
+    return id;
+  }
 }

@@ -78,8 +78,28 @@ describe('discordMessage', () => {
   it('should escape markdown and ping nobody when the text holds mentions', () => {
     const message = discordMessage(content());
     const embed = (message.embeds as Array<{ fields: Array<{ name: string; value: string }> }>)[0];
-    expect(embed.fields[0].value).toBe('It is <b\\>9</b\\> & \\*cheap\\* @everyone');
+    expect(embed.fields[0].value).toBe('It is \\<b\\>9\\</b\\> & \\*cheap\\* @everyone');
     expect(message.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('should escape link syntax in link texts and targets when a source carries it', () => {
+    const tricky = content();
+    tricky.execution!.groundingSources = [
+      {
+        uri: 'https://en.example.org/wiki/Price_(x)?q=[1]#<a>',
+        title: 'Price](https://evil.example) <@1> [x]',
+      },
+      { uri: 'http://[2001:db8::1]:8080/a(b)', title: 'v6' },
+    ];
+    const embed = (
+      discordMessage(tricky).embeds as Array<{ fields: Array<{ name: string; value: string }> }>
+    )[0];
+    expect(embed.fields.find((field) => field.name === 'Sources')?.value).toBe(
+      [
+        '[Price\\]\\(https://evil.example\\) \\<@1\\> \\[x\\]](https://en.example.org/wiki/Price_%28x%29?q=%5B1%5D#%3Ca%3E)',
+        '[v6](http://[2001:db8::1]:8080/a%28b%29)',
+      ].join('\n'),
+    );
   });
 
   it('should keep content within 2,000 and fields within 1,024 characters when texts are long', () => {
@@ -165,7 +185,7 @@ describe('values changed and withdrawn alerts in every chat channel', () => {
     const embed = (
       discordMessage(changed()).embeds as Array<{ fields: Array<{ value: string }> }>
     )[0];
-    expect(embed.fields[0].value).toBe('price: 10 → 12\nstage: none → <stable\\>');
+    expect(embed.fields[0].value).toBe('price: 10 → 12\nstage: none → \\<stable\\>');
     expect(ntfyMessage(changed()).body).toContain('Changes: price: 10 → 12');
   });
 

@@ -28,9 +28,34 @@ const COLORS: Record<SendEvent, number> = {
   test: 0x757575,
 };
 
-/** Discord markdown: a backslash before any character that could start formatting. */
+/**
+ * Discord markdown: a backslash before any character that could start formatting, a masked link
+ * (`[`, `]`, `(`, `)`) or an angle-bracket link or mention (`<`, `>`).
+ */
 function escapeDiscord(character: string): string {
-  return /[\\*_~`|>#[\]()-]/.test(character) ? `\\${character}` : character;
+  return /[\\*_~`|<>#[\]()-]/.test(character) ? `\\${character}` : character;
+}
+
+/** The characters that could close a masked link's target or open another link. */
+const LINK_SYNTAX = /[()[\]<>]/g;
+
+function percentEncode(text: string): string {
+  return text.replace(
+    LINK_SYNTAX,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * A masked link's target (docs/api.md, "Notifications"): the URL with `(`, `)`, `[`, `]`, `<`
+ * and `>` percent-encoded, so a source cannot break out of its link. The brackets of an IPv6
+ * host are the URL's own syntax and stay (the parser leaves none unencoded before the host).
+ */
+function discordLinkTarget(uri: string): string {
+  const { href, host } = new URL(uri);
+  if (!host.startsWith('[')) return percentEncode(href);
+  const at = href.indexOf(host);
+  return `${percentEncode(href.slice(0, at))}${host}${percentEncode(href.slice(at + host.length))}`;
 }
 
 /** Discord's JSON message: a short `content` line and one embed with the details. */
@@ -39,7 +64,7 @@ export function discordMessage(content: NotificationContent): Record<string, unk
   const sourceLines: string[] = [];
   for (const source of parts.sources) {
     const title = escapeWithin(source.title || source.uri, 100, escapeDiscord);
-    const line = `[${title}](${new URL(source.uri).href.replace(/[()]/g, encodeURIComponent)})`;
+    const line = `[${title}](${discordLinkTarget(source.uri)})`;
     if ([...sourceLines, line].join('\n').length > FIELD_MAX) break;
     sourceLines.push(line);
   }
