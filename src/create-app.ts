@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
-import { jsonBody } from './common/http/json-body';
+import { jsonBody, MAX_JSON_DEPTH } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
 import { FrameworkLogger } from './common/logging/framework-logger';
 import { requestLogging } from './common/logging/http-logging';
@@ -37,7 +37,7 @@ export async function createApp(
   app.use(requestLogging(logger));
   app.use(decodablePath());
   if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
-  app.use(jsonBody());
+  app.use(jsonBody({ maxDepth: MAX_JSON_DEPTH }));
   app.getHttpServer().requestTimeout = REQUEST_TIMEOUT_MS;
   const document = SwaggerModule.createDocument(
     app,
