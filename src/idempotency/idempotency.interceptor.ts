@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { randomUUID } from 'node:crypto';
-import { from, of, type Observable } from 'rxjs';
+import { defer, from, of, type Observable } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
 import type { Request, Response } from 'express';
 import { Clock } from '../common/clock/clock';
@@ -33,9 +33,12 @@ export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 /** 1 to 255 visible ASCII characters. */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+/** Live keys one user may hold: each may keep an answer of up to 64 kB. */
+const MAX_LIVE_KEYS_PER_USER = 10_000;
 
 export const DIFFERENT_REQUEST = 'Idempotency-Key was used with a different request';
 export const IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
+export const TOO_MANY_KEYS = 'Too many Idempotency-Keys in use';
 
 /**
  * `Idempotency-Key` on the routes marked `@Idempotent()` (docs/api.md, "Idempotency-Key"). The
@@ -68,13 +71,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = requestFingerprint(request.method, request.originalUrl, request.body);
     const claim = randomUUID();
     const now = this.clock.now();
+    const expiredBefore = new Date(now.getTime() - KEY_LIFETIME_MS);
     const found = await this.keys.claim({
       userId,
       key,
       claim,
       fingerprint,
       now,
-      expiredBefore: new Date(now.getTime() - KEY_LIFETIME_MS),
+      expiredBefore,
       abandonedBefore: new Date(now.getTime() - ABANDONED_AFTER_MS),
     });
     if (found.claim !== claim)
@@ -89,12 +93,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
         (request.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK),
       answerKept: false,
     };
-    return this.scope
-      .open(held, () => next.handle())
-      .pipe(
-        mergeMap((body: unknown) => from(this.settleSuccess(held).then(() => body))),
-        catchError((error: unknown) => from(this.settleFailure(held, error, request))),
-      );
+    return defer(() => this.assertUnderKeyCap(userId, expiredBefore)).pipe(
+      mergeMap(() => this.scope.open(held, () => next.handle())),
+      mergeMap((body: unknown) => from(this.settleSuccess(held).then(() => body))),
+      catchError((error: unknown) => from(this.settleFailure(held, error, request))),
+    );
+  }
+
+  /**
+   * 429 when the user's live keys, this new one included, pass the cap. Counted after the claim
+   * committed, in a statement of its own: of two requests racing for the last place, the one
+   * counting later sees the other's key, so the cap holds (both may be refused).
+   */
+  private async assertUnderKeyCap(userId: string, expiredBefore: Date): Promise<void> {
+    const live = await this.keys.countLive(userId, expiredBefore, MAX_LIVE_KEYS_PER_USER + 1);
+    if (live > MAX_LIVE_KEYS_PER_USER)
+      throw new HttpException(TOO_MANY_KEYS, HttpStatus.TOO_MANY_REQUESTS);
   }
 
   private answerAgain(

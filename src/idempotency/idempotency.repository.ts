@@ -58,6 +58,13 @@ const RELEASE = new Statement(
    WHERE user_id = $1 AND key = $2 AND claim = $3 AND response_status IS NULL`,
 );
 
+/** At most `$3` rows are read: the caller needs to know only whether the count passes a cap. */
+const COUNT_LIVE = new Statement(
+  `SELECT count(*)::int AS live FROM (
+     SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND created_at >= $2 LIMIT $3
+   ) AS k`,
+);
+
 /** The queries on `idempotency_keys` (primary key `(user_id, key)`). */
 @Injectable()
 export class IdempotencyRepository {
@@ -117,6 +124,19 @@ export class IdempotencyRepository {
   /** Lets an unanswered key go (an answer that is not kept): the next request with it runs. */
   async release(held: KeyClaim): Promise<void> {
     await queryRows(this.dataSource, RELEASE, [held.userId, held.key, held.claim]);
+  }
+
+  /**
+   * The user's keys created since `since`, counted up to `atMost` (the primary key's `user_id`
+   * prefix finds them).
+   */
+  async countLive(userId: string, since: Date, atMost: number): Promise<number> {
+    const rows = await queryRows<{ live: number }>(this.dataSource, COUNT_LIVE, [
+      userId,
+      since,
+      atMost,
+    ]);
+    return rows[0].live;
   }
 
   /** Removes expired keys (`ix_idempotency_keys_created_at`). */

@@ -7,6 +7,7 @@ import { ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
 
 const DIFFERENT = 'Idempotency-Key was used with a different request';
 const IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
+const TOO_MANY_KEYS = 'Too many Idempotency-Keys in use';
 
 describe('Idempotency-Key on create, execute and fork', () => {
   let testApp: TestApp;
@@ -266,6 +267,59 @@ describe('Idempotency-Key on create, execute and fork', () => {
     expect(await keptBody(user, forkKey)).not.toContain('whsec_');
   });
 
+  it('should answer 429 past 10,000 live keys of one user, and still replay a kept one', async () => {
+    const holder = await factory.user();
+    await fillKeys(testApp, holder, 9_999, 'filler');
+    const last = nextKey();
+    const body = { search_query: uniqueQuery('last key'), state: 'paused' };
+    expect((await create(testApp, holder, last, body)).status).toBe(200);
+    const refusedKey = nextKey();
+    const refused = await create(testApp, holder, refusedKey, {
+      search_query: uniqueQuery('one key too many'),
+      state: 'paused',
+    });
+    expectDetail(refused, 429, TOO_MANY_KEYS);
+    expect(await keyExists(holder, refusedKey)).toBe(false);
+    const replayed = await create(testApp, holder, last, body);
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+
+    // An expired key is no longer live: its place is free again.
+    await testApp.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours'
+       WHERE user_id = $1 AND key = 'filler-1'`,
+      [holder.id],
+    );
+    expect(
+      (
+        await create(testApp, holder, refusedKey, {
+          search_query: uniqueQuery('freed'),
+          state: 'paused',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('should never let concurrent new keys pass the cap of 10,000', async () => {
+    const holder = await factory.user();
+    await fillKeys(testApp, holder, 9_995, 'filler');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        create(testApp, holder, nextKey(), {
+          search_query: uniqueQuery(`racing key ${index}`),
+          state: 'paused',
+        }),
+      ),
+    );
+    for (const answer of answers) expect([200, 429]).toContain(answer.status);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(5);
+    const { rows } = await testApp.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM idempotency_keys WHERE user_id = $1',
+      [holder.id],
+    );
+    expect(rows[0].count).toBeLessThanOrEqual(10_000);
+  });
+
   it('should not do the work when its answer cannot be kept with it, and do it once on retry', async () => {
     const runner = await factory.user();
     const source = await factory.task(runner);
@@ -412,6 +466,16 @@ describe('Idempotency-Key on create, execute and fork', () => {
     }
   });
 });
+
+/** Gives `user` `count` live keys (`<prefix>-1`, ...), each with a kept answer. */
+async function fillKeys(testApp: TestApp, user: TestUser, count: number, prefix: string) {
+  await testApp.db.query(
+    `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, response_status, response_body, created_at)
+     SELECT $1, $2 || '-' || n, gen_random_uuid(), repeat('0', 64), 200, '{}', now()
+     FROM generate_series(1, $3) AS n`,
+    [user.id, prefix, count],
+  );
+}
 
 /**
  * Runs `work` while no key can have its answer kept: a real database failure (a trigger on
