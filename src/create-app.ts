@@ -4,7 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
 import { localHostsOnly } from './auth/local-hosts-only.middleware';
-import { jsonBody } from './common/http/json-body';
+import { jsonBody, MAX_JSON_DEPTH } from './common/http/json-body';
 import { decodablePath } from './common/http/request-path';
 import { docsSecurityHeaders } from './common/openapi/docs-security-headers';
 import { FrameworkLogger } from './common/logging/framework-logger';
@@ -41,7 +41,7 @@ export async function createApp(
   app.use('/docs', docsSecurityHeaders());
   app.use(decodablePath());
   if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
-  app.use(jsonBody());
+  app.use(jsonBody({ maxDepth: MAX_JSON_DEPTH }));
   app.getHttpServer().requestTimeout = REQUEST_TIMEOUT_MS;
   const document = SwaggerModule.createDocument(
     app,

@@ -4,6 +4,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { isUniqueViolation } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
+import { IdempotencyScope } from '../idempotency/idempotency-scope';
 import { UsageService } from '../usage/usage.service';
 import { UsersService } from '../users/users.service';
 import { CheckScheduleRepository } from './check-schedule.repository';
@@ -27,19 +28,23 @@ export class ExecutionsService {
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly clock: Clock,
+    private readonly idempotency: IdempotencyScope,
   ) {}
 
   /**
    * Creates a `pending` execution and its queue job in one transaction: the run survives a restart.
    * With `force`, an execution in flight is cancelled first (its worker then drops its result).
+   * With an `Idempotency-Key`, the answer is kept in the same transaction.
    */
-  async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionEntity> {
+  async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionResponse> {
     return this.transactions.run(async (manager) => {
       // Lock order (contract §10): the user, the task, then its executions and job.
       await this.users.lockActiveUser(manager, userId);
       if (!(await this.schedule.lockTaskOfUser(manager, taskId, userId)))
         throw new NotFoundException('Task not found');
-      return this.startRun(manager, taskId, force);
+      const answer = toExecutionResponse(await this.startRun(manager, taskId, force));
+      await this.idempotency.keepAnswer(manager, answer);
+      return answer;
     });
   }
 
@@ -71,7 +76,7 @@ export class ExecutionsService {
   /** `POST .../execute`: a run the caller asked for, within the caller's monthly budget. */
   async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {
     await this.usage.assertWithinBudget(caller.id);
-    return toExecutionResponse(await this.requestRun(caller.id, taskId, force));
+    return this.requestRun(caller.id, taskId, force);
   }
 
   /** History of a task, newest first: the owner's, or anyone's when the task is public. */

@@ -2,9 +2,10 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { UserEntity } from '../users/user.entity';
 
 /**
- * An `Idempotency-Key` a user sent (contract §8), kept 24 hours: the request it stands for (a
- * fingerprint of method, path and body) and, once answered, the answer to give again. No answer
- * yet: the first request is in progress. Shared by every instance through PostgreSQL.
+ * An `Idempotency-Key` a user sent (docs/api.md, "Idempotency-Key"), kept 24 hours: the request it
+ * stands for (a fingerprint of method, path and body) and, once answered, the answer to give
+ * again, written in the transaction of the work it answers. No answer yet: the first request is
+ * in progress (its work has not committed). Shared by every instance through PostgreSQL.
  */
 @Entity('idempotency_keys')
 @Index('ix_idempotency_keys_created_at', ['createdAt'])

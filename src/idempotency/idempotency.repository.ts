@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows, Statement } from '../database/sql-rows';
 
 /** The key as the claim found it: taken by this request when `claim` is the one it offered. */
@@ -11,10 +11,14 @@ export interface KeyRecord {
   responseBody: string | null;
 }
 
-export interface ClaimRequest {
+/** A key as one request holds it: only the holder of `claim` keeps its answer or lets it go. */
+export interface KeyClaim {
   userId: string;
   key: string;
   claim: string;
+}
+
+export interface ClaimRequest extends KeyClaim {
   fingerprint: string;
   now: Date;
   /** A key created before this has expired: a new request takes it over. */
@@ -42,9 +46,23 @@ const CLAIM = new Statement(
    RETURNING claim, fingerprint, response_status, response_body`,
 );
 
+/** The first answer kept is the key's answer: a later one does not replace it. */
 const COMPLETE = new Statement(
   `UPDATE idempotency_keys SET response_status = $4, response_body = $5
-   WHERE user_id = $1 AND key = $2 AND claim = $3`,
+   WHERE user_id = $1 AND key = $2 AND claim = $3 AND response_status IS NULL
+   RETURNING true AS kept`,
+);
+
+const RELEASE = new Statement(
+  `DELETE FROM idempotency_keys
+   WHERE user_id = $1 AND key = $2 AND claim = $3 AND response_status IS NULL`,
+);
+
+/** At most `$3` rows are read: the caller needs to know only whether the count passes a cap. */
+const COUNT_LIVE = new Statement(
+  `SELECT count(*)::int AS live FROM (
+     SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND created_at >= $2 LIMIT $3
+   ) AS k`,
 );
 
 /**
@@ -94,23 +112,43 @@ export class IdempotencyRepository {
     };
   }
 
-  /** Keeps the answer of the request that holds the key. */
+  /**
+   * Keeps the answer of the request that holds the key, in the caller's transaction when
+   * `manager` holds one; false when there is nothing to keep it on (the key was answered
+   * already, or is no longer this request's).
+   */
   async complete(
-    userId: string,
-    key: string,
-    claim: string,
+    held: KeyClaim,
     status: number,
     body: string,
-  ): Promise<void> {
-    await queryRows(this.dataSource, COMPLETE, [userId, key, claim, status, body]);
+    manager?: EntityManager,
+  ): Promise<boolean> {
+    const rows = await queryRows(manager ?? this.dataSource, COMPLETE, [
+      held.userId,
+      held.key,
+      held.claim,
+      status,
+      body,
+    ]);
+    return rows.length > 0;
   }
 
-  /** Lets the key go (an answer that is not kept): the next request with it runs. */
-  async release(userId: string, key: string, claim: string): Promise<void> {
-    await this.dataSource.query(
-      'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND claim = $3',
-      [userId, key, claim],
-    );
+  /** Lets an unanswered key go (an answer that is not kept): the next request with it runs. */
+  async release(held: KeyClaim): Promise<void> {
+    await queryRows(this.dataSource, RELEASE, [held.userId, held.key, held.claim]);
+  }
+
+  /**
+   * The user's keys created since `since`, counted up to `atMost` (the primary key's `user_id`
+   * prefix finds them).
+   */
+  async countLive(userId: string, since: Date, atMost: number): Promise<number> {
+    const rows = await queryRows<{ live: number }>(this.dataSource, COUNT_LIVE, [
+      userId,
+      since,
+      atMost,
+    ]);
+    return rows[0].live;
   }
 
   /**

@@ -2,24 +2,34 @@ import { HttpException, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
+import { IdempotencyScope } from '../idempotency/idempotency-scope';
 import { SearchProvider } from '../search/search-provider';
 import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
-import type { CreatedTaskResponse } from './task.mapper';
+import { toTaskResponse, withoutSigningSecrets, type CreatedTaskResponse } from './task.mapper';
 import { TasksService } from './tasks.service';
 
-/** `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction. */
+/**
+ * `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction;
+ * with an `Idempotency-Key`, the answer is kept in it too.
+ */
 @Injectable()
 export class TaskCreationService {
   constructor(
     private readonly tasks: TasksService,
     private readonly executions: ExecutionsService,
     private readonly provider: SearchProvider,
+    private readonly idempotency: IdempotencyScope,
   ) {}
 
   async create(caller: AuthenticatedUser, dto: CreateTaskDto): Promise<CreatedTaskResponse> {
     let immediateExecutionError: string | null = null;
+    // A new task has no last execution to embed.
+    const answer = (task: TaskEntity): CreatedTaskResponse => ({
+      ...toTaskResponse(task, 'owner'),
+      immediate_execution_error: immediateExecutionError,
+    });
     const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
       // The transaction may run again after a lost lock conflict: only its last run counts.
       immediateExecutionError = null;
@@ -34,11 +44,17 @@ export class TaskCreationService {
       if (!this.provider.isConfigured()) immediateExecutionError = NO_PROVIDER_MESSAGE;
       return true;
     };
-    const task = await this.tasks.create(caller, dto, dto.run_immediately ? firstRun : undefined);
-    return {
-      ...(await this.tasks.toResponse(task)),
-      immediate_execution_error: immediateExecutionError,
+    const keepAnswer = async (manager: EntityManager, task: TaskEntity): Promise<void> => {
+      const sent = answer(task);
+      await this.idempotency.keepAnswer(manager, sent, withoutSigningSecrets(sent));
     };
+    const task = await this.tasks.create(
+      caller,
+      dto,
+      dto.run_immediately ? firstRun : undefined,
+      this.idempotency.isOpen ? keepAnswer : undefined,
+    );
+    return answer(task);
   }
 }
 

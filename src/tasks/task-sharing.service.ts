@@ -8,11 +8,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { TransactionRunner } from '../database/transaction-runner';
+import { IdempotencyScope } from '../idempotency/idempotency-scope';
 import { NotificationChannelRegistry } from '../notifications/channels/channel-registry';
 import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
-import { toTaskResponse, type TaskResponse } from './task.mapper';
+import { toTaskResponse, withoutSigningSecrets, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND, TasksService } from './tasks.service';
 import { Clock } from '../common/clock/clock';
@@ -37,6 +38,7 @@ export class TaskSharingService {
     private readonly taskLimits: TasksService,
     private readonly channels: NotificationChannelRegistry,
     private readonly clock: Clock,
+    private readonly idempotency: IdempotencyScope,
   ) {}
 
   /**
@@ -63,14 +65,15 @@ export class TaskSharingService {
    * Copies a public task (or one of the caller's own) as a new paused, private task of the caller.
    * Another user's notification config never travels (its addresses, hook URLs and tokens are
    * theirs); the caller's own does, as each channel copies it for a fork (a webhook gets a new
-   * signing secret). A paused task has no check job, so none is created.
+   * signing secret). A paused task has no check job, so none is created. With an
+   * `Idempotency-Key`, the answer is kept in the fork's transaction.
    */
   async fork(
     caller: AuthenticatedUser,
     sourceId: string,
     requestedName: string | undefined,
   ): Promise<TaskResponse> {
-    const fork = await this.transactions.run(async (manager) => {
+    return this.transactions.run(async (manager) => {
       // The caller, then the source (kept from deletion until the fork, which refers to it, commits).
       // A fork is a task under the per-user cap: the caller's row is then held exclusively.
       await this.users.lockActiveUser(
@@ -101,9 +104,10 @@ export class TaskSharingService {
         stateChangedAt: now,
       });
       if (!ownTask) await this.tasks.countSubscriber(manager, source.id, caller.id);
-      return created;
+      const answer = toTaskResponse(created, 'owner');
+      await this.idempotency.keepAnswer(manager, answer, withoutSigningSecrets(answer));
+      return answer;
     });
-    return toTaskResponse(fork, 'owner');
   }
 
   private copyForOwnFork(configs: NotificationConfig[]): NotificationConfig[] {

@@ -152,6 +152,19 @@ export function toTaskResponse(
   return owner ? { id: response.id, user_id: task.userId, ...withoutId(response) } : response;
 }
 
+/**
+ * A task answer as an `Idempotency-Key` keeps it: a webhook's signing secret is not stored a
+ * second time, so a replayed answer has `secret: null` (docs/api.md, "Idempotency-Key").
+ */
+export function withoutSigningSecrets(answer: TaskResponse): unknown {
+  return {
+    ...answer,
+    notifications: answer.notifications.map((config) =>
+      config.type === 'webhook' ? { ...config, secret: null } : config,
+    ),
+  };
+}
+
 function withoutId(response: TaskResponse): Omit<TaskResponse, 'id'> {
   const { id: _id, ...rest } = response;
   return rest;

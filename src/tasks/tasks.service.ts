@@ -96,11 +96,13 @@ export class TasksService {
   /**
    * Creates a task and, when it is active, its first check (due now). `firstRun` may queue a run
    * instead (`run_immediately`, answering whether it did); that run's result schedules the next.
+   * `beforeCommit` runs last in the create's transaction (the caller keeps its answer there).
    */
   async create(
     caller: AuthenticatedUser,
     dto: CreateTaskDto,
     firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
+    beforeCommit?: (manager: EntityManager, task: TaskEntity) => Promise<void>,
   ): Promise<TaskEntity> {
     const outputSchema = readOutputSchema(dto.output_schema) ?? null;
     const evidence = readEvidenceRule(dto.evidence) ?? null;
@@ -135,8 +137,9 @@ export class TasksService {
       active: state === 'active' ? this.config.maxActiveTasksPerUser : 0,
     };
     const capped = caps.tasks !== 0 || caps.active !== 0;
-    // No cap to take and nothing to queue: the one statement needs no transaction.
-    if (!capped && state !== 'active' && !firstRun) return this.insertTask(fields, caps);
+    // No cap to take and nothing to queue or keep: the one statement needs no transaction.
+    if (!capped && state !== 'active' && !firstRun && !beforeCommit)
+      return this.insertTask(fields, caps);
     return this.inTransaction(dto.state, async (manager) => {
       // A task takes a place under the caps: those of one user are taken one at a time.
       if (capped) await this.users.lockActiveUser(manager, caller.id, 'exclusive');
@@ -147,6 +150,7 @@ export class TasksService {
       } else if (checkJobId !== null) {
         await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
       }
+      await beforeCommit?.(manager, task);
       return task;
     });
   }

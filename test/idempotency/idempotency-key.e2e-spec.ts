@@ -1,12 +1,13 @@
 import type { Response } from 'supertest';
 import { IdempotencyKeySweeper } from '../../src/idempotency/idempotency-key.sweeper';
-import { expectDetail } from '../support/errors';
+import { expectDetail, expectServerError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
 
 const DIFFERENT = 'Idempotency-Key was used with a different request';
 const IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
+const TOO_MANY_KEYS = 'Too many Idempotency-Keys in use';
 
 describe('Idempotency-Key on create, execute and fork', () => {
   let testApp: TestApp;
@@ -21,6 +22,20 @@ describe('Idempotency-Key on create, execute and fork', () => {
       .set('Authorization', caller.auth)
       .set('Idempotency-Key', key)
       .send(body);
+  const keptBody = async (caller: TestUser, key: string): Promise<string | null> => {
+    const { rows } = await testApp.db.query<{ response_body: string | null }>(
+      'SELECT response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [caller.id, key],
+    );
+    return rows[0]?.response_body ?? null;
+  };
+  const keyExists = async (caller: TestUser, key: string): Promise<boolean> => {
+    const { rows } = await testApp.db.query(
+      'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [caller.id, key],
+    );
+    return rows.length > 0;
+  };
   const taskCount = async (caller: TestUser): Promise<number> => {
     const { rows } = await testApp.db.query<{ count: number }>(
       'SELECT count(*)::int AS count FROM tasks WHERE user_id = $1',
@@ -180,12 +195,16 @@ describe('Idempotency-Key on create, execute and fork', () => {
 
   it('should keep a 4xx answer and let the key go after a 429', async () => {
     const key = nextKey();
-    const invalid = await create(testApp, user, key, { search_query: 'short' });
+    const invalid = await create(testApp, user, key, { search_query: 'xyzzy' });
     expect(invalid.status).toBe(422);
-    const replayed = await create(testApp, user, key, { search_query: 'short' });
+    const replayed = await create(testApp, user, key, { search_query: 'xyzzy' });
     expect(replayed.status).toBe(422);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect(replayed.body).toEqual(invalid.body);
+    // Kept without echoing the request: the issues lose their `input`, nothing else.
+    const issues = (invalid.body as { detail: Array<Record<string, unknown>> }).detail;
+    expect(issues[0].input).toBe('xyzzy');
+    expect(replayed.body).toEqual({ detail: issues.map(({ input: _input, ...rest }) => rest) });
+    expect(await keptBody(user, key)).not.toContain('xyzzy');
 
     // A 409 of the active cap is an answer like any other: kept.
     const capped = await factory.user();
@@ -224,6 +243,184 @@ describe('Idempotency-Key on create, execute and fork', () => {
     const ran = await execute();
     expect(ran.status).toBe(200);
     expect(ran.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('should not keep an answer over 64 kB and let its key go', async () => {
+    const headers = Object.fromEntries(
+      Array.from({ length: 18 }, (_, index) => [`X-Pad-${index}`, 'p'.repeat(4000)]),
+    );
+    const body = {
+      search_query: uniqueQuery('large answer'),
+      state: 'paused',
+      notifications: [{ type: 'webhook', url: 'http://127.0.0.1:9/hook', headers }],
+    };
+    const key = nextKey();
+    const first = await create(testApp, user, key, body);
+    expect(first.status).toBe(200);
+    expect(Buffer.byteLength(first.text)).toBeGreaterThan(64 * 1024);
+    expect(await keyExists(user, key)).toBe(false);
+    const again = await create(testApp, user, key, body);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+
+  it('should keep no webhook signing secret: a replay shows it null, GET still shows it', async () => {
+    const hook = { type: 'webhook', url: 'http://127.0.0.1:9/signed' };
+    const body = { search_query: uniqueQuery('signed'), state: 'paused', notifications: [hook] };
+    const key = nextKey();
+    const first = await create(testApp, user, key, body);
+    expect(first.status).toBe(200);
+    const secret = (first.body as { notifications: Array<{ secret: string }> }).notifications[0]
+      .secret;
+    expect(secret).toMatch(/^whsec_/);
+    const replayed = await create(testApp, user, key, body);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual({
+      ...first.body,
+      notifications: [{ ...first.body.notifications[0], secret: null }],
+    });
+    expect(await keptBody(user, key)).not.toContain('whsec_');
+    const shown = await testApp.http
+      .get(`/api/v1/tasks/${first.body.id}`)
+      .set('Authorization', user.auth);
+    expect(shown.body.notifications[0].secret).toBe(secret);
+
+    // The owner's fork gets a secret of its own: shown once, not kept either.
+    const forkKey = nextKey();
+    const fork = () =>
+      testApp.http
+        .post(`/api/v1/tasks/${first.body.id}/fork`)
+        .set('Authorization', user.auth)
+        .set('Idempotency-Key', forkKey)
+        .send({ name: 'Signed copy' });
+    const forked = await fork();
+    expect(forked.body.notifications[0].secret).toMatch(/^whsec_/);
+    const forkedAgain = await fork();
+    expect(forkedAgain.headers['idempotent-replayed']).toBe('true');
+    expect(forkedAgain.body.id).toBe(forked.body.id);
+    expect(forkedAgain.body.notifications[0].secret).toBeNull();
+    expect(await keptBody(user, forkKey)).not.toContain('whsec_');
+  });
+
+  it('should answer 429 past 10,000 live keys of one user, and still replay a kept one', async () => {
+    const holder = await factory.user();
+    await fillKeys(testApp, holder, 9_999, 'filler');
+    const last = nextKey();
+    const body = { search_query: uniqueQuery('last key'), state: 'paused' };
+    expect((await create(testApp, holder, last, body)).status).toBe(200);
+    const refusedKey = nextKey();
+    const refused = await create(testApp, holder, refusedKey, {
+      search_query: uniqueQuery('one key too many'),
+      state: 'paused',
+    });
+    expectDetail(refused, 429, TOO_MANY_KEYS);
+    expect(await keyExists(holder, refusedKey)).toBe(false);
+    const replayed = await create(testApp, holder, last, body);
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+
+    // An expired key is no longer live: its place is free again.
+    await testApp.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours'
+       WHERE user_id = $1 AND key = 'filler-1'`,
+      [holder.id],
+    );
+    expect(
+      (
+        await create(testApp, holder, refusedKey, {
+          search_query: uniqueQuery('freed'),
+          state: 'paused',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('should never let concurrent new keys pass the cap of 10,000', async () => {
+    const holder = await factory.user();
+    await fillKeys(testApp, holder, 9_995, 'filler');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        create(testApp, holder, nextKey(), {
+          search_query: uniqueQuery(`racing key ${index}`),
+          state: 'paused',
+        }),
+      ),
+    );
+    for (const answer of answers) expect([200, 429]).toContain(answer.status);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(5);
+    const { rows } = await testApp.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM idempotency_keys WHERE user_id = $1',
+      [holder.id],
+    );
+    expect(rows[0].count).toBeLessThanOrEqual(10_000);
+  });
+
+  it('should not do the work when its answer cannot be kept with it, and do it once on retry', async () => {
+    const runner = await factory.user();
+    const source = await factory.task(runner);
+    const executionCount = async () => {
+      const { rows } = await testApp.db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM executions WHERE task_id = $1',
+        [source.id],
+      );
+      return rows[0].count;
+    };
+    const created = { search_query: uniqueQuery('kept with its work'), run_immediately: true };
+    const routes = [
+      {
+        send: (key: string) => create(testApp, runner, key, created),
+        done: () => taskCount(runner),
+      },
+      {
+        send: (key: string) =>
+          testApp.http
+            .post(`/api/v1/tasks/${source.id}/fork`)
+            .set('Authorization', runner.auth)
+            .set('Idempotency-Key', key)
+            .send({ name: `Kept copy ${key}` }),
+        done: () => taskCount(runner),
+      },
+      {
+        send: (key: string) =>
+          testApp.http
+            .post(`/api/v1/tasks/${source.id}/execute`)
+            .set('Authorization', runner.auth)
+            .set('Idempotency-Key', key)
+            .send({ force: true }),
+        done: executionCount,
+      },
+    ];
+    for (const route of routes) {
+      const key = nextKey();
+      const before = await route.done();
+      const failed = await withAnswersRefused(testApp, () => route.send(key));
+      expectServerError(failed, /./);
+      // The work rolled back with its answer, and the key is free again.
+      expect(await route.done()).toBe(before);
+      expect(await keyExists(runner, key)).toBe(false);
+      const done = await route.send(key);
+      expect(done.status).toBe(200);
+      const replayed = await route.send(key);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body.id).toBe(done.body.id);
+      expect(await route.done()).toBe(before + 1);
+    }
+  });
+
+  it('should create one task when ten requests race with one key', async () => {
+    const racer = await factory.user();
+    const key = nextKey();
+    const body = { search_query: uniqueQuery('ten at once'), state: 'paused' };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => create(testApp, racer, key, body)),
+    );
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    const ids = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => (answer.body as { id: string }).id);
+    expect(new Set(ids).size).toBe(1);
+    expect(await taskCount(racer)).toBe(1);
   });
 
   it('should answer 400 for a key that is empty, too long or not visible ASCII', async () => {
@@ -305,6 +502,41 @@ describe('Idempotency-Key on create, execute and fork', () => {
     }
   });
 });
+
+/** Gives `user` `count` live keys (`<prefix>-1`, ...), each with a kept answer. */
+async function fillKeys(testApp: TestApp, user: TestUser, count: number, prefix: string) {
+  await testApp.db.query(
+    `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, response_status, response_body, created_at)
+     SELECT $1, $2 || '-' || n, gen_random_uuid(), repeat('0', 64), 200, '{}', now()
+     FROM generate_series(1, $3) AS n`,
+    [user.id, prefix, count],
+  );
+}
+
+/**
+ * Runs `work` while no key can have its answer kept: a real database failure (a trigger on
+ * idempotency_keys), removed afterwards whatever happens.
+ */
+async function withAnswersRefused<T>(testApp: TestApp, work: () => Promise<T>): Promise<T> {
+  await testApp.db.query(`
+    CREATE OR REPLACE FUNCTION test_refuse_answer() RETURNS trigger AS $$
+    BEGIN
+      IF NEW.response_status IS NOT NULL THEN
+        RAISE EXCEPTION 'answers cannot be kept';
+      END IF;
+      RETURN NEW;
+    END $$ LANGUAGE plpgsql`);
+  await testApp.db.query(
+    `CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys
+     FOR EACH ROW EXECUTE FUNCTION test_refuse_answer()`,
+  );
+  try {
+    return await work();
+  } finally {
+    await testApp.db.query('DROP TRIGGER IF EXISTS test_refuse_answer ON idempotency_keys');
+    await testApp.db.query('DROP FUNCTION IF EXISTS test_refuse_answer()');
+  }
+}
 
 async function waitForClaim(testApp: TestApp, user: TestUser, key: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {

@@ -2,12 +2,21 @@ import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
+/** A task body whose `extra` field holds arrays nested so that the body nests `levels` deep. */
+function nestedBody(levels: number): string {
+  const arrays = levels - 1;
+  return `{"search_query":"Has the nested example shipped?","state":"paused","extra":${'['.repeat(arrays)}${']'.repeat(arrays)}}`;
+}
+
 describe('Errors, health and documentation', () => {
   let testApp: TestApp;
   let user: TestUser;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = await startTestApp({
+      logDestination: { write: (chunk: string) => void logLines.push(...chunk.split('\n')) },
+    });
     user = await new Factory(testApp).user();
   });
 
@@ -86,6 +95,48 @@ describe('Errors, health and documentation', () => {
     expectValidationError(response, [
       { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' },
     ]);
+  });
+
+  it('should answer 422 json_invalid when arrays and objects nest deeper than 64 levels', async () => {
+    const post = (body: string) =>
+      testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', user.auth)
+        .set('Content-Type', 'application/json')
+        .send(body);
+    expect((await post(nestedBody(64))).status).toBe(200);
+    // Brackets inside strings, escaped quotes included, are text, not nesting.
+    const bracketsInText = `{"search_query":"Has the \\"${'['.repeat(70)}\\" shipped?","state":"paused"}`;
+    expect((await post(bracketsInText)).status).toBe(200);
+    const tooDeep = await post(nestedBody(65));
+    expectValidationError(tooDeep, [
+      { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' },
+    ]);
+    expect(tooDeep.body).toEqual({
+      detail: [
+        {
+          type: 'json_invalid',
+          loc: ['body'],
+          msg: 'JSON decode error',
+          input: {},
+          ctx: { error: 'Arrays and objects nest deeper than 64 levels' },
+        },
+      ],
+    });
+  });
+
+  it('should answer 422, not 500, for a body nested 50,000 levels deep, with or without an Idempotency-Key', async () => {
+    const deep = `{"extra":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    for (const key of [undefined, 'deep-json-key']) {
+      const request = testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', user.auth)
+        .set('Content-Type', 'application/json');
+      if (key) request.set('Idempotency-Key', key);
+      const response = await request.send(deep);
+      expectValidationError(response, [{ type: 'json_invalid', loc: ['body'] }]);
+    }
+    expect(logLines.join('\n')).not.toMatch(/Maximum call stack|RangeError/);
   });
 
   it('should read application/*+json bodies and drop bodies of other types', async () => {
