@@ -18,6 +18,7 @@ import { USER_DEACTIVATED, UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import {
   OutputSchemaError,
   validateOutputSchema,
@@ -31,6 +32,7 @@ import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask, type TaskCaps } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
+import { ModelCallQuotaService } from '../usage/model-call-quota.service';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
@@ -78,6 +80,22 @@ function assertNotifyBehaviorFits(task: Pick<TaskEntity, 'notifyBehavior' | 'out
   }
 }
 
+/**
+ * `run_immediately`'s run, queued in the create's transaction; answers whether it queued one.
+ * `refusal` is the 429 detail when the run's model call is past the user's limits: no run then.
+ */
+export type FirstRun = (
+  manager: EntityManager,
+  task: TaskEntity,
+  refusal: string | null,
+) => Promise<boolean>;
+
+/** When a check made due by a user's change runs, and the 429 detail that deferred it. */
+interface EarlyCheck {
+  runAt: Date;
+  refusal: string | null;
+}
+
 @Injectable()
 export class TasksService {
   constructor(
@@ -87,18 +105,21 @@ export class TasksService {
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
     @InjectConfig(tasksConfig) private readonly config: TasksConfig,
+    @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
+    private readonly modelCalls: ModelCallQuotaService,
   ) {}
 
   /**
    * Creates a task and, when it is active, its first check (due now). `firstRun` may queue a run
-   * instead (`run_immediately`, answering whether it did); that run's result schedules the next.
+   * instead (`run_immediately`); that run's result schedules the next. Either is a model call
+   * made at once, counted as execute's (`countEarlyCheck`).
    */
   async create(
     caller: AuthenticatedUser,
     dto: CreateTaskDto,
-    firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
+    firstRun?: FirstRun,
   ): Promise<TaskEntity> {
     const outputSchema = readOutputSchema(dto.output_schema) ?? null;
     const evidence = readEvidenceRule(dto.evidence) ?? null;
@@ -139,11 +160,15 @@ export class TasksService {
       // A task takes a place under the caps: those of one user are taken one at a time.
       if (capped) await this.users.lockActiveUser(manager, caller.id, 'exclusive');
       const task = await this.insertTask(fields, caps, manager);
-      if (firstRun) {
-        const runQueued = await firstRun(manager, task);
-        if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
-      } else if (checkJobId !== null) {
-        await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
+      if (state !== 'active' && !firstRun) return task;
+      // Counted once the caps let the task in: a refused create counts nothing.
+      const first = await this.countEarlyCheck(manager, caller.id, now);
+      const runQueued = firstRun ? await firstRun(manager, task, first.refusal) : false;
+      if (state === 'active' && !runQueued) {
+        // The row already holds the job's id when its check is due now: no update needed.
+        if (first.refusal === null && checkJobId !== null)
+          await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
+        else await this.attachNewCheck(manager, task, first.runAt);
       }
       return task;
     });
@@ -249,9 +274,26 @@ export class TasksService {
     task.stateChangedAt = now;
     if (action === 'create-job') {
       await this.reserveActiveSlot(manager, task.userId);
-      task.nextRun = now;
-      await this.attachNewCheck(manager, task, now);
+      const first = await this.countEarlyCheck(manager, task.userId, now);
+      await this.attachNewCheck(manager, task, first.runAt);
     }
+  }
+
+  /**
+   * A check that a create or a resume makes due at once is a model call the user did not ask
+   * for by route: it counts as execute's, in `RATE_LIMIT_LLM_PER_HOUR` and against the monthly
+   * budget (docs/api.md, "Rate limits"). Past either it is due after `SCHEDULER_MIN_INTERVAL`
+   * instead. Counted in the request's transaction, after the user's and the task's rows (the
+   * lock order), so a request rolled back counts nothing.
+   */
+  private async countEarlyCheck(
+    manager: EntityManager,
+    userId: string,
+    now: Date,
+  ): Promise<EarlyCheck> {
+    const refusal = await this.modelCalls.countCall(manager, userId);
+    if (refusal === null) return { runAt: now, refusal };
+    return { runAt: new Date(now.getTime() + this.scheduler.minIntervalMs), refusal };
   }
 
   /** Whether a new task of the user must hold the user's row exclusively (a cap applies). */
@@ -289,6 +331,7 @@ export class TasksService {
     runAt: Date,
   ): Promise<void> {
     task.checkJobId = await this.queue.scheduleCheck(manager, task.id, runAt);
+    task.nextRun = runAt;
     await this.taskRows.setCheck(manager, task.id, task.checkJobId, runAt);
   }
 

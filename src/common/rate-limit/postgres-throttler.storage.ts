@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import type { EntityManager } from 'typeorm';
 import { PeriodicJobs } from '../periodic-jobs/periodic-jobs.service';
 import { RateLimitCounterRepository, type CounterWindow } from './rate-limit-counter.repository';
 import { Clock } from '../clock/clock';
@@ -72,12 +73,14 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
     };
   }
 
-  async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
+  /** Counts a request in every window; in `manager`'s transaction when given. */
+  async hitAll(windows: RateWindow[], manager?: EntityManager): Promise<RateDecision> {
+    const now = this.clock.now().getTime();
     const counters = windows.map((window) => counterOf(window, now));
-    const hits = await this.counters.hit(counters);
+    const hits = await this.counters.hit(counters, manager);
     const exceeded = windows.findIndex((window) => (hits.get(window.bucket) ?? 0) > window.limit);
     // A refused request does not use up quota: take the hit back from every window.
-    if (exceeded >= 0) await this.counters.unhit(counters);
+    if (exceeded >= 0) await this.counters.unhit(counters, manager);
     const remaining = Math.max(
       0,
       Math.min(
