@@ -6,8 +6,8 @@ import { ListExecutionsQueryDto } from '../executions/dto/list-executions-query.
 import { ExecutionResponse } from '../executions/execution.mapper';
 import { ExecutionsController } from '../executions/executions.controller';
 import type { ExecutionsService } from '../executions/executions.service';
+import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 import { CreateTaskDto } from '../tasks/dto/create-task.dto';
-import { ListTasksQueryDto } from '../tasks/dto/list-tasks-query.dto';
 import { PreviewTaskDto } from '../tasks/dto/preview-task.dto';
 import { SuggestTaskDto } from '../tasks/dto/suggest-task.dto';
 import { UpdateTaskDto } from '../tasks/dto/update-task.dto';
@@ -24,6 +24,7 @@ import { UsageQueryDto } from '../usage/dto/usage-query.dto';
 import { MonthlyUsageResponse } from '../usage/dto/usage-responses';
 import { UsageController } from '../usage/usage.controller';
 import type { UsageService } from '../usage/usage.service';
+import { ListTasksArgumentsDto } from './dto/list-tasks-arguments.dto';
 
 /** The services the tools call: those of the REST routes they stand for. */
 export interface ToolServices {
@@ -72,16 +73,19 @@ export const TASK_TOOLS: TaskTool[] = [
     name: 'list_tasks',
     title: 'List tasks',
     description:
-      "The caller's tasks, newest first (GET /api/v1/tasks): every task, or a page with limit and offset.",
+      "The caller's tasks, newest first (GET /api/v1/tasks): a page of at most limit tasks (default 50, at most 200) from offset.",
     annotations: READ,
     route: [TasksController, 'list'],
     ids: [],
-    dto: { type: ListTasksQueryDto, in: 'query' },
+    dto: { type: ListTasksArgumentsDto, in: 'query' },
     response: TaskResponse,
     list: true,
     run: ({ tasks }, caller, { dto }) => {
-      const query = dto as ListTasksQueryDto;
-      return tasks.listOwn(caller, query.state, { limit: query.limit, offset: query.offset });
+      const query = dto as ListTasksArgumentsDto;
+      return tasks.listOwn(caller, query.state, {
+        limit: query.limit ?? PAGE_DEFAULT,
+        offset: query.offset,
+      });
     },
   },
   {

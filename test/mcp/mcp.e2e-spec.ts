@@ -52,7 +52,8 @@ describe('MCP: tools over the REST services', () => {
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     const list = tools.find((tool) => tool.name === 'list_tasks')!;
     expect(list.inputSchema.properties).toMatchObject({
-      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      state: { enum: ['active', 'paused', 'completed'] },
+      limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
       offset: { type: 'integer', minimum: 0, maximum: 1_000_000 },
     });
     expect(list.outputSchema).toMatchObject({ properties: { items: { type: 'array' } } });
@@ -188,5 +189,29 @@ describe('MCP: tools over the REST services', () => {
     expect(JSON.parse(textOf(badLimit))).toEqual([
       expect.objectContaining({ loc: ['query', 'limit'] }),
     ]);
+  });
+
+  it('should answer at most limit tasks, 50 by default and 200 at most', async () => {
+    const user = await harness.factory.user();
+    await Promise.all(
+      Array.from({ length: 51 }, () =>
+        harness.factory.task(user, { search_query: uniqueQuery('listed') }),
+      ),
+    );
+    const own = await connectMcp(harness.testApp, user.auth);
+    try {
+      const itemsOf = async (args: Record<string, unknown>) =>
+        ((await callTool(own, 'list_tasks', args)).structuredContent as { items: unknown[] }).items;
+      expect(await itemsOf({})).toHaveLength(50);
+      expect(await itemsOf({ limit: 200 })).toHaveLength(51);
+      expect(await itemsOf({ limit: 10, offset: 45 })).toHaveLength(6);
+      const tooMany = await callTool(own, 'list_tasks', { limit: 201 });
+      expect(tooMany.isError).toBe(true);
+      expect(JSON.parse(textOf(tooMany))).toEqual([
+        expect.objectContaining({ type: 'less_than_equal', loc: ['query', 'limit'] }),
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });
