@@ -7,11 +7,13 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { RequestValidationException } from '../common/errors/validation-issue';
 import { HttpErrorFilter } from '../common/filters/http-error.filter';
-import { RequestValidationPipe } from '../common/pipes/request-validation.pipe';
+import { RequestValidationPipe, TOO_DEEP_TO_ECHO } from '../common/pipes/request-validation.pipe';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
+import { nestsDeeperThan } from '../common/validation/json-depth';
 import { ExecutionsService } from '../executions/executions.service';
 import { GroundedSearchService } from '../tasks/grounded-search.service';
 import { TaskCreationService } from '../tasks/task-creation.service';
@@ -21,6 +23,8 @@ import { TASK_TOOLS, type TaskTool, type ToolArguments, type ToolServices } from
 import { toolInputSchema, toolOutputSchema } from './tool-schemas';
 
 const SERVER_INFO = { name: 'task-monitor', version: '1' };
+/** How deep the arguments' arrays and objects may nest, the arguments object included. */
+const MAX_ARGUMENT_DEPTH = 64;
 /** The transport reads no part of the URL; the request's own Host is not trusted to make one. */
 const MCP_URL = 'http://localhost/mcp';
 
@@ -141,6 +145,7 @@ export class McpService implements OnModuleInit {
 
   /** The arguments as the REST route would take them: ids as path ids, the rest as its DTO. */
   private async validate(tool: TaskTool, args: Record<string, unknown>): Promise<ToolArguments> {
+    assertShallowArguments(args);
     const ids: Record<string, string> = {};
     const fields = { ...args };
     for (const name of tool.ids) {
@@ -155,6 +160,26 @@ export class McpService implements OnModuleInit {
       : {};
     return { ids, dto };
   }
+}
+
+/**
+ * 422 for arguments whose arrays and objects nest more than MAX_ARGUMENT_DEPTH levels, the
+ * arguments object included, as the REST body they stand for (docs/api.md, "MCP"), before any
+ * pipe walks them.
+ */
+function assertShallowArguments(args: Record<string, unknown>): void {
+  const tooDeep = Object.keys(args).filter((name) =>
+    nestsDeeperThan(args[name], MAX_ARGUMENT_DEPTH - 1),
+  );
+  if (tooDeep.length > 0)
+    throw new RequestValidationException(
+      tooDeep.map((name) => ({
+        type: 'value_error',
+        loc: [name],
+        msg: `Arrays and objects may nest at most ${MAX_ARGUMENT_DEPTH} levels`,
+        input: TOO_DEEP_TO_ECHO,
+      })),
+    );
 }
 
 /**

@@ -19,6 +19,13 @@ const TOOLS = [
   'update_task',
 ];
 
+/** `levels` levels of objects and arrays, one inside the other, around a string. */
+function nested(levels: number): unknown {
+  let value: unknown = 'leaf';
+  for (let level = 0; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+  return value;
+}
+
 describe('MCP: tools over the REST services', () => {
   let harness: TaskHarness;
   let owner: TestUser;
@@ -213,5 +220,63 @@ describe('MCP: tools over the REST services', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('should refuse arguments nested deeper than 64 levels with an error result, never an internal error', async () => {
+    const task = await harness.factory.task(owner);
+    const tooDeep = (name: string) => ({
+      type: 'value_error',
+      loc: [name],
+      msg: 'Arrays and objects may nest at most 64 levels',
+      input: '[nested too deeply to echo]',
+    });
+    // The arguments object is the first level, as a REST body is.
+    const fits = await callTool(client, 'create_task', {
+      search_query: uniqueQuery('deep but not too deep'),
+      state: 'paused',
+      note: nested(63),
+    });
+    expect(fits.isError).toBeFalsy();
+    const query = uniqueQuery('too deep');
+    for (const [name, args, argument] of [
+      ['create_task', { search_query: query, state: 'paused', note: nested(64) }, 'note'],
+      ['create_task', { search_query: query, output_schema: nested(100) }, 'output_schema'],
+      ['create_task', { search_query: nested(100) }, 'search_query'],
+      ['update_task', { id: task.id, evidence: nested(100) }, 'evidence'],
+      ['list_tasks', { state: nested(100) }, 'state'],
+      ['get_task', { id: nested(100) }, 'id'],
+      ['execute_task', { id: task.id, force: nested(100) }, 'force'],
+    ] as const) {
+      const result = await callTool(client, name, args);
+      expect({
+        name,
+        argument,
+        isError: result.isError,
+        detail: JSON.parse(textOf(result)),
+      }).toEqual({ name, argument, isError: true, detail: [tooDeep(argument)] });
+    }
+    const { rows } = await harness.testApp.db.query('SELECT 1 FROM tasks WHERE search_query = $1', [
+      query,
+    ]);
+    expect(rows).toEqual([]);
+
+    // The same message through the HTTP body reader, as any client sends it.
+    const raw = await harness.testApp.http
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', owner.auth)
+      .send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'create_task',
+          arguments: { search_query: query, output_schema: nested(100) },
+        },
+      });
+    const answer = raw.body as { result?: { isError?: boolean }; error?: { code: number } };
+    expect([raw.status, answer.result?.isError ?? answer.error?.code]).toEqual(
+      raw.status === 200 ? [200, true] : [400, -32602],
+    );
   });
 });

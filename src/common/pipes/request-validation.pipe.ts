@@ -87,7 +87,7 @@ function hasValidationRules(metatype: unknown): boolean {
 
 /** Echoing a value nested deeper than this would overflow the stack of the JSON writer. */
 const MAX_ECHO_DEPTH = 64;
-const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
+export const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
 
 function collectIssues(
   errors: ValidationError[],
