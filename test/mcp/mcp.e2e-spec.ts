@@ -1,4 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkReply, suggestReply } from '../support/gemini-stand-in';
 import type { TestUser } from '../support/factory';
 import { startTaskHarness, uniqueQuery, type TaskHarness } from '../tasks/task-api';
@@ -71,6 +73,10 @@ describe('MCP: tools over the REST services', () => {
       properties: { id: { type: 'string', format: 'uuid' } },
     });
     expect(remove.annotations).toMatchObject({ destructiveHint: true });
+    expect(remove.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { id: expect.any(Object), deleted: expect.any(Object) },
+    });
     const usage = tools.find((tool) => tool.name === 'get_usage')!;
     expect(usage.inputSchema.properties).toMatchObject({ month: { pattern: expect.any(String) } });
   });
@@ -109,6 +115,7 @@ describe('MCP: tools over the REST services', () => {
 
     const deleted = await callTool(client, 'delete_task', { id: task.id });
     expect(deleted.isError).toBeFalsy();
+    expect(deleted.structuredContent).toEqual({ id: task.id, deleted: true });
     await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth).expect(404);
     const again = await callTool(client, 'delete_task', { id: task.id });
     expect(again).toMatchObject({ isError: true });
@@ -123,6 +130,14 @@ describe('MCP: tools over the REST services', () => {
     expect(executed.isError).toBeFalsy();
     const execution = executed.structuredContent as { id: string; status: string };
     expect(execution.status).toBe('pending');
+    // After the answer, how to follow the run with the tools there are.
+    expect(executed.content).toHaveLength(2);
+    const followUp = executed.content[1];
+    expect(followUp.type).toBe('text');
+    const hint = followUp.type === 'text' ? followUp.text : '';
+    expect(hint).toContain(execution.id);
+    expect(hint).toContain(`list_executions {"task_id": "${task.id}"}`);
+    expect(hint).toContain(`get_task {"id": "${task.id}"}`);
     const finished = await harness.api.waitForExecution(owner, task.id, execution.id);
     expect(finished).toMatchObject({ status: 'success', answer: 'Not yet' });
 
@@ -178,23 +193,37 @@ describe('MCP: tools over the REST services', () => {
     expect(ids).not.toContain(task.id);
   });
 
-  it("should refuse arguments with the REST route's validation messages", async () => {
+  it("should refuse arguments with the REST route's validation messages, naming the argument", async () => {
     const short = await callTool(client, 'create_task', { search_query: 'short' });
     expect(short.isError).toBe(true);
     const rest = await harness.testApp.http
       .post('/api/v1/tasks')
       .set('Authorization', owner.auth)
       .send({ search_query: 'short' });
-    expect(JSON.parse(textOf(short))).toEqual(rest.body.detail);
+    const restIssues = rest.body.detail as Array<{ loc: Array<string | number> }>;
+    expect(restIssues[0].loc).toEqual(['body', 'search_query']);
+    expect(JSON.parse(textOf(short))).toEqual(
+      restIssues.map((issue) => ({ ...issue, loc: ['search_query'] })),
+    );
 
+    const missingId = await callTool(client, 'get_task', {});
+    expect(missingId.isError).toBe(true);
+    expect(JSON.parse(textOf(missingId))).toEqual([
+      { type: 'missing', loc: ['id'], msg: 'Field required', input: {} },
+    ]);
     const badId = await callTool(client, 'get_task', { id: 'not-a-uuid' });
     expect(badId.isError).toBe(true);
     expect(JSON.parse(textOf(badId))).toEqual([
-      expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'id'] }),
+      expect.objectContaining({ type: 'uuid_parsing', loc: ['id'] }),
     ]);
     const badLimit = await callTool(client, 'list_tasks', { limit: 0 });
-    expect(JSON.parse(textOf(badLimit))).toEqual([
-      expect.objectContaining({ loc: ['query', 'limit'] }),
+    expect(JSON.parse(textOf(badLimit))).toEqual([expect.objectContaining({ loc: ['limit'] })]);
+    const badField = await callTool(client, 'suggest_task', {
+      prompt: 'Watch the release notes',
+      current_task: { name: 5 },
+    });
+    expect(JSON.parse(textOf(badField))).toEqual([
+      expect.objectContaining({ loc: ['current_task', 'name'] }),
     ]);
   });
 
@@ -215,11 +244,18 @@ describe('MCP: tools over the REST services', () => {
       const tooMany = await callTool(own, 'list_tasks', { limit: 201 });
       expect(tooMany.isError).toBe(true);
       expect(JSON.parse(textOf(tooMany))).toEqual([
-        expect.objectContaining({ type: 'less_than_equal', loc: ['query', 'limit'] }),
+        expect.objectContaining({ type: 'less_than_equal', loc: ['limit'] }),
       ]);
     } finally {
       await own.close();
     }
+  });
+
+  it("should name the package and its version as the server's", () => {
+    const { name, version } = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { name: string; version: string };
+    expect(client.getServerVersion()).toEqual({ name, version });
   });
 
   it('should refuse arguments nested deeper than 64 levels with an error result, never an internal error', async () => {
