@@ -5,13 +5,17 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Request, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { z } from 'zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { RequestValidationException } from '../common/errors/validation-issue';
 import { HttpErrorFilter } from '../common/filters/http-error.filter';
-import { RequestValidationPipe } from '../common/pipes/request-validation.pipe';
+import { RequestValidationPipe, TOO_DEEP_TO_ECHO } from '../common/pipes/request-validation.pipe';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/validation/json-depth';
 import { ExecutionsService } from '../executions/executions.service';
 import { GroundedSearchService } from '../tasks/grounded-search.service';
 import { TaskCreationService } from '../tasks/task-creation.service';
@@ -20,14 +24,18 @@ import { UsageService } from '../usage/usage.service';
 import { TASK_TOOLS, type TaskTool, type ToolArguments, type ToolServices } from './task-tools';
 import { toolInputSchema, toolOutputSchema } from './tool-schemas';
 
-const SERVER_INFO = { name: 'task-monitor', version: '1' };
+/**
+ * The server as `initialize` names it: the package and its version, read from `package.json`,
+ * two levels up from this file both in `src/mcp/` and compiled in `dist/mcp/`.
+ */
+const SERVER_INFO = packageInfo(resolve(__dirname, '..', '..', 'package.json'));
 /** The transport reads no part of the URL; the request's own Host is not trusted to make one. */
 const MCP_URL = 'http://localhost/mcp';
 
 interface CompiledTool {
   tool: TaskTool;
   input: z.ZodObject;
-  output?: z.ZodObject;
+  output: z.ZodObject;
 }
 
 /**
@@ -67,7 +75,7 @@ export class McpService implements OnModuleInit {
     this.tools = TASK_TOOLS.map((tool) => ({
       tool,
       input: toolInputSchema(inputJsonSchema(tool)),
-      output: tool.response ? toolOutputSchema(tool.response, tool.list ?? false) : undefined,
+      output: toolOutputSchema(tool.response, tool.list ?? false),
     }));
   }
 
@@ -122,10 +130,9 @@ export class McpService implements OnModuleInit {
       );
       const answer = await tool.run(this.services, caller, await this.validate(tool, args));
       const structured = tool.list ? { items: answer } : (answer as Record<string, unknown>);
-      return {
-        content: [{ type: 'text', text: JSON.stringify(answer) }],
-        structuredContent: structured,
-      };
+      const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(answer) }];
+      if (tool.followUp) content.push({ type: 'text', text: tool.followUp(answer) });
+      return { content, structuredContent: structured };
     } catch (error) {
       // The REST answer this error would be, `detail` and all (5xx logged as on REST).
       const { body } = this.errors.describe(error, request);
@@ -139,22 +146,68 @@ export class McpService implements OnModuleInit {
     }
   }
 
-  /** The arguments as the REST route would take them: ids as path ids, the rest as its DTO. */
+  /**
+   * The arguments as the REST route would take them: ids as path ids, the rest as its DTO. A
+   * 422's issues name the argument (`loc` `["id"]`, `["current_task", "name"]`), not the place
+   * REST would have it.
+   */
   private async validate(tool: TaskTool, args: Record<string, unknown>): Promise<ToolArguments> {
+    assertArgumentsFit(tool, args);
     const ids: Record<string, string> = {};
     const fields = { ...args };
-    for (const name of tool.ids) {
-      ids[name] = this.ids.transform(fields[name] as string, { type: 'param', data: name });
-      delete fields[name];
+    try {
+      for (const name of tool.ids) {
+        ids[name] = this.ids.transform(fields[name] as string, { type: 'param', data: name });
+        delete fields[name];
+      }
+      const dto = tool.dto
+        ? ((await this.validation.transform(fields, {
+            type: tool.dto.in,
+            metatype: tool.dto.type,
+          })) as object)
+        : {};
+      return { ids, dto };
+    } catch (error) {
+      if (!(error instanceof RequestValidationException)) throw error;
+      // The pipes say where REST would have the value first: `["path", "id"]`, `["body", ...]`.
+      throw new RequestValidationException(
+        error.issues.map((issue) => ({ ...issue, loc: issue.loc.slice(1) })),
+      );
     }
-    const dto = tool.dto
-      ? ((await this.validation.transform(fields, {
-          type: tool.dto.in,
-          metatype: tool.dto.type,
-        })) as object)
-      : {};
-    return { ids, dto };
   }
+}
+
+/**
+ * 422 for arguments the pipes should not walk: a missing id (the REST route would not match at
+ * all) and arguments whose arrays and objects nest more than MAX_JSON_DEPTH levels, the
+ * arguments object included, as the REST body they stand for (docs/api.md, "MCP").
+ */
+function assertArgumentsFit(tool: TaskTool, args: Record<string, unknown>): void {
+  const tooDeep = Object.keys(args).filter((name) =>
+    nestsDeeperThan(args[name], MAX_JSON_DEPTH - 1),
+  );
+  if (tooDeep.length > 0)
+    throw new RequestValidationException(
+      tooDeep.map((name) => ({
+        type: 'value_error',
+        loc: [name],
+        msg: `Arrays and objects may nest at most ${MAX_JSON_DEPTH} levels`,
+        input: TOO_DEEP_TO_ECHO,
+      })),
+    );
+  const missing = tool.ids.filter((name) => args[name] === undefined);
+  if (missing.length > 0)
+    throw new RequestValidationException(
+      missing.map((name) => ({ type: 'missing', loc: [name], msg: 'Field required', input: args })),
+    );
+}
+
+function packageInfo(path: string): { name: string; version: string } {
+  const { name, version } = JSON.parse(readFileSync(path, 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return { name, version };
 }
 
 /**

@@ -6,8 +6,8 @@ import { ListExecutionsQueryDto } from '../executions/dto/list-executions-query.
 import { ExecutionResponse } from '../executions/execution.mapper';
 import { ExecutionsController } from '../executions/executions.controller';
 import type { ExecutionsService } from '../executions/executions.service';
+import { PAGE_DEFAULT } from '../common/dto/page-query.dto';
 import { CreateTaskDto } from '../tasks/dto/create-task.dto';
-import { ListTasksQueryDto } from '../tasks/dto/list-tasks-query.dto';
 import { PreviewTaskDto } from '../tasks/dto/preview-task.dto';
 import { SuggestTaskDto } from '../tasks/dto/suggest-task.dto';
 import { UpdateTaskDto } from '../tasks/dto/update-task.dto';
@@ -24,6 +24,8 @@ import { UsageQueryDto } from '../usage/dto/usage-query.dto';
 import { MonthlyUsageResponse } from '../usage/dto/usage-responses';
 import { UsageController } from '../usage/usage.controller';
 import type { UsageService } from '../usage/usage.service';
+import { DeletedTaskResponse } from './dto/deleted-task.response';
+import { ListTasksArgumentsDto } from './dto/list-tasks-arguments.dto';
 
 /** The services the tools call: those of the REST routes they stand for. */
 export interface ToolServices {
@@ -34,7 +36,7 @@ export interface ToolServices {
   usage: UsageService;
 }
 
-/** Where a tool's arguments would be in the REST request: the 422 `loc` says so. */
+/** Where a tool's arguments would be in the REST request, for the route's validation pipe. */
 export type ArgumentsLocation = 'body' | 'query';
 
 /**
@@ -49,13 +51,15 @@ export interface TaskTool {
   annotations: ToolAnnotations;
   /** The REST route: its controller and handler, read for the limits the route declares. */
   route: [controller: Type, handler: string];
-  /** Arguments that are path ids on REST (UUIDs, 422 `["path", <name>]` otherwise). */
+  /** Arguments that are path ids on REST (required UUIDs, 422 `[<name>]` otherwise). */
   ids: string[];
   dto?: { type: Type; in: ArgumentsLocation };
-  /** The REST answer's class (OpenAPI metadata), for the `outputSchema`; absent for 204. */
-  response?: Type;
+  /** The answer's class (OpenAPI metadata), for the `outputSchema`. */
+  response: Type;
   /** The REST answer is a bare array: it is returned as `{"items": [...]}`. */
   list?: boolean;
+  /** A second text after the answer: what to call next with it. */
+  followUp?(answer: unknown): string;
   run(services: ToolServices, caller: AuthenticatedUser, args: ToolArguments): Promise<unknown>;
 }
 
@@ -72,16 +76,19 @@ export const TASK_TOOLS: TaskTool[] = [
     name: 'list_tasks',
     title: 'List tasks',
     description:
-      "The caller's tasks, newest first (GET /api/v1/tasks): every task, or a page with limit and offset.",
+      "The caller's tasks, newest first (GET /api/v1/tasks): a page of at most limit tasks (default 50, at most 200) from offset.",
     annotations: READ,
     route: [TasksController, 'list'],
     ids: [],
-    dto: { type: ListTasksQueryDto, in: 'query' },
+    dto: { type: ListTasksArgumentsDto, in: 'query' },
     response: TaskResponse,
     list: true,
     run: ({ tasks }, caller, { dto }) => {
-      const query = dto as ListTasksQueryDto;
-      return tasks.listOwn(caller, query.state, { limit: query.limit, offset: query.offset });
+      const query = dto as ListTasksArgumentsDto;
+      return tasks.listOwn(caller, query.state, {
+        limit: query.limit ?? PAGE_DEFAULT,
+        offset: query.offset,
+      });
     },
   },
   {
@@ -149,21 +156,30 @@ export const TASK_TOOLS: TaskTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     route: [TasksController, 'remove'],
     ids: ['id'],
+    response: DeletedTaskResponse,
     run: async ({ tasks }, caller, { ids }) => {
       await tasks.remove(caller, ids.id);
-      return { id: ids.id, deleted: true };
+      return { id: ids.id, deleted: true } satisfies DeletedTaskResponse;
     },
   },
   {
     name: 'execute_task',
     title: 'Run a task now',
     description:
-      'Queues a check now and answers the pending execution (POST /api/v1/tasks/{id}/execute); force cancels a run in flight. Counts under the model-call limit and the monthly budget.',
+      'Queues a check now and answers the pending execution (POST /api/v1/tasks/{id}/execute); force cancels a run in flight. The check runs in the background: follow it with list_executions. Counts under the model-call limit and the monthly budget.',
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     route: [ExecutionsController, 'execute'],
     ids: ['id'],
     dto: { type: ExecuteTaskBodyDto, in: 'body' },
     response: ExecutionResponse,
+    followUp: (answer) => {
+      const { id, status, task_id: taskId } = answer as ExecutionResponse;
+      return (
+        `Execution ${id} is ${status}; the check runs in the background. Follow it with ` +
+        `list_executions {"task_id": "${taskId}"} (newest first) until its status is success, ` +
+        `failed or cancelled; get_task {"id": "${taskId}"} then shows it as last_execution.`
+      );
+    },
     run: ({ executions }, caller, { ids, dto }) =>
       executions.run(caller, ids.id, (dto as ExecuteTaskBodyDto).force ?? false),
   },

@@ -10,11 +10,13 @@ const SWAGGER_PROPERTIES_KEY = 'swagger/apiModelPropertiesArray';
 /**
  * A tool's `inputSchema` for the SDK: the JSON Schema derived from the REST route's DTO, carried
  * as zod metadata on fields that accept anything. Clients see the DTO's exact bounds; the SDK
- * checks only that the arguments are an object, and the DTO itself, through the API's
- * validation pipe, judges them, so a tool refuses what the route refuses, with its messages.
+ * checks only that the arguments are an object and passes them all on, unknown ones included
+ * (as a REST body's unknown fields, they are judged for depth, then dropped), and the DTO
+ * itself, through the API's validation pipe, judges them, so a tool refuses what the route
+ * refuses, with its messages.
  */
 export function toolInputSchema(schema: JsonObjectSchema): z.ZodObject {
-  return z.object(anyValues(schema.properties)).meta({ required: schema.required });
+  return z.looseObject(anyValues(schema.properties)).meta({ required: schema.required });
 }
 
 /**

@@ -8,7 +8,7 @@ import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
 import { toTaskResponse, withoutSigningSecrets, type CreatedTaskResponse } from './task.mapper';
-import { TasksService } from './tasks.service';
+import { TasksService, type FirstRun } from './tasks.service';
 
 /**
  * `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction;
@@ -30,9 +30,11 @@ export class TaskCreationService {
       ...toTaskResponse(task, 'owner'),
       immediate_execution_error: immediateExecutionError,
     });
-    const firstRun = async (manager: EntityManager, task: TaskEntity): Promise<boolean> => {
+    const firstRun: FirstRun = async (manager, task, refusal) => {
       // The transaction may run again after a lost lock conflict: only its last run counts.
-      immediateExecutionError = null;
+      // Past the model-call limits there is no run, and the answer says why, as execute would.
+      immediateExecutionError = refusal;
+      if (refusal !== null) return false;
       try {
         // A savepoint: the task is created even when its first run cannot be queued.
         await manager.transaction((inner) => this.executions.startRun(inner, task.id, false));

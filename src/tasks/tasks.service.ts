@@ -18,6 +18,7 @@ import { USER_DEACTIVATED, UsersService } from '../users/users.service';
 import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
 import { JobQueueService } from '../scheduler/job-queue.service';
+import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import {
   OutputSchemaError,
   validateOutputSchema,
@@ -33,6 +34,7 @@ import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask, type TaskCaps } from './task.repository';
 import { planTransition } from './task-state-machine';
 import { Clock } from '../common/clock/clock';
+import { ModelCallQuotaService } from '../usage/model-call-quota.service';
 import { tasksConfig, type TasksConfig } from './tasks.config';
 
 export const TASK_NOT_FOUND = 'Task not found';
@@ -80,6 +82,22 @@ function assertNotifyBehaviorFits(task: Pick<TaskEntity, 'notifyBehavior' | 'out
   }
 }
 
+/**
+ * `run_immediately`'s run, queued in the create's transaction; answers whether it queued one.
+ * `refusal` is the 429 detail when the run's model call is past the user's limits: no run then.
+ */
+export type FirstRun = (
+  manager: EntityManager,
+  task: TaskEntity,
+  refusal: string | null,
+) => Promise<boolean>;
+
+/** When a check made due by a user's change runs, and the 429 detail that deferred it. */
+interface EarlyCheck {
+  runAt: Date;
+  refusal: string | null;
+}
+
 @Injectable()
 export class TasksService {
   constructor(
@@ -89,19 +107,22 @@ export class TasksService {
     private readonly notificationConfigs: NotificationConfigValidator,
     private readonly queue: JobQueueService,
     @InjectConfig(tasksConfig) private readonly config: TasksConfig,
+    @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
+    private readonly modelCalls: ModelCallQuotaService,
   ) {}
 
   /**
    * Creates a task and, when it is active, its first check (due now). `firstRun` may queue a run
-   * instead (`run_immediately`, answering whether it did); that run's result schedules the next.
-   * `beforeCommit` runs last in the create's transaction (the caller keeps its answer there).
+   * instead (`run_immediately`); that run's result schedules the next. Either is a model call
+   * made at once, counted as execute's (`countEarlyCheck`). `beforeCommit` runs last in the
+   * create's transaction (the caller keeps its answer there).
    */
   async create(
     caller: AuthenticatedUser,
     dto: CreateTaskDto,
-    firstRun?: (manager: EntityManager, task: TaskEntity) => Promise<boolean>,
+    firstRun?: FirstRun,
     beforeCommit?: (manager: EntityManager, task: TaskEntity) => Promise<void>,
   ): Promise<TaskEntity> {
     const outputSchema = readOutputSchema(dto.output_schema) ?? null;
@@ -144,15 +165,30 @@ export class TasksService {
       // A task takes a place under the caps: those of one user are taken one at a time.
       if (capped) await this.users.lockActiveUser(manager, caller.id, 'exclusive');
       const task = await this.insertTask(fields, caps, manager);
-      if (firstRun) {
-        const runQueued = await firstRun(manager, task);
-        if (!runQueued && state === 'active') await this.attachNewCheck(manager, task, now);
-      } else if (checkJobId !== null) {
-        await this.queue.scheduleCheck(manager, task.id, now, checkJobId);
-      }
+      if (state === 'active' || firstRun)
+        await this.startFirstCheck(manager, task, { firstRun, checkJobId, now });
       await beforeCommit?.(manager, task);
       return task;
     });
+  }
+
+  /**
+   * A new task's first check: `firstRun`'s run, or for an active task a check due now (due
+   * after SCHEDULER_MIN_INTERVAL when the user is past the model-call limits).
+   */
+  private async startFirstCheck(
+    manager: EntityManager,
+    task: TaskEntity,
+    first: { firstRun?: FirstRun; checkJobId: string | null; now: Date },
+  ): Promise<void> {
+    // Counted once the caps let the task in: a refused create counts nothing.
+    const early = await this.countEarlyCheck(manager, task.userId, first.now);
+    const runQueued = first.firstRun ? await first.firstRun(manager, task, early.refusal) : false;
+    if (task.state !== 'active' || runQueued) return;
+    // The row already holds the job's id when its check is due now: no update needed.
+    if (early.refusal === null && first.checkJobId !== null)
+      await this.queue.scheduleCheck(manager, task.id, first.now, first.checkJobId);
+    else await this.attachNewCheck(manager, task, early.runAt);
   }
 
   /** Inserts a new task under the caps: 401 when its owner was deactivated, 409 over a cap. */
@@ -255,9 +291,26 @@ export class TasksService {
     task.stateChangedAt = now;
     if (action === 'create-job') {
       await this.reserveActiveSlot(manager, task.userId);
-      task.nextRun = now;
-      await this.attachNewCheck(manager, task, now);
+      const first = await this.countEarlyCheck(manager, task.userId, now);
+      await this.attachNewCheck(manager, task, first.runAt);
     }
+  }
+
+  /**
+   * A check that a create or a resume makes due at once is a model call the user did not ask
+   * for by route: it counts as execute's, in `RATE_LIMIT_LLM_PER_HOUR` and against the monthly
+   * budget (docs/api.md, "Rate limits"). Past either it is due after `SCHEDULER_MIN_INTERVAL`
+   * instead. Counted in the request's transaction, after the user's and the task's rows (the
+   * lock order), so a request rolled back counts nothing.
+   */
+  private async countEarlyCheck(
+    manager: EntityManager,
+    userId: string,
+    now: Date,
+  ): Promise<EarlyCheck> {
+    const refusal = await this.modelCalls.countCall(manager, userId);
+    if (refusal === null) return { runAt: now, refusal };
+    return { runAt: new Date(now.getTime() + this.scheduler.minIntervalMs), refusal };
   }
 
   /** Whether a new task of the user must hold the user's row exclusively (a cap applies). */
@@ -295,6 +348,7 @@ export class TasksService {
     runAt: Date,
   ): Promise<void> {
     task.checkJobId = await this.queue.scheduleCheck(manager, task.id, runAt);
+    task.nextRun = runAt;
     await this.taskRows.setCheck(manager, task.id, task.checkJobId, runAt);
   }
 

@@ -29,8 +29,8 @@ export function budgetReachedMessage(budgetUsd: number): string {
   return `Monthly budget of ${budgetUsd} USD reached`;
 }
 
-function budgetReached(budgetUsd: number): HttpException {
-  return new HttpException(budgetReachedMessage(budgetUsd), HttpStatus.TOO_MANY_REQUESTS);
+function budgetReached(detail: string): HttpException {
+  return new HttpException(detail, HttpStatus.TOO_MANY_REQUESTS);
 }
 
 /**
@@ -85,15 +85,25 @@ export class UsageService {
    * reached the budget. The run's own call reserves its place when a worker claims it.
    */
   async assertWithinBudget(userId: string): Promise<void> {
+    const reached = await this.budgetReachedDetail(userId);
+    if (reached !== null) throw budgetReached(reached);
+  }
+
+  /**
+   * The 429 detail of `assertWithinBudget` once the month's cost, with the calls under way,
+   * reached the budget; null under it or without one. Read in `manager`'s transaction if given.
+   */
+  async budgetReachedDetail(userId: string, manager?: EntityManager): Promise<string | null> {
     const budget = this.config.userMonthlyBudgetUsd;
-    if (budget === null) return;
+    if (budget === null) return null;
     const reached = await this.usage.usersAtBudget(
       [userId],
       monthRange(undefined, this.clock.now()).from,
       budget,
       RESERVATION_LIFETIME_SECONDS,
+      manager,
     );
-    if (reached.has(userId)) throw budgetReached(budget);
+    return reached.has(userId) ? budgetReachedMessage(budget) : null;
   }
 
   /**
@@ -105,7 +115,7 @@ export class UsageService {
     const budget = this.config.userMonthlyBudgetUsd;
     if (budget === null) return null;
     const [hold] = await this.reserveCalls([userId]);
-    if (hold.reached) throw budgetReached(budget);
+    if (hold.reached) throw budgetReached(budgetReachedMessage(budget));
     return hold.reservationId;
   }
 

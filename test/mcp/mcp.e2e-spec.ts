@@ -1,4 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkReply, suggestReply } from '../support/gemini-stand-in';
 import type { TestUser } from '../support/factory';
 import { startTaskHarness, uniqueQuery, type TaskHarness } from '../tasks/task-api';
@@ -18,6 +20,13 @@ const TOOLS = [
   'suggest_task',
   'update_task',
 ];
+
+/** `levels` levels of objects and arrays, one inside the other, around a string. */
+function nested(levels: number): unknown {
+  let value: unknown = 'leaf';
+  for (let level = 0; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+  return value;
+}
 
 describe('MCP: tools over the REST services', () => {
   let harness: TaskHarness;
@@ -52,7 +61,8 @@ describe('MCP: tools over the REST services', () => {
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     const list = tools.find((tool) => tool.name === 'list_tasks')!;
     expect(list.inputSchema.properties).toMatchObject({
-      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      state: { enum: ['active', 'paused', 'completed'] },
+      limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
       offset: { type: 'integer', minimum: 0, maximum: 1_000_000 },
     });
     expect(list.outputSchema).toMatchObject({ properties: { items: { type: 'array' } } });
@@ -63,6 +73,10 @@ describe('MCP: tools over the REST services', () => {
       properties: { id: { type: 'string', format: 'uuid' } },
     });
     expect(remove.annotations).toMatchObject({ destructiveHint: true });
+    expect(remove.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { id: expect.any(Object), deleted: expect.any(Object) },
+    });
     const usage = tools.find((tool) => tool.name === 'get_usage')!;
     expect(usage.inputSchema.properties).toMatchObject({ month: { pattern: expect.any(String) } });
   });
@@ -101,6 +115,7 @@ describe('MCP: tools over the REST services', () => {
 
     const deleted = await callTool(client, 'delete_task', { id: task.id });
     expect(deleted.isError).toBeFalsy();
+    expect(deleted.structuredContent).toEqual({ id: task.id, deleted: true });
     await testApp.http.get(`/api/v1/tasks/${task.id}`).set('Authorization', owner.auth).expect(404);
     const again = await callTool(client, 'delete_task', { id: task.id });
     expect(again).toMatchObject({ isError: true });
@@ -115,6 +130,14 @@ describe('MCP: tools over the REST services', () => {
     expect(executed.isError).toBeFalsy();
     const execution = executed.structuredContent as { id: string; status: string };
     expect(execution.status).toBe('pending');
+    // After the answer, how to follow the run with the tools there are.
+    expect(executed.content).toHaveLength(2);
+    const followUp = executed.content[1];
+    expect(followUp.type).toBe('text');
+    const hint = followUp.type === 'text' ? followUp.text : '';
+    expect(hint).toContain(execution.id);
+    expect(hint).toContain(`list_executions {"task_id": "${task.id}"}`);
+    expect(hint).toContain(`get_task {"id": "${task.id}"}`);
     const finished = await harness.api.waitForExecution(owner, task.id, execution.id);
     expect(finished).toMatchObject({ status: 'success', answer: 'Not yet' });
 
@@ -170,23 +193,126 @@ describe('MCP: tools over the REST services', () => {
     expect(ids).not.toContain(task.id);
   });
 
-  it("should refuse arguments with the REST route's validation messages", async () => {
+  it("should refuse arguments with the REST route's validation messages, naming the argument", async () => {
     const short = await callTool(client, 'create_task', { search_query: 'short' });
     expect(short.isError).toBe(true);
     const rest = await harness.testApp.http
       .post('/api/v1/tasks')
       .set('Authorization', owner.auth)
       .send({ search_query: 'short' });
-    expect(JSON.parse(textOf(short))).toEqual(rest.body.detail);
+    const restIssues = rest.body.detail as Array<{ loc: Array<string | number> }>;
+    expect(restIssues[0].loc).toEqual(['body', 'search_query']);
+    expect(JSON.parse(textOf(short))).toEqual(
+      restIssues.map((issue) => ({ ...issue, loc: ['search_query'] })),
+    );
 
+    const missingId = await callTool(client, 'get_task', {});
+    expect(missingId.isError).toBe(true);
+    expect(JSON.parse(textOf(missingId))).toEqual([
+      { type: 'missing', loc: ['id'], msg: 'Field required', input: {} },
+    ]);
     const badId = await callTool(client, 'get_task', { id: 'not-a-uuid' });
     expect(badId.isError).toBe(true);
     expect(JSON.parse(textOf(badId))).toEqual([
-      expect.objectContaining({ type: 'uuid_parsing', loc: ['path', 'id'] }),
+      expect.objectContaining({ type: 'uuid_parsing', loc: ['id'] }),
     ]);
     const badLimit = await callTool(client, 'list_tasks', { limit: 0 });
-    expect(JSON.parse(textOf(badLimit))).toEqual([
-      expect.objectContaining({ loc: ['query', 'limit'] }),
+    expect(JSON.parse(textOf(badLimit))).toEqual([expect.objectContaining({ loc: ['limit'] })]);
+    const badField = await callTool(client, 'suggest_task', {
+      prompt: 'Watch the release notes',
+      current_task: { name: 5 },
+    });
+    expect(JSON.parse(textOf(badField))).toEqual([
+      expect.objectContaining({ loc: ['current_task', 'name'] }),
     ]);
+  });
+
+  it('should answer at most limit tasks, 50 by default and 200 at most', async () => {
+    const user = await harness.factory.user();
+    await Promise.all(
+      Array.from({ length: 51 }, () =>
+        harness.factory.task(user, { search_query: uniqueQuery('listed') }),
+      ),
+    );
+    const own = await connectMcp(harness.testApp, user.auth);
+    try {
+      const itemsOf = async (args: Record<string, unknown>) =>
+        ((await callTool(own, 'list_tasks', args)).structuredContent as { items: unknown[] }).items;
+      expect(await itemsOf({})).toHaveLength(50);
+      expect(await itemsOf({ limit: 200 })).toHaveLength(51);
+      expect(await itemsOf({ limit: 10, offset: 45 })).toHaveLength(6);
+      const tooMany = await callTool(own, 'list_tasks', { limit: 201 });
+      expect(tooMany.isError).toBe(true);
+      expect(JSON.parse(textOf(tooMany))).toEqual([
+        expect.objectContaining({ type: 'less_than_equal', loc: ['limit'] }),
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("should name the package and its version as the server's", () => {
+    const { name, version } = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { name: string; version: string };
+    expect(client.getServerVersion()).toEqual({ name, version });
+  });
+
+  it('should refuse arguments nested deeper than 64 levels with an error result, never an internal error', async () => {
+    const task = await harness.factory.task(owner);
+    const tooDeep = (name: string) => ({
+      type: 'value_error',
+      loc: [name],
+      msg: 'Arrays and objects may nest at most 64 levels',
+      input: '[nested too deeply to echo]',
+    });
+    // The arguments object is the first level, as a REST body is.
+    const fits = await callTool(client, 'create_task', {
+      search_query: uniqueQuery('deep but not too deep'),
+      state: 'paused',
+      note: nested(63),
+    });
+    expect(fits.isError).toBeFalsy();
+    const query = uniqueQuery('too deep');
+    for (const [name, args, argument] of [
+      ['create_task', { search_query: query, state: 'paused', note: nested(64) }, 'note'],
+      ['create_task', { search_query: query, output_schema: nested(100) }, 'output_schema'],
+      ['create_task', { search_query: nested(100) }, 'search_query'],
+      ['update_task', { id: task.id, evidence: nested(100) }, 'evidence'],
+      ['list_tasks', { state: nested(100) }, 'state'],
+      ['get_task', { id: nested(100) }, 'id'],
+      ['execute_task', { id: task.id, force: nested(100) }, 'force'],
+    ] as const) {
+      const result = await callTool(client, name, args);
+      expect({
+        name,
+        argument,
+        isError: result.isError,
+        detail: JSON.parse(textOf(result)),
+      }).toEqual({ name, argument, isError: true, detail: [tooDeep(argument)] });
+    }
+    const { rows } = await harness.testApp.db.query('SELECT 1 FROM tasks WHERE search_query = $1', [
+      query,
+    ]);
+    expect(rows).toEqual([]);
+
+    // The same message through the HTTP body reader, as any client sends it.
+    const raw = await harness.testApp.http
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', owner.auth)
+      .send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'create_task',
+          arguments: { search_query: query, output_schema: nested(100) },
+        },
+      });
+    const answer = raw.body as { result?: { isError?: boolean }; error?: { code: number } };
+    expect([raw.status, answer.result?.isError ?? answer.error?.code]).toEqual(
+      raw.status === 200 ? [200, true] : [400, -32602],
+    );
   });
 });

@@ -10,6 +10,8 @@ jest.setTimeout(30_000);
 /** Each check the stand-in answers costs 0.03611 USD: two of them pass this budget. */
 const BUDGET = '0.05';
 const REACHED = 'Monthly budget of 0.05 USD reached';
+/** Past the budget a new or resumed task's first check waits this long (SCHEDULER_MIN_INTERVAL). */
+const MIN_INTERVAL_MS = 1000;
 
 function startOfNextMonth(): string {
   const now = new Date();
@@ -29,7 +31,11 @@ describe('Usage and the monthly budget (USER_MONTHLY_BUDGET_USD)', () => {
     script = new ProviderScript(gemini);
     testApp = await startTestApp({
       search: gemini,
-      env: { ...ROOMY_RATE_LIMITS, USER_MONTHLY_BUDGET_USD: BUDGET },
+      env: {
+        ...ROOMY_RATE_LIMITS,
+        USER_MONTHLY_BUDGET_USD: BUDGET,
+        SCHEDULER_MIN_INTERVAL: `${MIN_INTERVAL_MS / 1000}s`,
+      },
     });
     api = new TaskApi(testApp);
     factory = new Factory(testApp);
@@ -96,6 +102,36 @@ describe('Usage and the monthly budget (USER_MONTHLY_BUDGET_USD)', () => {
       state: 'paused',
     });
     await api.execute(other, otherTask.id);
+  });
+
+  it("should defer a create's and a resume's first check and refuse run_immediately with the budget's detail once the budget is reached", async () => {
+    const user = await factory.user();
+    const pausedId = await spendTwoChecks(user);
+    const query = uniqueQuery('created past budget');
+
+    const from = Date.now();
+    const created = await api.create(user, { search_query: query, run_immediately: true });
+    const to = Date.now();
+    expect(created).toMatchObject({ state: 'active', immediate_execution_error: REACHED });
+    const due = Date.parse(created.next_run!);
+    expect(due).toBeGreaterThanOrEqual(from + MIN_INTERVAL_MS);
+    expect(due).toBeLessThanOrEqual(to + MIN_INTERVAL_MS);
+    const { rows } = await testApp.db.query(
+      "SELECT 1 FROM executions WHERE task_id = $1 AND trigger = 'manual'",
+      [created.id],
+    );
+    expect(rows).toEqual([]);
+
+    const resumedFrom = Date.now();
+    const resumed = await testApp.http
+      .put(`/api/v1/tasks/${pausedId}`)
+      .set('Authorization', user.auth)
+      .send({ state: 'active' })
+      .expect(200);
+    expect(Date.parse((resumed.body as { next_run: string }).next_run)).toBeGreaterThanOrEqual(
+      resumedFrom + MIN_INTERVAL_MS,
+    );
+    expect(script.requestsFor(query)).toHaveLength(0);
   });
 
   it('should fail a due scheduled check without calling the provider and wait for next month when the budget is reached', async () => {

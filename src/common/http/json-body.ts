@@ -3,8 +3,6 @@ import { json, type NextFunction, type Request, type Response } from 'express';
 import { RequestValidationException } from '../errors/validation-issue';
 
 export const MAX_BODY_BYTES = 100 * 1024;
-/** How deep the API's bodies may nest arrays and objects (docs/api.md, "Conventions"). */
-export const MAX_JSON_DEPTH = 64;
 
 export interface JsonBodyLimits {
   /** Arrays and objects nested deeper than this are a 422; without it, any depth is read. */

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import { RequestValidationException, type ValidationIssue } from '../errors/validation-issue';
 import { rawJsonFields } from '../validation/fields';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../validation/json-depth';
 
 /** class-validator constraint name -> error `type` of the 422 detail. */
 const CONSTRAINT_TYPES: Record<string, string> = {
@@ -84,21 +85,7 @@ function hasValidationRules(metatype: unknown): boolean {
   return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
 }
 
-/** Echoing a value nested deeper than this would overflow the stack of the JSON writer. */
-const MAX_ECHO_DEPTH = 64;
-const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
-
-/** Whether `value` nests at most MAX_ECHO_DEPTH levels (walked without recursion). */
-function isShallow(value: unknown): boolean {
-  const pending: Array<[unknown, number]> = [[value, 0]];
-  while (pending.length > 0) {
-    const [item, depth] = pending.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth >= MAX_ECHO_DEPTH) return false;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
-  }
-  return true;
-}
+export const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
 
 function collectIssues(
   errors: ValidationError[],
@@ -114,7 +101,12 @@ function collectIssues(
       const [name, message] = constraints[0];
       const type = CONSTRAINT_TYPES[name] ?? 'value_error';
       const input: unknown = type === 'missing' ? parent : error.value;
-      issues.push({ type, loc, msg: message, input: isShallow(input) ? input : TOO_DEEP_TO_ECHO });
+      issues.push({
+        type,
+        loc,
+        msg: message,
+        input: nestsDeeperThan(input, MAX_JSON_DEPTH) ? TOO_DEEP_TO_ECHO : input,
+      });
     }
     if (error.children && error.children.length > 0) {
       issues.push(...collectIssues(error.children, loc, error.value));

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import type { EntityManager } from 'typeorm';
 import { PeriodicJobs } from '../periodic-jobs/periodic-jobs.service';
 import { RateLimitCounterRepository, type CounterWindow } from './rate-limit-counter.repository';
 import { Clock } from '../clock/clock';
@@ -76,14 +77,15 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleInit 
    * Counts a request in every window of `windows` (a refused request in none). The decision
    * describes one window: the one with the fewest requests left after this one; of windows with
    * as few left, the one that resets last, so a refused request's `Retry-After` is when every
-   * window it went past has reset.
+   * window it went past has reset. In `manager`'s transaction when given.
    */
-  async hitAll(windows: RateWindow[], now = this.clock.now().getTime()): Promise<RateDecision> {
+  async hitAll(windows: RateWindow[], manager?: EntityManager): Promise<RateDecision> {
+    const now = this.clock.now().getTime();
     const counters = windows.map((window) => counterOf(window, now));
-    const hits = await this.counters.hit(counters);
+    const hits = await this.counters.hit(counters, manager);
     const allowed = windows.every((window) => (hits.get(window.bucket) ?? 0) <= window.limit);
     // A refused request does not use up quota: take the hit back from every window.
-    if (!allowed) await this.counters.unhit(counters);
+    if (!allowed) await this.counters.unhit(counters, manager);
     const left = windows.map((window) =>
       Math.max(0, window.limit - (hits.get(window.bucket) ?? 0) + (allowed ? 0 : 1)),
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows, Statement } from '../../database/sql-rows';
 
 /** One fixed-window counter: its name and the window it counts in. */
@@ -23,9 +23,15 @@ const HIT = new Statement(
 export class RateLimitCounterRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Counts one hit in every window, in one upsert; answers each bucket's hits. */
-  async hit(windows: CounterWindow[]): Promise<Map<string, number>> {
-    const rows = await queryRows<{ bucket: string; hits: number }>(this.dataSource, HIT, [
+  /**
+   * Counts one hit in every window, in one upsert; answers each bucket's hits. In `manager`'s
+   * transaction, the hits hold their counters until it ends and go if it rolls back.
+   */
+  async hit(
+    windows: CounterWindow[],
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<Map<string, number>> {
+    const rows = await queryRows<{ bucket: string; hits: number }>(manager, HIT, [
       windows.map((window) => window.bucket),
       windows.map((window) => window.start),
       windows.map((window) => window.end),
@@ -44,8 +50,11 @@ export class RateLimitCounterRepository {
   }
 
   /** Takes one hit back from every window. */
-  async unhit(windows: CounterWindow[]): Promise<void> {
-    await this.dataSource.query(
+  async unhit(
+    windows: CounterWindow[],
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<void> {
+    await manager.query(
       `UPDATE rate_limit_counters SET hits = hits - 1
        WHERE (bucket, window_start) IN (SELECT * FROM unnest($1::text[], $2::timestamptz[]))`,
       [windows.map((window) => window.bucket), windows.map((window) => window.start)],

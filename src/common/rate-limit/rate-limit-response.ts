@@ -1,6 +1,9 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { RateDecision } from './postgres-throttler.storage';
 
+/** The `detail` of every rate limit's 429. */
+export const RATE_LIMIT_EXCEEDED = 'Rate limit exceeded';
+
 /** The headers of a limited answer (docs/api.md, "Rate limits"). */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
@@ -14,7 +17,7 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 export function rateLimitExceeded(decision: RateDecision): HttpException {
   return new HttpException(
     {
-      detail: 'Rate limit exceeded',
+      detail: RATE_LIMIT_EXCEEDED,
       retry_after: decision.retryAfterSeconds,
       headers: {
         ...rateLimitHeaders(decision),

@@ -4,6 +4,7 @@ import type { ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import type { Request } from 'express';
 import { clientNetwork } from '../http/client-network';
+import type { RateWindow } from './postgres-throttler.storage';
 import type { RateLimitConfig } from './rate-limit.config';
 import { routeAuthLevel, type AuthenticatedRequest } from '../decorators/auth.decorators';
 
@@ -12,6 +13,9 @@ export const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 /** Verification codes a user may ask for in an hour (README, "Notification channels"). */
 const EMAIL_VERIFICATIONS_PER_HOUR = 5;
+
+/** The counter of a user's model calls (`RATE_LIMIT_LLM_PER_HOUR`). */
+const MODEL_CALLS = 'llm';
 
 /** The throttlers every request of a caller counts in; the others are added by a route. */
 export const CALLER_THROTTLERS: readonly string[] = ['minute', 'hour', 'day'];
@@ -44,7 +48,7 @@ export function rateLimitThrottlers(
     skipIf: (context) => !setOnRoute(name, context),
     getTracker: (request) => {
       const user = (request as AuthenticatedRequest).user;
-      return user ? `${counter}:${user.id}:h` : '';
+      return user ? userHourlyBucket(counter, user.id) : '';
     },
   });
   return [
@@ -68,7 +72,7 @@ export function rateLimitThrottlers(
       limit: perDay,
       getTracker: (request) => callerCounter(request, 'd'),
     },
-    perUserHourly('model', llmPerHour, 'llm'),
+    perUserHourly('model', llmPerHour, MODEL_CALLS),
     perUserHourly('test-send', testSendsPerHour, 'test-send'),
     perUserHourly('email-verification', EMAIL_VERIFICATIONS_PER_HOUR, 'verify-email'),
     // Limit and tracker come from the route (`@IpRateLimit`).
@@ -79,6 +83,20 @@ export function rateLimitThrottlers(
       skipIf: (context) => !setOnRoute('ip', context),
     },
   ];
+}
+
+/** A user's counter in an hourly per-user limit: `<counter>:<user id>:h`. */
+function userHourlyBucket(counter: string, userId: string): string {
+  return `${counter}:${userId}:h`;
+}
+
+/**
+ * The window of a user's model calls, the one the `model` throttler counts `@LlmRateLimit()`
+ * routes in: for the calls the service makes at once on the user's behalf (a new or resumed
+ * task's first check, `run_immediately`; docs/api.md, "Rate limits").
+ */
+export function modelCallWindow(userId: string, perHour: number): RateWindow {
+  return { bucket: userHourlyBucket(MODEL_CALLS, userId), lengthMs: HOUR_MS, limit: perHour };
 }
 
 function callerCounter(request: Record<string, unknown>, window: string): string {
