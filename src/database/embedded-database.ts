@@ -266,6 +266,16 @@ export class EmbeddedDatabase {
     throw new Error(`Could not lock the data directory ${this.root}: its lock keeps changing`);
   }
 
+  /**
+   * Fails with `DataDirectoryInUseError`, as `start` would, when a running instance of the
+   * service holds the data directory; takes no lock and starts nothing (`npm start` asks before
+   * it builds).
+   */
+  async assertNotInUse(): Promise<void> {
+    const owner = await readLockOwner(this.lockFile);
+    if (owner && (await isRunning(owner))) throw new DataDirectoryInUseError(this.root, owner.pid);
+  }
+
   /** Removes the lock file if it is still this process's. */
   private async unlockDataDirectory(): Promise<void> {
     const owner = await readLockOwner(this.lockFile);

@@ -146,6 +146,38 @@ describe('Embedded database: one service per data directory', () => {
     expect(await answers(first.url)).toBe(1);
   });
 
+  it('should fail npm start at the lock, with the message the service gives, before it builds', async () => {
+    const { DATABASE_URL: _ignored, ...environment } = process.env;
+    const npmStart = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...environment, DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npmStart.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => npmStart.once('exit', resolve));
+    expect(code).not.toBe(0);
+    const failure = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+    expect(failure).toEqual([
+      expect.objectContaining({
+        msg: 'Start-up failed',
+        err: expect.objectContaining({
+          message:
+            `The data directory ${dataDir} is in use by another running instance of the ` +
+            `service (pid ${first.child.pid}). Stop that instance first, or give this one its ` +
+            'own DATA_DIR or a DATABASE_URL.',
+        }) as unknown,
+      }),
+    ]);
+    // npm names each script it runs: the build was not one of them.
+    expect(output).toContain('prestart');
+    expect(output).not.toMatch(/> task-monitor@[^ ]+ build/);
+    expect(await answers(first.url)).toBe(1);
+  });
+
   it('should take the directory over and stop the PostgreSQL left behind when its owner was killed', async () => {
     first.child.kill('SIGKILL');
     await exited(first.child);
