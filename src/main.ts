@@ -97,7 +97,7 @@ async function bootstrap(): Promise<void> {
     await stopService(service, root);
     throw error;
   }
-  // One line that says how this instance is set up (README, "Quick start"); no secrets in it.
+  // One line that says how this instance is set up (README, "Running it locally"); no secrets in it.
   root.info(startupSummary(config, service.database.embedded !== null));
 }
 

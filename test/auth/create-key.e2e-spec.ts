@@ -42,7 +42,7 @@ function keysIn(text: string): string[] {
   return text.match(/sk_[A-Za-z0-9]{32}/g) ?? [];
 }
 
-/** README, "First API key": a user and a key against the configured database, no JWT needed. */
+/** README, "Authentication": a user and a key against the configured database, no JWT needed. */
 describe('npm run create-key', () => {
   let databaseUrl: string;
   let jwks: JwksServer;
