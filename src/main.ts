@@ -1,11 +1,23 @@
 import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
 import { createRootLogger, type RootLogger } from './common/logging/root-logger';
 import { createApp } from './create-app';
 import { loadEnvFile } from './config/env-file';
-import { prepareDatabase } from './database/prepare-database';
+import { prepareDatabase, type PreparedDatabase } from './database/prepare-database';
 import { startupSummary } from './startup-summary';
+
+/** Ctrl-C, an orchestrator's stop and a closed terminal all stop the service the same way. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** A shutdown still under way after this long ends the process anyway. */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
+interface Service {
+  app: NestExpressApplication;
+  database: PreparedDatabase;
+}
 
 /** Lines written before the configuration is known (or when it is refused) go to stderr. */
 function startupLogger(): RootLogger {
@@ -13,6 +25,33 @@ function startupLogger(): RootLogger {
 }
 
 let logger: RootLogger | undefined;
+
+/** The database (the embedded server started when there is no `DATABASE_URL`), then the app. */
+async function startService(config: AppConfig, root: RootLogger): Promise<Service> {
+  const database = await prepareDatabase(config.database, root);
+  const app = await createApp(config, database.url, root).catch(async (error: unknown) => {
+    await database.embedded?.stop(); // never leave the embedded server behind a failed start
+    throw error;
+  });
+  return { app, database };
+}
+
+/**
+ * HTTP, the workers and the pool (`app.close()`), then the embedded server, which runs in a
+ * session of its own so that no signal reaches it before the service is done with it.
+ */
+async function stopService({ app, database }: Service, root: RootLogger): Promise<void> {
+  try {
+    await app.close();
+  } catch (error) {
+    root.error({ err: error }, 'Error while closing');
+  }
+  try {
+    await database.embedded?.stop();
+  } catch (error) {
+    root.error({ err: error }, 'Error while stopping the embedded database');
+  }
+}
 
 async function bootstrap(): Promise<void> {
   loadEnvFile();
@@ -29,41 +68,37 @@ async function bootstrap(): Promise<void> {
   }
   const root = createRootLogger({ level: config.server.logLevel });
   logger = root;
-  const database = await prepareDatabase(config.database, root);
-  const app = await createApp(config, database.url, root).catch(async (error: unknown) => {
-    await database.embedded?.stop(); // never leave the embedded server behind a failed start
-    throw error;
-  });
 
+  // A signal during start-up lets the start finish, then stops what it started, in order.
+  const starting = startService(config, root);
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
     root.info({ signal }, 'Shutting down');
-    const forceExit = setTimeout(() => process.exit(1), 30_000);
+    const forceExit = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS);
     forceExit.unref();
     void (async () => {
-      try {
-        await app.close(); // stops HTTP, workers, then the pool
-      } catch (error) {
-        root.error({ err: error }, 'Error while closing');
-      }
-      await database.embedded?.stop();
+      // A start that fails ends the process itself ('Start-up failed').
+      const service = await starting.catch(() => null);
+      if (!service) return;
+      await stopService(service, root);
+      root.info('Stopped');
       process.exit(0);
     })();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => shutdown(signal));
 
+  const service = await starting;
+  if (closing) return;
   try {
-    await app.listen(config.server.port, config.server.host);
+    await service.app.listen(config.server.port, config.server.host);
   } catch (error) {
-    await app.close().catch(() => undefined);
-    await database.embedded?.stop();
+    await stopService(service, root);
     throw error;
   }
-  // One line that says how this instance is set up (README, "Run it"); no secrets in it.
-  root.info(startupSummary(config, database.embedded !== null));
+  // One line that says how this instance is set up (README, "Running it locally"); no secrets in it.
+  root.info(startupSummary(config, service.database.embedded !== null));
 }
 
 bootstrap().catch((error: unknown) => {

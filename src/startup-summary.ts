@@ -3,7 +3,7 @@ import { ownText } from './common/logging/log-redaction';
 import { emailConfig, type EmailConfig } from './notifications/channels/email/email.config';
 
 /**
- * The start-up line (README, "Run it"): how this instance authenticates, which search provider
+ * The start-up line (README, "Running it locally"): how this instance authenticates, which search provider
  * runs checks, whether email can go out, where the embedded database lives and where users
  * reach the service. Names and yes/no only: no key, password or connection string, so it is
  * logged as written (`ownText`), with a first-key command that works when pasted.

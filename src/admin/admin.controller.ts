@@ -17,7 +17,11 @@ import { AdminUsagePage } from '../usage/dto/usage-responses';
 import { UsageService } from '../usage/usage.service';
 import { AdminListingsService } from './admin-listings.service';
 import { PlatformStats, PlatformStatsService } from './platform-stats.service';
-import { UserDeactivated, UserDeactivationService } from './user-deactivation.service';
+import {
+  UserDeactivated,
+  UserDeactivationService,
+  UserReactivated,
+} from './user-deactivation.service';
 
 /** Every route here needs the admin role: 401 without credentials, 403 for other users. */
 @ApiTags('admin')
@@ -101,5 +105,15 @@ export class AdminController {
     @Param('id', UuidParamPipe) id: string,
   ): Promise<UserDeactivated> {
     return this.deactivation.deactivateUser(admin, id);
+  }
+
+  @Patch('users/:id/reactivate')
+  @ApiRoute({
+    summary: "Reactivate a deactivated user; the user's tasks stay paused",
+    response: UserReactivated,
+    errors: [404, 422],
+  })
+  reactivateUser(@Param('id', UuidParamPipe) id: string): Promise<UserReactivated> {
+    return this.deactivation.reactivateUser(id);
   }
 }

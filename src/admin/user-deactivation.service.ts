@@ -34,10 +34,20 @@ export class UserDeactivated {
   tasks_paused: number;
 }
 
+export class UserReactivated {
+  @ApiProperty({ enum: ['active'] })
+  status: 'active';
+
+  @UuidProperty()
+  user_id: string;
+}
+
 /**
  * `PATCH /admin/users/{id}/deactivate`: the user's active tasks are paused. The user,
  * their tasks, runs and notification deliveries, and the queue change in one transaction, so a
  * scheduler failure leaves everything as it was. Data is kept; the auth service refuses the user's API keys and JWTs from then on.
+ * `PATCH /admin/users/{id}/reactivate` undoes it for the credentials only: the tasks stay paused
+ * until their owner resumes them (docs/api.md, "Admin").
  */
 @Injectable()
 export class UserDeactivationService {
@@ -75,7 +85,7 @@ export class UserDeactivationService {
    */
   private deactivateInTransaction(userId: string): Promise<UserDeactivated> {
     return this.transactions.run(async (manager) => {
-      const user = await this.users.lockForDeactivation(manager, userId);
+      const user = await this.users.lockForStateChange(manager, userId);
       if (!user) throw new NotFoundException(USER_NOT_FOUND);
       const now = this.clock.now();
       const active = (await this.tasks.lockAllOfUser(manager, userId)).filter(
@@ -98,6 +108,21 @@ export class UserDeactivationService {
       await this.deliveries.cancelDeliveriesOfUser(manager, userId, CANCELLED_BY_DEACTIVATION);
       if (user.state !== 'deactivated') await this.users.markDeactivated(manager, userId, now);
       return { status: 'deactivated', user_id: userId, tasks_paused: active.length };
+    });
+  }
+
+  /**
+   * Idempotent: reactivating an active user answers 200 again and changes nothing. The user row
+   * is locked as a deactivation locks it, so the two run one after the other.
+   */
+  reactivateUser(userId: string): Promise<UserReactivated> {
+    return this.transactions.run(async (manager) => {
+      const user = await this.users.lockForStateChange(manager, userId);
+      if (!user) throw new NotFoundException(USER_NOT_FOUND);
+      if (user.state !== 'active') {
+        await this.users.markReactivated(manager, userId, this.clock.now());
+      }
+      return { status: 'active', user_id: userId };
     });
   }
 }

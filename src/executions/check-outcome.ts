@@ -123,7 +123,7 @@ export interface FinalPlan {
 export type CheckOutcomePlan = RetryPlan | FinalPlan;
 
 /**
- * Decides what a check's outcome means (README, "Architecture"): a retryable
+ * Decides what a check's outcome means (docs/architecture.md): a retryable
  * error under the retry limit sends the job back; otherwise the execution ends, a `once` task
  * whose condition is met completes, an active task gets its next check, a paused or completed one
  * keeps its (absent) schedule, and the notification and failing-streak events become deliveries.

@@ -93,7 +93,7 @@ const CLAIM_ROUNDS = 4;
 const CLAIM_PAUSE_MS = 25;
 
 /**
- * Runs check jobs (README, "Architecture"): claim (execution `running`), one
+ * Runs check jobs (docs/architecture.md): claim (execution `running`), one
  * provider call outside any transaction, then one transaction that records the result, moves the
  * task on, schedules the next check, queues the deliveries and completes the job. Claims and
  * results are written in batches, so the database work per check stays small under load.

@@ -19,7 +19,7 @@ export const MAX_ATTEMPTS = 3;
 export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be completed';
 
 /**
- * Finds work that a dead process left behind, by time rather than by hope (README, "Architecture"):
+ * Finds work that a dead process left behind, by time rather than by hope (docs/architecture.md):
  *  0. check jobs a dead worker took but never started go back to the queue;
  *  1. running executions whose worker stopped heartbeating go back to the queue (`retrying`);
  *  2. in-flight executions whose job is gone or finished are failed (never left `running`), even

@@ -161,8 +161,11 @@ export class UserRepository {
     return rows.length > 0;
   }
 
-  /** Locks a user for deactivation (FOR NO KEY UPDATE); null when there is no such user. */
-  lockForDeactivation(manager: EntityManager, userId: string): Promise<UserEntity | null> {
+  /**
+   * Locks a user for a deactivation or a reactivation (FOR NO KEY UPDATE); null when there is no
+   * such user.
+   */
+  lockForStateChange(manager: EntityManager, userId: string): Promise<UserEntity | null> {
     return manager.findOne(UserEntity, {
       where: { id: userId },
       lock: { mode: 'for_no_key_update' },
@@ -174,6 +177,14 @@ export class UserRepository {
       UserEntity,
       { id: userId },
       { state: 'deactivated', deactivatedAt: now, updatedAt: now },
+    );
+  }
+
+  async markReactivated(manager: EntityManager, userId: string, now: Date): Promise<void> {
+    await manager.update(
+      UserEntity,
+      { id: userId },
+      { state: 'active', deactivatedAt: null, updatedAt: now },
     );
   }
 

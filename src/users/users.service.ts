@@ -101,7 +101,12 @@ export class UsersService {
     if (found.length === 0)
       return this.users.insertWithoutIdentity(address, admin ? 'admin' : 'user');
     const user = found[0];
-    if (user.state !== 'active') throw new Error(`The user ${address} is deactivated`);
+    if (user.state !== 'active') {
+      throw new Error(
+        `The user ${address} is deactivated. An administrator can reactivate them with ` +
+          `PATCH /admin/users/${user.id}/reactivate, then run this again.`,
+      );
+    }
     if (admin && user.role !== 'admin') {
       await this.users.setRole(user.id, 'admin');
       user.role = 'admin';

@@ -74,9 +74,12 @@ describe('Administration', () => {
 
     it('should answer every admin route with 401 without credentials, 403 to a user and 200 to an admin', async () => {
       const target = await factory.user();
+      const dormant = await factory.user();
+      await asAdmin('patch', `/admin/users/${dormant.id}/deactivate`).expect(200);
       const routes: Array<{ method: 'get' | 'patch'; path: string }> = [
         ...listRoutes.map((path) => ({ method: 'get' as const, path })),
         { method: 'patch', path: `/admin/users/${target.id}/deactivate` },
+        { method: 'patch', path: `/admin/users/${dormant.id}/reactivate` },
       ];
       for (const route of routes) {
         const anonymous = await testApp.http[route.method](route.path);
@@ -96,14 +99,15 @@ describe('Administration', () => {
         const allowed = await asAdmin(route.method, route.path);
         expect({ route, status: allowed.status }).toEqual({ route, status: 200 });
       }
-      // The user's 403 did not deactivate anyone; the admin's call did.
+      // The user's 403 did not deactivate anyone; the admin's calls did.
       const states = await testApp.db.query<{ id: string; state: string }>(
         'SELECT id, state FROM users WHERE id = ANY($1)',
-        [[plain.id, target.id]],
+        [[plain.id, target.id, dormant.id]],
       );
       expect(Object.fromEntries(states.rows.map((row) => [row.id, row.state]))).toEqual({
         [plain.id]: 'active',
         [target.id]: 'deactivated',
+        [dormant.id]: 'active',
       });
     });
 
@@ -115,11 +119,13 @@ describe('Administration', () => {
     });
 
     it('should answer 403 before validating the request of a non-admin', async () => {
-      expectDetail(
-        await asAdmin('patch', '/admin/users/not-a-uuid/deactivate', plain),
-        403,
-        'Admin access required',
-      );
+      for (const action of ['deactivate', 'reactivate']) {
+        expectDetail(
+          await asAdmin('patch', `/admin/users/not-a-uuid/${action}`, plain),
+          403,
+          'Admin access required',
+        );
+      }
       expectDetail(
         await asAdmin('get', '/admin/users?limit=9999', plain),
         403,
@@ -558,6 +564,76 @@ describe('Administration', () => {
       expect(storedTask.rows[0]).toEqual({ state: 'active', check_job_id: jobId });
       expect(await queuedJobs([jobId])).toBe(1);
       await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+    });
+  });
+
+  describe('PATCH /admin/users/{id}/reactivate', () => {
+    async function storedUser(userId: string) {
+      const rows = await testApp.db.query<{
+        state: string;
+        deactivated_at: Date | null;
+        updated_at: Date;
+      }>('SELECT state, deactivated_at, updated_at FROM users WHERE id = $1', [userId]);
+      return rows.rows[0];
+    }
+
+    it("should let the user's API key and JWT in again and leave the tasks paused until the user resumes them", async () => {
+      const user = await factory.user();
+      const task = await activeTask(user);
+      await asAdmin('patch', `/admin/users/${user.id}/deactivate`).expect(200);
+      expectDetail(
+        await testApp.http.get('/auth/me').set('Authorization', user.auth),
+        401,
+        'User account is deactivated',
+      );
+
+      const response = await asAdmin('patch', `/admin/users/${user.id}/reactivate`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ status: 'active', user_id: user.id });
+      expect(await storedUser(user.id)).toMatchObject({ state: 'active', deactivated_at: null });
+
+      await testApp.http.get('/auth/me').set('Authorization', user.auth).expect(200);
+      await testApp.http.get('/auth/me').set('Authorization', `Bearer ${user.jwt}`).expect(200);
+      const paused = await testApp.http
+        .get(`/api/v1/tasks/${task.id}`)
+        .set('Authorization', user.auth)
+        .expect(200);
+      expect(paused.body).toMatchObject({ state: 'paused', next_run: null });
+      expect(await checkJobId(task.id)).toBeNull();
+
+      const resumed = await testApp.http
+        .put(`/api/v1/tasks/${task.id}`)
+        .set('Authorization', user.auth)
+        .send({ state: 'active' })
+        .expect(200);
+      expect(resumed.body).toMatchObject({ state: 'active' });
+      const jobId = await checkJobId(task.id);
+      expect(jobId).not.toBeNull();
+      expect(await queuedJobs([jobId as string])).toBe(1);
+    });
+
+    it('should answer 200 and change nothing when the user is active', async () => {
+      const user = await factory.user();
+      const before = await storedUser(user.id);
+      const again = await asAdmin('patch', `/admin/users/${user.id}/reactivate`);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ status: 'active', user_id: user.id });
+      expect(await storedUser(user.id)).toEqual(before);
+      // An administrator may name themself: they are active.
+      expect(
+        (await asAdmin('patch', `/admin/users/${admin.id}/reactivate`).expect(200)).body,
+      ).toEqual({ status: 'active', user_id: admin.id });
+    });
+
+    it('should answer 404 for an unknown user and 422 for a non-UUID', async () => {
+      expectDetail(
+        await asAdmin('patch', `/admin/users/${randomUUID()}/reactivate`),
+        404,
+        'User not found',
+      );
+      expectValidationError(await asAdmin('patch', '/admin/users/not-a-uuid/reactivate'), [
+        { type: 'uuid_parsing', loc: ['path', 'id'] },
+      ]);
     });
   });
 });

@@ -42,7 +42,7 @@ function keysIn(text: string): string[] {
   return text.match(/sk_[A-Za-z0-9]{32}/g) ?? [];
 }
 
-/** README, "First API key": a user and a key against the configured database, no JWT needed. */
+/** README, "Authentication": a user and a key against the configured database, no JWT needed. */
 describe('npm run create-key', () => {
   let databaseUrl: string;
   let jwks: JwksServer;
@@ -110,6 +110,48 @@ describe('npm run create-key', () => {
         .set('Authorization', `Bearer ${key}`)
         .send({ search_query: 'Works with a key made by the command', state: 'paused' })
         .expect(200);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('should name the reactivation route for a deactivated user, and make a key once the user is reactivated', async () => {
+    const made = await createKey(['--email', 'gone@example.com'], { DATABASE_URL: databaseUrl });
+    expect(made.code).toBe(0);
+    const userId = /, user ([0-9a-f-]{36})\./.exec(made.stdout)?.[1];
+    const admin = await createKey(['--email', 'boss@example.com', '--admin'], {
+      DATABASE_URL: databaseUrl,
+    });
+    const [adminKey] = keysIn(admin.stdout);
+    const testApp: TestApp = await startTestApp({ databaseUrl, jwks });
+    try {
+      const asAdmin = (action: string) =>
+        testApp.http
+          .patch(`/admin/users/${userId}/${action}`)
+          .set('Authorization', `Bearer ${adminKey}`)
+          .expect(200);
+      await asAdmin('deactivate');
+
+      const refused = await createKey(['--email', 'gone@example.com'], {
+        DATABASE_URL: databaseUrl,
+      });
+      expect(refused).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'create-key failed: The user gone@example.com is deactivated. An administrator can ' +
+          `reactivate them with PATCH /admin/users/${userId}/reactivate, then run this again.\n`,
+      });
+
+      await asAdmin('reactivate');
+      const again = await createKey(['--email', 'gone@example.com'], {
+        DATABASE_URL: databaseUrl,
+      });
+      expect(again.code).toBe(0);
+      const [key] = keysIn(again.stdout);
+      const me = await testApp.http.get('/auth/me').set('Authorization', `Bearer ${key}`);
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ id: userId, state: 'active' });
     } finally {
       await testApp.close();
     }

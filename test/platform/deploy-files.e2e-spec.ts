@@ -10,6 +10,8 @@ interface ComposeService {
   profiles?: string[];
   depends_on?: string[] | Record<string, unknown>;
   volumes?: string[];
+  env_file?: Array<string | { path: string; required?: boolean }>;
+  environment?: Record<string, string | number>;
 }
 
 interface ComposeFile {
@@ -95,6 +97,24 @@ describe('docker-compose.yml', () => {
         });
       }
     }
+  });
+
+  it('should hand the app every variable of .env.example through an optional .env, setting only what compose decides', () => {
+    const { app } = composeFile().services;
+    expect(app.env_file).toEqual([{ path: '.env', required: false }]);
+    // Compose decides these four: production, the published port on every interface of the
+    // container, and its own PostgreSQL. They win over .env.
+    const decided = ['DATABASE_URL', 'HOST', 'NODE_ENV', 'PORT'];
+    expect(Object.keys(app.environment ?? {}).sort()).toEqual(decided);
+    const documented = [...read('.env.example').matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map(
+      (match) => match[1],
+    );
+    expect(documented).toEqual(expect.arrayContaining([...decided, 'PUBLIC_URL', 'METRICS_TOKEN']));
+    // Nothing else is passed by name from the shell, where a variable of .env would not reach it.
+    const interpolated = [...JSON.stringify(app).matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map(
+      (match) => match[1],
+    );
+    expect(interpolated).toEqual(['POSTGRES_PASSWORD']);
   });
 
   it('should mount files that exist and volumes that are declared', () => {

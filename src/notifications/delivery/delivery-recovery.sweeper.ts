@@ -19,7 +19,7 @@ export const GAVE_UP_MESSAGE = 'Delivery abandoned after its job was lost repeat
 
 /**
  * Brings back delivery work that a dead process left behind, by time rather than by hope
- * (README, "Architecture"):
+ * (docs/architecture.md):
  *  1. delivery jobs that a stopped worker had fetched go back to the queue at once, instead of
  *     waiting for the queue's expiry (`releaseJobsOfStoppedWorkers`);
  *  2. deliveries that are neither finished nor backed by a live queue job (the job failed for

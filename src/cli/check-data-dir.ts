@@ -1,0 +1,33 @@
+import { readConfig } from '../config/config-slice';
+import { loadEnvFile } from '../config/env-file';
+import { createRootLogger } from '../common/logging/root-logger';
+import { databaseConfig, type DatabaseConfig } from '../database/database.config';
+import { DataDirectoryInUseError, EmbeddedDatabase } from '../database/embedded-database';
+
+/**
+ * `npm start` runs this before it builds: when a running instance of the service holds the
+ * embedded database's `DATA_DIR`, the start fails here, with the line the service itself would
+ * log, and the running instance's `dist/` is left alone. Anything else (a `DATABASE_URL`, a bad
+ * variable, a lock that cannot be read) is left to the service to judge once built.
+ */
+async function checkDataDir(): Promise<number> {
+  loadEnvFile();
+  let config: DatabaseConfig;
+  try {
+    config = readConfig(process.env, { database: databaseConfig }).database;
+  } catch {
+    return 0;
+  }
+  if (config.url !== null) return 0;
+  const silent = { log: () => undefined, warn: () => undefined };
+  try {
+    await new EmbeddedDatabase(config.dataDir, silent).assertNotInUse();
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) return 0;
+    createRootLogger({ level: 'info' }).fatal({ err: error }, 'Start-up failed');
+    return 1;
+  }
+  return 0;
+}
+
+void checkDataDir().then((code) => process.exit(code));
