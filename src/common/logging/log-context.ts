@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-// nestjs-pino's request context (pinned version, see README "Versions, and why"): `PinoLogger`
+// nestjs-pino's request context (pinned version, see docs/versions.md): `PinoLogger`
 // logs through the logger of the store it runs in.
 import { storage, Store } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';

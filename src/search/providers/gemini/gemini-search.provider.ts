@@ -20,7 +20,7 @@ import {
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
 import { DEFAULT_GEMINI_MODEL, readGeminiConfig, type GeminiConfig } from './gemini-search.config';
 
-/** Gemini 2.5 Flash list price (README, "Providers"): grounding is billed per grounded prompt. */
+/** Gemini 2.5 Flash list price (README, "Search providers"): grounding is billed per grounded prompt. */
 export const GEMINI_LIST_PRICE: ListPrice = {
   model: DEFAULT_GEMINI_MODEL,
   prices: { inputPerMTok: 0.3, outputPerMTok: 2.5, perSearch: 0.035 },

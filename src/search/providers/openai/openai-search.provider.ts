@@ -6,7 +6,7 @@ import { itemsOfType, responsesUsage, urlCitations, urlSource } from '../respons
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
 import { DEFAULT_OPENAI_MODEL, readOpenAiConfig, type OpenAiConfig } from './openai-search.config';
 
-/** GPT-5 mini list price with the web search tool (README, "Providers"). */
+/** GPT-5 mini list price with the web search tool (README, "Search providers"). */
 export const OPENAI_LIST_PRICE: ListPrice = {
   model: DEFAULT_OPENAI_MODEL,
   prices: { inputPerMTok: 0.25, outputPerMTok: 2, perSearch: 0.01 },

@@ -11,7 +11,7 @@ import {
   type PerplexityConfig,
 } from './perplexity-search.config';
 
-/** Sonar list price (README, "Providers"); the API's own `usage.cost` wins when it sends one. */
+/** Sonar list price (README, "Search providers"); the API's own `usage.cost` wins when it sends one. */
 export const PERPLEXITY_LIST_PRICE: ListPrice = {
   model: DEFAULT_PERPLEXITY_MODEL,
   prices: { inputPerMTok: 1, outputPerMTok: 1, perSearch: 0.005 },
