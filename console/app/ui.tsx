@@ -209,7 +209,11 @@ export interface Column<T> {
   class?: string;
 }
 
-/** A table that scrolls sideways on narrow screens (and can be scrolled by keyboard). */
+/**
+ * A table; on narrow screens each row is a card of its cells, each under its column's name
+ * (`data-label`, styles.css), and on wide ones a table too wide scrolls sideways in its own box
+ * (which the keyboard can scroll too).
+ */
 export function DataTable<T>(props: {
   label: string;
   rows: T[];
@@ -232,8 +236,8 @@ export function DataTable<T>(props: {
           {props.rows.map((row) => (
             <tr key={props.rowKey(row)}>
               {props.columns.map((column) => (
-                <td key={column.header} class={column.class}>
-                  {column.cell(row)}
+                <td key={column.header} class={column.class} data-label={column.header}>
+                  <div class="cell-value">{column.cell(row)}</div>
                 </td>
               ))}
             </tr>
