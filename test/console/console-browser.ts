@@ -57,7 +57,10 @@ export class ConsoleTab {
   }
 
   static async open(browser: Browser, baseUrl: string): Promise<ConsoleTab> {
-    const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 900 } });
+    const context = await browser.newContext({
+      viewport: { width: WIDTHS[0], height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     return new ConsoleTab(context, await context.newPage(), baseUrl);
   }
 

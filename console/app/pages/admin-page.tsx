@@ -2,6 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatDate, formatUsd } from '../format';
+import { EXECUTION_STATUSES, JOB_STATES, labelOf, USER_STATES } from '../labels';
 import type { Execution, Me } from '../types';
 import {
   Badge,
@@ -10,6 +11,7 @@ import {
   LoadState,
   MetBadge,
   Notice,
+  PageHeading,
   Stat,
   useTitle,
   type Column,
@@ -101,8 +103,8 @@ export function AdminPage(props: { me: Me }): JSX.Element {
   const userColumns: Array<Column<AdminUser>> = [
     { header: 'Email', class: 'wrap', cell: (user) => user.email ?? '—' },
     { header: 'Username', class: 'wrap', cell: (user) => user.username ?? '—' },
-    { header: 'Role', cell: (user) => (user.is_admin ? 'admin' : 'user') },
-    { header: 'State', cell: (user) => <Badge value={user.state} /> },
+    { header: 'Role', cell: (user) => (user.is_admin ? 'Administrator' : 'User') },
+    { header: 'State', cell: (user) => <Badge value={user.state} labels={USER_STATES} /> },
     { header: 'Tasks', cell: (user) => user.task_count },
     { header: 'Created', class: 'nowrap', cell: (user) => formatDate(user.created_at) },
     {
@@ -126,7 +128,7 @@ export function AdminPage(props: { me: Me }): JSX.Element {
   return (
     <section aria-labelledby="admin-title" class="admin">
       <div class="page-head">
-        <h1 id="admin-title">Admin</h1>
+        <PageHeading id="admin-title">Admin</PageHeading>
       </div>
       <Notice notice={notice} />
       <AdminSection title="Platform" state={stats} retry={reloadStats}>
@@ -249,7 +251,10 @@ function TableSection<T, R>(props: {
 const EXECUTION_COLUMNS: Array<Column<Execution>> = [
   { header: 'When', class: 'nowrap', cell: (execution) => formatDate(execution.created_at) },
   { header: 'Task', class: 'wrap', cell: (execution) => execution.task_id },
-  { header: 'Status', cell: (execution) => <Badge value={execution.status} /> },
+  {
+    header: 'Status',
+    cell: (execution) => <Badge value={execution.status} labels={EXECUTION_STATUSES} />,
+  },
   { header: 'Condition', cell: (execution) => <MetBadge met={execution.condition_met} /> },
   { header: 'Cost', cell: (execution) => formatUsd(execution.usage?.cost_usd) },
 ];
@@ -264,7 +269,7 @@ const ERROR_COLUMNS: Array<Column<AdminError>> = [
 const JOB_COLUMNS: Array<Column<Job>> = [
   { header: 'Job', class: 'wrap', cell: (job) => job.job_id },
   { header: 'Task', class: 'wrap', cell: (job) => job.task_id },
-  { header: 'State', cell: (job) => job.state },
+  { header: 'State', cell: (job) => labelOf(JOB_STATES, job.state) },
   { header: 'Starts after', class: 'nowrap', cell: (job) => formatDate(job.start_after) },
   { header: 'Retries', cell: (job) => job.retry_count },
 ];

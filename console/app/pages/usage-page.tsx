@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { api } from '../api';
 import { formatUsd } from '../format';
 import type { UsageMonth } from '../types';
-import { LoadState, Stat, useTitle } from '../ui';
+import { LoadState, PageHeading, Stat, useTitle } from '../ui';
 import { useLoad } from '../use-load';
 
 /** This month's cost against the budget, and what it was spent on. */
@@ -12,7 +12,7 @@ export function UsagePage(): JSX.Element {
   return (
     <section aria-labelledby="usage-title">
       <div class="page-head">
-        <h1 id="usage-title">Usage</h1>
+        <PageHeading id="usage-title">Usage</PageHeading>
       </div>
       <LoadState state={usage} what="usage" retry={() => void reload()}>
         {(month) => (
