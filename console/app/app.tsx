@@ -91,7 +91,7 @@ function Page(props: { route: Route; me: Me }): JSX.Element {
   if (first === 'new') return <TaskFormPage />;
   if (first === 'tasks' && id && action === 'edit') return <TaskFormPage taskId={id} />;
   if (first === 'tasks' && id) return <TaskPage taskId={id} />;
-  if (first === 'usage') return <UsagePage />;
+  if (first === 'usage') return <UsagePage month={props.route.query.get('month')} />;
   if (first === 'admin' && props.me.is_admin) return <AdminPage me={props.me} />;
   return <TasksPage state={props.route.query.get('state') ?? ''} />;
 }

@@ -59,6 +59,7 @@ export class ConsoleTab {
   static async open(browser: Browser, baseUrl: string): Promise<ConsoleTab> {
     const context = await browser.newContext({
       viewport: { width: WIDTHS[0], height: 900 },
+      locale: 'en-US',
       permissions: ['clipboard-read', 'clipboard-write'],
     });
     return new ConsoleTab(context, await context.newPage(), baseUrl);

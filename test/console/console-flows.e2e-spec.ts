@@ -290,15 +290,25 @@ describe('Console in the browser', () => {
       await table.getByRole('link', { name: 'Acme Rocket launch' }).waitFor();
     });
 
-    it('should show this month against the budget', async () => {
+    it('should show this month against the budget, and another month when one is picked', async () => {
       await tab.signIn(owner.apiKey);
       await tab.goto('#/usage');
       const { page } = tab;
       await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+      const now = new Date();
+      await page.getByRole('heading', { level: 2, name: monthName(now) }).waitFor();
       const executions = page.locator('.stat').filter({ hasText: 'Executions' });
       expect(await executions.locator('dd').innerText()).toBe('2');
       await page.getByText('no monthly budget set').waitFor();
       await tab.audit('usage');
+
+      const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+      const month = previous.toISOString().slice(0, 7);
+      await page.getByLabel('Month').fill(month);
+      await page.getByRole('heading', { level: 2, name: monthName(previous) }).waitFor();
+      expect(await executions.locator('dd').innerText()).toBe('0');
+      await page.getByText(`Nothing used in ${monthName(previous)}.`).waitFor();
+      expect(page.url()).toContain(`#/usage?month=${month}`);
     });
 
     it('should pause, resume and delete a task after confirmation', async () => {
@@ -531,6 +541,11 @@ function focusedId(tab: ConsoleTab): Promise<string> {
 /** The text of the element with the focus. */
 function focusedText(tab: ConsoleTab): Promise<string> {
   return tab.page.evaluate<string>('document.activeElement.textContent.trim()');
+}
+
+/** A month as the console names it ("November 2026"). */
+function monthName(month: Date): string {
+  return month.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 async function expectNoAdminEntry(tab: ConsoleTab): Promise<void> {
