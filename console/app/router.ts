@@ -37,6 +37,8 @@ export function useRoute(): Route {
       setRoute(next);
     };
     addEventListener('hashchange', update);
+    // The address may have changed between the first render and this subscription.
+    update();
     return () => removeEventListener('hashchange', update);
   }, []);
   return route;
