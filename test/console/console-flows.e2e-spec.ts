@@ -488,10 +488,14 @@ describe('Console in the browser', () => {
     expect(tab.takeErrors([/status of 401/])).toEqual([]);
   });
 
-  it('should let an administrator deactivate a user after confirmation', async () => {
+  it('should let an administrator deactivate a user after saying what it does', async () => {
     const admin = await factory.user({ admin: true, email: `admin-${randomUUID()}@example.com` });
     const victim = await factory.user({ email: `victim-${randomUUID()}@example.com` });
-    await factory.task(victim, { name: 'Victim watch', state: 'active' });
+    const watch = await factory.task(victim, { name: 'Victim watch', state: 'active' });
+    await factory.execution(watch, {
+      status: 'failed',
+      errorMessage: `Grounded search failed: the provider answered 503 ${'and explained at length '.repeat(8)}`,
+    });
     await tab.signIn(admin.apiKey);
     const { page } = tab;
     await page.getByRole('link', { name: 'Admin' }).click();
@@ -505,7 +509,10 @@ describe('Console in the browser', () => {
 
     await users.getByRole('button', { name: `Deactivate ${victim.email}` }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Their tasks are paused', { exact: false }).waitFor();
+    const question = await dialog.locator('p').innerText();
+    expect(question).toMatch(/API keys and sign-ins stop working/);
+    expect(question).toMatch(/tasks are paused/);
+    expect(question).toMatch(/you can reactivate them later/);
     await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await page.getByText(`${victim.email} deactivated; 1 task(s) paused.`).waitFor();
     await users
@@ -514,6 +521,29 @@ describe('Console in the browser', () => {
       .getByText('Deactivated', { exact: true })
       .waitFor();
     expect((await testApp.http.get('/auth/me').set('Authorization', victim.auth)).status).toBe(401);
+  });
+
+  // PATCH /admin/users/{id}/reactivate comes with the service's reactivation.
+  it('should let an administrator reactivate a deactivated user', async () => {
+    const admin = await factory.user({ admin: true, email: `admin-${randomUUID()}@example.com` });
+    const returning = await factory.user({ email: `returning-${randomUUID()}@example.com` });
+    await testApp.http
+      .patch(`/admin/users/${returning.id}/deactivate`)
+      .set('Authorization', admin.auth)
+      .expect(200);
+    await tab.signIn(admin.apiKey);
+    await tab.goto('#/admin');
+    const users = tab.page.getByRole('region', { name: 'Users' });
+    await users.getByRole('button', { name: `Reactivate ${returning.email}` }).click();
+    await tab.page
+      .getByText(`${returning.email} reactivated: their credentials work again`, { exact: false })
+      .waitFor();
+    const row = users.getByRole('row').filter({ hasText: returning.email });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Deactivate ${returning.email}` }).waitFor();
+    expect((await testApp.http.get('/auth/me').set('Authorization', returning.auth)).status).toBe(
+      200,
+    );
   });
 
   it('should go straight in without a key when AUTH_DISABLED=true', async () => {

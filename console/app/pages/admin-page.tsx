@@ -82,17 +82,16 @@ export function AdminPage(props: { me: Me }): JSX.Element {
   );
   const [notice, setNotice] = useState<NoticeValue | null>(null);
 
-  async function deactivate(user: AdminUser): Promise<void> {
+  /** Deactivates or reactivates `user`, then says what happened. */
+  async function changeState<R>(
+    user: AdminUser,
+    action: 'deactivate' | 'reactivate',
+    done: (result: R) => string,
+  ): Promise<void> {
     setNotice(null);
     try {
-      const result = await api<{ tasks_paused: number }>(
-        'PATCH',
-        `/admin/users/${user.id}/deactivate`,
-      );
-      setNotice({
-        tone: 'good',
-        text: `${user.email ?? user.id} deactivated; ${result.tasks_paused} task(s) paused.`,
-      });
+      const result = await api<R>('PATCH', `/admin/users/${user.id}/${action}`);
+      setNotice({ tone: 'good', text: done(result) });
       void reloadUsers();
       void reloadStats();
     } catch (error) {
@@ -109,19 +108,44 @@ export function AdminPage(props: { me: Me }): JSX.Element {
     { header: 'Created', class: 'nowrap', cell: (user) => formatDate(user.created_at) },
     {
       header: 'Action',
-      cell: (user) =>
-        user.state === 'active' && user.id !== props.me.id ? (
+      cell: (user) => {
+        const name = user.email ?? user.id;
+        if (user.id === props.me.id) return <span class="muted">—</span>;
+        if (user.state === 'deactivated')
+          return (
+            <button
+              type="button"
+              class="small"
+              aria-label={`Reactivate ${name}`}
+              onClick={() =>
+                void changeState(
+                  user,
+                  'reactivate',
+                  () =>
+                    `${name} reactivated: their credentials work again; their tasks stay paused until they resume them.`,
+                )
+              }
+            >
+              Reactivate
+            </button>
+          );
+        return (
           <ConfirmButton
             label="Deactivate"
-            accessibleName={`Deactivate ${user.email ?? user.id}`}
+            accessibleName={`Deactivate ${name}`}
             class="danger small"
-            question={`Deactivate ${user.email ?? user.id}? Their tasks are paused and their credentials stop working. Their data is kept.`}
+            question={`Deactivate ${name}? Their API keys and sign-ins stop working at once, all their tasks are paused and their pending notifications are cancelled. Their data is kept, and you can reactivate them later; their tasks then stay paused until they resume them.`}
             confirmLabel="Deactivate"
-            onConfirm={() => void deactivate(user)}
+            onConfirm={() =>
+              void changeState<{ tasks_paused: number }>(
+                user,
+                'deactivate',
+                (result) => `${name} deactivated; ${result.tasks_paused} task(s) paused.`,
+              )
+            }
           />
-        ) : (
-          <span class="muted">—</span>
-        ),
+        );
+      },
     },
   ];
 
