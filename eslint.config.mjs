@@ -40,8 +40,9 @@ export default tseslint.config(
     extends: [eslint.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Finds tsconfig.json (src/, test/, bench/, migrations/, console/build.ts) or, for the
-        // console's browser code, console/app/tsconfig.json, for each linted file.
+        // Finds tsconfig.json (src/, test/, bench/, migrations/, console/build.ts, the console's
+        // unit specs) or, for the console's browser code, console/app/tsconfig.json, for each
+        // linted file.
         projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },

@@ -11,7 +11,8 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      // The console's pure helpers too (console/app/*.spec.ts), compiled as the service's code is.
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/console/**/*.spec.ts'],
       transform,
     },
     {

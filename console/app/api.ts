@@ -56,9 +56,14 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return { [field ?? 'form']: error.message };
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One request with `key` (none: without credentials); an answer other than 2xx is an ApiError. */
+export async function request<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  key: string | null,
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const key = session.key();
   if (key !== null) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(path, {
@@ -71,7 +76,15 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (response.ok) return payload as T;
   const detail =
     typeof payload === 'object' && payload !== null && 'detail' in payload ? payload.detail : null;
-  const error = new ApiError(response.status, detail);
-  if (response.status === 401) session.expire(error.message);
-  throw error;
+  throw new ApiError(response.status, detail);
+}
+
+/** A request with the session's key; a 401 ends the session. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  try {
+    return await request<T>(method, path, body, session.key());
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) session.expire(error.message);
+    throw error;
+  }
 }

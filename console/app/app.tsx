@@ -39,7 +39,7 @@ function SignedIn(): JSX.Element {
         </a>
         <nav aria-label="Main">
           <ul>
-            <NavLink href="#/tasks" active={route.segments[0] === 'tasks' || !route.segments[0]}>
+            <NavLink href="#/tasks" active={route.segments[0] === 'tasks'}>
               Tasks
             </NavLink>
             <NavLink href="#/new" active={route.segments[0] === 'new'}>
@@ -68,7 +68,7 @@ function SignedIn(): JSX.Element {
       </header>
       <main id="main" tabIndex={-1}>
         <LoadState state={me} what="your account" retry={() => void reload()}>
-          {(caller) => <Page route={route} me={caller} />}
+          {(caller) => <Page key={route.segments.join('/')} route={route} me={caller} />}
         </LoadState>
       </main>
     </>
@@ -85,12 +85,13 @@ function NavLink(props: { href: string; active: boolean; children: string }): JS
   );
 }
 
+/** The page of a route's path; another path is another page, mounted afresh. */
 function Page(props: { route: Route; me: Me }): JSX.Element {
   const [first, id, action] = props.route.segments;
   if (first === 'new') return <TaskFormPage />;
   if (first === 'tasks' && id && action === 'edit') return <TaskFormPage taskId={id} />;
   if (first === 'tasks' && id) return <TaskPage taskId={id} />;
-  if (first === 'usage') return <UsagePage />;
+  if (first === 'usage') return <UsagePage month={props.route.query.get('month')} />;
   if (first === 'admin' && props.me.is_admin) return <AdminPage me={props.me} />;
   return <TasksPage state={props.route.query.get('state') ?? ''} />;
 }

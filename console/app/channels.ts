@@ -2,14 +2,23 @@
 export interface ChannelField {
   name: string;
   label: string;
-  input: 'email' | 'url' | 'text' | 'password' | 'method';
+  /** `headers`: HTTP header names and values (a JSON object in the config). */
+  input: 'email' | 'url' | 'text' | 'password' | 'method' | 'headers';
   optional?: boolean;
+  hint?: string;
+}
+
+/** A secret the service generates for a config and shows its owner. */
+export interface GeneratedSecret {
+  name: string;
+  label: string;
 }
 
 export interface Channel {
   type: string;
   label: string;
   fields: ChannelField[];
+  generatedSecret?: GeneratedSecret;
 }
 
 export const CHANNELS: Channel[] = [
@@ -22,9 +31,16 @@ export const CHANNELS: Channel[] = [
     type: 'webhook',
     label: 'Webhook',
     fields: [
-      { name: 'url', label: 'URL', input: 'url' },
+      {
+        name: 'url',
+        label: 'URL',
+        input: 'url',
+        hint: 'Deliveries are signed with a secret the service makes; a new URL gets a new one.',
+      },
       { name: 'method', label: 'Method', input: 'method' },
+      { name: 'headers', label: 'Headers', input: 'headers', optional: true },
     ],
+    generatedSecret: { name: 'secret', label: 'Signing secret' },
   },
   {
     type: 'slack',
@@ -54,6 +70,10 @@ export const CHANNELS: Channel[] = [
   },
 ];
 
+export function channelOf(type: string): Channel | undefined {
+  return CHANNELS.find((channel) => channel.type === type);
+}
+
 export function channelLabel(type: string): string {
-  return CHANNELS.find((channel) => channel.type === type)?.label ?? type;
+  return channelOf(type)?.label ?? type;
 }

@@ -21,3 +21,17 @@ export function safeHttpUrl(uri: string): string | null {
     return null;
   }
 }
+
+/** `YYYY-MM` as the month's name and year ("November 2026"). */
+export function formatMonth(month: string): string {
+  return new Date(`${month}-01T00:00:00Z`).toLocaleDateString(undefined, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** This UTC month as `YYYY-MM`, the month the usage API counts in by default. */
+export function thisUtcMonth(): string {
+  return new Date().toISOString().slice(0, 7);
+}

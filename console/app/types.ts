@@ -85,6 +85,8 @@ export interface Preview {
   condition_met: boolean;
   answer: string;
   reasoning: string;
+  /** The `output_schema`'s values, when the preview was sent one. */
+  values: Record<string, OutputValue> | null;
   grounding_sources: Source[];
 }
 

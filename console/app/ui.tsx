@@ -1,17 +1,24 @@
 /** The console's building blocks: load states, badges, confirmations, sources, fields. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import { safeHttpUrl } from './format';
-import type { Source } from './types';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api';
+import { formatValue, safeHttpUrl } from './format';
+import { labelOf } from './labels';
+import { takeHeadingFocus } from './router';
+import type { OutputValue, Source } from './types';
 import type { Loaded } from './use-load';
 
-/** Loading, error (with a retry) and empty states around what a page loaded. */
+/**
+ * Loading, error (with a retry) and empty states around what a page loaded. A 404 is no
+ * passing failure: with `notFound` it shows that instead of offering a retry.
+ */
 export function LoadState<T>(props: {
   state: Loaded<T>;
   what: string;
   retry: () => void;
   isEmpty?: (data: T) => boolean;
   empty?: ComponentChildren;
+  notFound?: ComponentChildren;
   children: (data: T) => ComponentChildren;
 }): JSX.Element {
   const { state } = props;
@@ -21,6 +28,8 @@ export function LoadState<T>(props: {
         <span class="spinner" aria-hidden="true" /> Loading {props.what}…
       </p>
     );
+  if (state.status === 'error' && props.notFound && isNotFound(state.error))
+    return <div class="state state-empty">{props.notFound}</div>;
   if (state.status === 'error')
     return (
       <div class="state state-error" role="alert">
@@ -34,6 +43,10 @@ export function LoadState<T>(props: {
     );
   if (props.isEmpty?.(state.data)) return <div class="state state-empty">{props.empty}</div>;
   return <>{props.children(state.data)}</>;
+}
+
+function isNotFound(error: Error): boolean {
+  return error instanceof ApiError && error.status === 404;
 }
 
 const BADGE_TONES: Record<string, string> = {
@@ -50,18 +63,21 @@ const BADGE_TONES: Record<string, string> = {
   deactivated: 'bad',
 };
 
-export function Badge(props: { value: string; label?: string }): JSX.Element {
+/** An enum value as a coloured badge, named by its label in `labels` (`labels.ts`). */
+export function Badge(props: { value: string; labels: Record<string, string> }): JSX.Element {
   return (
     <span class={`badge badge-${BADGE_TONES[props.value] ?? 'muted'}`}>
-      {props.label ?? props.value}
+      {labelOf(props.labels, props.value)}
     </span>
   );
 }
 
+const VERDICTS: Record<string, string> = { met: 'Met', 'not-met': 'Not met' };
+
 /** A met / not met / unknown badge for a verdict. */
 export function MetBadge(props: { met: boolean | null | undefined }): JSX.Element {
-  if (props.met === true) return <Badge value="met" label="Met" />;
-  if (props.met === false) return <Badge value="not-met" label="Not met" />;
+  if (props.met === true) return <Badge value="met" labels={VERDICTS} />;
+  if (props.met === false) return <Badge value="not-met" labels={VERDICTS} />;
   return <span class="muted">—</span>;
 }
 
@@ -130,6 +146,20 @@ export function Sources(props: { sources: Source[] | null }): JSX.Element {
   );
 }
 
+/** Extracted values (`output_schema`), each under its name. */
+export function Values(props: { values: Record<string, OutputValue> }): JSX.Element {
+  return (
+    <dl class="values">
+      {Object.entries(props.values).map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{formatValue(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** A labelled form field with its error (from the API's `detail`) right below it. */
 export function Field(props: {
   id: string;
@@ -185,6 +215,60 @@ export function Notice(props: { notice: NoticeValue | null }): JSX.Element | nul
   );
 }
 
+/** A page's `<h1>`: it takes the focus when it appears after a navigation (router.ts). */
+export function PageHeading(props: {
+  id: string;
+  class?: string;
+  children: ComponentChildren;
+}): JSX.Element {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeHeadingFocus()) heading.current?.focus();
+  }, []);
+  return (
+    <h1 id={props.id} class={props.class} tabIndex={-1} ref={heading}>
+      {props.children}
+    </h1>
+  );
+}
+
+/** A secret, hidden until asked for, and a button that copies it. */
+export function Secret(props: { label: string; value: string }): JSX.Element {
+  const [shown, setShown] = useState(false);
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = (): void => {
+    navigator.clipboard.writeText(props.value).then(
+      () => setCopied('Copied.'),
+      () => setCopied('Could not copy: show it and copy it by hand.'),
+    );
+  };
+  return (
+    <div class="secret">
+      <span class="secret-label">{props.label}</span>{' '}
+      <code class="wrap">{shown ? props.value : '••••••••••••'}</code>
+      <div class="actions">
+        <button
+          type="button"
+          class="small"
+          aria-label={`${shown ? 'Hide' : 'Show'} ${props.label.toLowerCase()}`}
+          onClick={() => setShown(!shown)}
+        >
+          {shown ? 'Hide' : 'Show'}
+        </button>
+        <button
+          type="button"
+          class="small"
+          aria-label={`Copy ${props.label.toLowerCase()}`}
+          onClick={copy}
+        >
+          Copy
+        </button>
+        <span role="status">{copied}</span>
+      </div>
+    </div>
+  );
+}
+
 /** Sets the document title for the page on screen. */
 export function useTitle(title: string): void {
   useEffect(() => {
@@ -209,7 +293,11 @@ export interface Column<T> {
   class?: string;
 }
 
-/** A table that scrolls sideways on narrow screens (and can be scrolled by keyboard). */
+/**
+ * A table; on narrow screens each row is a card of its cells, each under its column's name
+ * (`data-label`, styles.css), and on wide ones a table too wide scrolls sideways in its own box
+ * (which the keyboard can scroll too).
+ */
 export function DataTable<T>(props: {
   label: string;
   rows: T[];
@@ -232,8 +320,8 @@ export function DataTable<T>(props: {
           {props.rows.map((row) => (
             <tr key={props.rowKey(row)}>
               {props.columns.map((column) => (
-                <td key={column.header} class={column.class}>
-                  {column.cell(row)}
+                <td key={column.header} class={column.class} data-label={column.header}>
+                  <div class="cell-value">{column.cell(row)}</div>
                 </td>
               ))}
             </tr>

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { timeWindow } from './chart-window';
 
 export interface Point {
   /** Seconds since the epoch. */
@@ -19,7 +20,7 @@ export function ValueChart(props: { name: string; points: Point[] }): JSX.Elemen
         width: element.clientWidth,
         height: 200,
         legend: { show: false },
-        scales: { x: { time: true } },
+        scales: { x: { time: true, range: (_chart, first, last) => timeWindow(first, last) } },
         series: [
           {},
           { label: props.name, stroke: '#2563eb', width: 2, points: { show: true, size: 6 } },

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConsoleAssets } from './console-assets';
+import { ConsoleRootController } from './console-root.controller';
 import { ConsoleController } from './console.controller';
 
 /** The web console at `/console` (contract §9); off with `CONSOLE_ENABLED=false`. */
 @Module({
-  controllers: [ConsoleController],
+  controllers: [ConsoleController, ConsoleRootController],
   providers: [ConsoleAssets],
 })
 export class ConsoleModule {}

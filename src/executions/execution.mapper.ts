@@ -55,7 +55,7 @@ export class EvidenceReportResponse implements EvidenceReport {
 }
 
 /** A value: a string, number or boolean, or null (OpenAPI 3.0 states null on one branch). */
-const OUTPUT_VALUE_SCHEMA = {
+export const OUTPUT_VALUE_SCHEMA = {
   oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }],
 };
 

@@ -221,14 +221,7 @@ export const TASK_TOOLS: TaskTool[] = [
     ids: [],
     dto: { type: PreviewTaskDto, in: 'body' },
     response: PreviewResponse,
-    run: ({ search }, caller, { dto }) => {
-      const body = dto as PreviewTaskDto;
-      return search.preview(
-        caller.id,
-        body.search_query,
-        body.condition_description ?? body.search_query,
-      );
-    },
+    run: ({ search }, caller, { dto }) => search.preview(caller.id, dto as PreviewTaskDto),
   },
   {
     name: 'get_usage',

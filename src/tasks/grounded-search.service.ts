@@ -1,7 +1,8 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Clock } from '../common/clock/clock';
-import { GroundingSourceResponse } from '../executions/execution.mapper';
+import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
+import type { OutputValues } from '../search/output-schema';
 import {
   ProviderError,
   SearchProvider,
@@ -12,6 +13,8 @@ import {
 import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
 import type { NotifyBehavior } from '../search/search.types';
+import type { PreviewTaskDto } from './dto/preview-task.dto';
+import { readOutputSchema } from './tasks.service';
 
 export class PreviewResponse {
   @ApiProperty()
@@ -22,6 +25,14 @@ export class PreviewResponse {
 
   @ApiProperty()
   reasoning: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: OUTPUT_VALUE_SCHEMA,
+    nullable: true,
+    description: 'The values of the output_schema sent; null without one',
+  })
+  values: OutputValues | null;
 
   @ApiProperty({ type: [GroundingSourceResponse] })
   grounding_sources: GroundingSourceResponse[];
@@ -57,19 +68,17 @@ export class GroundedSearchService {
     private readonly clock: Clock,
   ) {}
 
-  async preview(
-    userId: string,
-    searchQuery: string,
-    conditionDescription: string,
-  ): Promise<PreviewResponse> {
+  /** One check as a task with these fields would run it; an `output_schema` is checked first. */
+  async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
+    const outputSchema = readOutputSchema(request.output_schema) ?? null;
     const result = await this.call(userId, 'preview', async () => {
       const check = await this.provider.check({
-        searchQuery,
-        conditionDescription,
+        searchQuery: request.search_query,
+        conditionDescription: request.condition_description ?? request.search_query,
         previousState: null,
         previousCheckAt: null,
         now: this.clock.now(),
-        outputSchema: null,
+        outputSchema,
       });
       return { value: check, usage: check.usage };
     });
@@ -77,6 +86,7 @@ export class GroundedSearchService {
       condition_met: result.conditionMet,
       answer: result.answer,
       reasoning: result.reasoning,
+      values: result.values,
       grounding_sources: result.groundingSources,
     };
   }

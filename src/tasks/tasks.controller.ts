@@ -68,11 +68,7 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: PreviewTaskDto,
   ): Promise<PreviewResponse> {
-    return this.search.preview(
-      caller.id,
-      body.search_query,
-      body.condition_description ?? body.search_query,
-    );
+    return this.search.preview(caller.id, body);
   }
 
   @Get()

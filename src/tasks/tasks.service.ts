@@ -65,7 +65,7 @@ function readRuleField<T>(
   }
 }
 
-const readOutputSchema = (value: unknown): OutputSchema | null | undefined =>
+export const readOutputSchema = (value: unknown): OutputSchema | null | undefined =>
   readRuleField('output_schema', value, validateOutputSchema, OutputSchemaError);
 
 const readEvidenceRule = (value: unknown): EvidenceRule | null | undefined =>

@@ -6,6 +6,20 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(__dirname, '..', '..', 'test-results', 'console');
 const WIDTHS = [1280, 375] as const;
+const NARROW = 375;
+
+/**
+ * The elements whose box ends beyond the right edge of the page, described: on a narrow
+ * screen nothing may be cut off or need sideways scrolling, tables included.
+ */
+const ELEMENTS_BEYOND_RIGHT_EDGE = `[...document.body.querySelectorAll('*')]
+  .filter((element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.right > document.documentElement.clientWidth + 0.5;
+  })
+  .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') +
+    (element.className ? '.' + String(element.className).split(' ').join('.') : '') +
+    ' "' + (element.textContent ?? '').trim().slice(0, 40) + '"')`;
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -43,7 +57,11 @@ export class ConsoleTab {
   }
 
   static async open(browser: Browser, baseUrl: string): Promise<ConsoleTab> {
-    const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 900 } });
+    const context = await browser.newContext({
+      viewport: { width: WIDTHS[0], height: 900 },
+      locale: 'en-US',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     return new ConsoleTab(context, await context.newPage(), baseUrl);
   }
 
@@ -65,8 +83,9 @@ export class ConsoleTab {
 
   /**
    * Checks the page on screen at both widths: no serious or critical axe-core violation, no
-   * sideways scrolling of the page itself (tables scroll inside their own box), and a
-   * screenshot of each width in test-results/console/.
+   * sideways scrolling of the page itself (on a wide screen a table too wide scrolls inside its
+   * own box), at 375 px no element beyond the right edge, and a screenshot of each width in
+   * test-results/console/.
    */
   async audit(name: string): Promise<void> {
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -82,6 +101,12 @@ export class ConsoleTab {
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
+      if (width === NARROW)
+        expect({
+          page: name,
+          width,
+          beyond: await this.page.evaluate(ELEMENTS_BEYOND_RIGHT_EDGE),
+        }).toEqual({ page: name, width, beyond: [] });
       await this.page.screenshot({
         path: join(SCREENSHOTS, `${name}-${width}.png`),
         fullPage: true,

@@ -79,7 +79,11 @@ describe('Console in the browser', () => {
       provider.script(
         query,
         // The preview, then two executions.
-        gemini.checkReply({ answer: 'Preview: no date yet.', sources: SOURCES }),
+        gemini.checkReply({
+          answer: 'Preview: no date yet.',
+          values: { price: 9 },
+          sources: SOURCES,
+        }),
         gemini.checkReply({
           conditionMet: false,
           answer: 'No shipping date has been announced; the price is listed at $10.',
@@ -98,15 +102,17 @@ describe('Console in the browser', () => {
     it('should sign in with an API key and show the empty task list', async () => {
       await tab.goto();
       await tab.page.getByRole('heading', { name: 'Task Monitor' }).waitFor();
+      expect(await focusedId(tab)).toBe('api-key');
       await tab.audit('sign-in');
       await tab.signIn(owner.apiKey);
       await tab.page.getByText('No tasks yet.').waitFor();
+      expect(await focusedText(tab)).toBe('Tasks');
       await expectNoAdminEntry(tab);
       expect(tab.page.url()).not.toContain(owner.apiKey);
       await tab.audit('tasks-empty');
     });
 
-    it('should create a task from a suggestion after previewing it', async () => {
+    it('should create a task with webhook headers from a suggestion after previewing it with its output schema', async () => {
       await tab.signIn(owner.apiKey);
       await tab.page.getByRole('link', { name: 'New task' }).first().click();
       const { page } = tab;
@@ -116,18 +122,27 @@ describe('Console in the browser', () => {
       expect(await page.getByLabel('Search query').inputValue()).toBe(query);
       expect(await page.getByLabel('Notify').inputValue()).toBe('always');
 
+      await page.getByText('Values and evidence').click();
+      await page.getByLabel('Output schema (JSON)').fill(JSON.stringify(PRICE_SCHEMA));
       await page.getByRole('button', { name: 'Preview' }).click();
       const preview = page.getByRole('region', { name: /Preview/ });
       await preview.getByText('Preview: no date yet.').waitFor();
       expect(await preview.getByRole('link', { name: 'news.example' }).getAttribute('href')).toBe(
         'https://news.example/launch',
       );
+      expect(await preview.locator('.values').innerText()).toMatch(/price\s+9/);
+      expect(provider.requestsFor(query)[0].promptText).toContain('"output_schema"');
 
-      await page.getByText('Values and evidence').click();
-      await page.getByLabel('Output schema (JSON)').fill(JSON.stringify(PRICE_SCHEMA));
       await page.getByLabel('Start').selectOption('paused');
       await page.getByLabel('Webhook').check();
       await page.getByLabel('URL').fill(`${receiver.url}${webhookPath}`);
+      await page.getByRole('button', { name: 'Add a header' }).click();
+      await page.getByLabel('Header 1 name').fill('X-Team');
+      await page.getByLabel('Header 1 value').fill('rockets');
+      await page.getByRole('button', { name: 'Add a header' }).click();
+      await page.getByLabel('Header 2 name').fill('x-team');
+      await page.getByText('This header is already set above').waitFor();
+      await page.getByRole('button', { name: 'Remove header 2' }).click();
       await tab.audit('new-task');
       await page.getByRole('button', { name: 'Create task' }).click();
       await page.getByRole('heading', { level: 1, name: 'Acme Rocket launch' }).waitFor();
@@ -142,8 +157,11 @@ describe('Console in the browser', () => {
         state: 'paused',
         notify_behavior: 'always',
         output_schema: PRICE_SCHEMA,
-        notifications: [expect.objectContaining({ type: 'webhook' })],
+        notifications: [
+          expect.objectContaining({ type: 'webhook', headers: { 'X-Team': 'rockets' } }),
+        ],
       });
+      expect(await focusedText(tab)).toBe('Acme Rocket launch');
     });
 
     it('should execute the task and show the result with its sources, values, changes and a chart', async () => {
@@ -155,6 +173,7 @@ describe('Console in the browser', () => {
       await page
         .getByText('No shipping date has been announced; the price is listed at $10.')
         .waitFor();
+      await page.getByText('Execution started.').waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Execute now' }).click();
       await page.getByText('Acme announced shipping on 1 March at $12.50.').waitFor();
 
@@ -165,25 +184,53 @@ describe('Console in the browser', () => {
         'https://shop.example/product',
       );
       expect(await latest.innerText()).toMatch(/gemini gemini-2\.5-flash: 1200 in, 300 out/);
+      expect(await latest.locator('summary').innerText()).toMatch(/^Succeeded\s+\S.*\s+Met$/);
+      const details = page.getByRole('region', { name: 'What it watches' });
+      expect(await details.innerText()).toMatch(/Notify\s+Whenever the verdict changes/);
+      expect(await page.locator('.task-head .badge').innerText()).toBe('Paused');
       const chart = page.getByRole('figure').filter({ hasText: 'price' });
       await chart.getByText('2 runs, latest 12.5', { exact: false }).waitFor();
       expect(await chart.locator('canvas').count()).toBe(1);
       await tab.audit('task');
     });
 
-    it('should send a test to the webhook and show its result and send record', async () => {
+    it('should send a test to the webhook with its headers and show its result and send record', async () => {
       await tab.signIn(owner.apiKey);
       await tab.goto(`#/tasks/${taskId}`);
       const { page } = tab;
       await page.getByRole('button', { name: 'Send a test' }).click();
-      await page.getByText('Test delivered').waitFor();
+      await page.getByRole('status').filter({ hasText: 'Test send: Delivered' }).waitFor();
       const received = receiver.requestsTo(webhookPath);
-      expect(
-        received.map((request) => (JSON.parse(request.body) as { type: string }).type),
-      ).toContain('task.test');
+      const test = received.find(
+        (request) => (JSON.parse(request.body) as { type: string }).type === 'task.test',
+      );
+      expect(test?.headers['x-team']).toBe('rockets');
       const sends = page.getByRole('region', { name: 'Send records' });
-      await sends.getByRole('cell', { name: 'test', exact: true }).waitFor();
+      const testSend = sends.getByRole('row').filter({ hasText: 'Test send' });
+      await testSend.getByRole('cell', { name: 'Delivered', exact: true }).waitFor();
       expect(await sends.getByRole('cell', { name: 'Webhook' }).count()).toBeGreaterThan(0);
+    });
+
+    it('should show the webhook signing secret to its owner and copy it', async () => {
+      const stored = await testApp.http
+        .get(`/api/v1/tasks/${taskId}`)
+        .set('Authorization', owner.auth)
+        .expect(200);
+      const { secret } = (stored.body as { notifications: Array<{ secret: string }> })
+        .notifications[0];
+      expect(secret).toMatch(/^whsec_/);
+      await tab.signIn(owner.apiKey);
+      await tab.goto(`#/tasks/${taskId}`);
+      const { page } = tab;
+      const shown = page.locator('.secret code');
+      await shown.waitFor();
+      expect(await shown.innerText()).not.toContain(secret);
+      await page.getByRole('button', { name: 'Show signing secret' }).click();
+      expect(await shown.innerText()).toBe(secret);
+      await page.getByRole('button', { name: 'Hide signing secret' }).waitFor();
+      await page.getByRole('button', { name: 'Copy signing secret' }).click();
+      await page.locator('.secret').getByRole('status').getByText('Copied.').waitFor();
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     });
 
     it("should show the API's detail beside the schema field and save a corrected schema", async () => {
@@ -199,6 +246,7 @@ describe('Console in the browser', () => {
       await error.waitFor();
       expect(await error.innerText()).toMatch(/^Invalid output_schema: /);
       expect(await schema.getAttribute('aria-describedby')).toContain('task-schema-error');
+      expect(await focusedId(tab)).toBe('task-schema');
       await tab.audit('edit-task');
       // The browser logs the refused request itself; nothing else may go wrong.
       expect(tab.takeErrors([/status of 400/])).toEqual([]);
@@ -216,7 +264,11 @@ describe('Console in the browser', () => {
         .expect(200);
       expect(stored.body.output_schema).toEqual(corrected);
       expect(stored.body.notifications).toEqual([
-        expect.objectContaining({ type: 'webhook', secret: expect.any(String) }),
+        expect.objectContaining({
+          type: 'webhook',
+          secret: expect.any(String),
+          headers: { 'X-Team': 'rockets' },
+        }),
       ]);
     });
 
@@ -226,24 +278,37 @@ describe('Console in the browser', () => {
       const table = page.getByRole('region', { name: 'Tasks' });
       await table.getByRole('link', { name: 'Acme Rocket launch' }).waitFor();
       expect(await table.getByRole('row').nth(1).innerText()).toMatch(
-        /paused[\s\S]*success[\s\S]*Met/,
+        /Paused[\s\S]*Succeeded[\s\S]*Met/,
       );
       await tab.audit('tasks');
+      await page.getByLabel('State').focus();
       await page.getByLabel('State').selectOption('completed');
       await page.getByText('No completed tasks.').waitFor();
+      // Only the query changed: the focus stays on the filter.
+      expect(await focusedId(tab)).toBe('state-filter');
       await page.getByLabel('State').selectOption('paused');
       await table.getByRole('link', { name: 'Acme Rocket launch' }).waitFor();
     });
 
-    it('should show this month against the budget', async () => {
+    it('should show this month against the budget, and another month when one is picked', async () => {
       await tab.signIn(owner.apiKey);
       await tab.goto('#/usage');
       const { page } = tab;
       await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+      const now = new Date();
+      await page.getByRole('heading', { level: 2, name: monthName(now) }).waitFor();
       const executions = page.locator('.stat').filter({ hasText: 'Executions' });
       expect(await executions.locator('dd').innerText()).toBe('2');
       await page.getByText('no monthly budget set').waitFor();
       await tab.audit('usage');
+
+      const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+      const month = previous.toISOString().slice(0, 7);
+      await page.getByLabel('Month').fill(month);
+      await page.getByRole('heading', { level: 2, name: monthName(previous) }).waitFor();
+      expect(await executions.locator('dd').innerText()).toBe('0');
+      await page.getByText(`Nothing used in ${monthName(previous)}.`).waitFor();
+      expect(page.url()).toContain(`#/usage?month=${month}`);
     });
 
     it('should pause, resume and delete a task after confirmation', async () => {
@@ -267,6 +332,7 @@ describe('Console in the browser', () => {
       await page.getByRole('button', { name: 'Delete' }).click();
       await dialog.getByRole('button', { name: 'Delete task' }).click();
       await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
+      expect(await focusedText(tab)).toBe('Tasks');
       expect(
         await testApp.db.query('SELECT 1 FROM tasks WHERE id = $1', [doomed.id]),
       ).toMatchObject({
@@ -312,17 +378,19 @@ describe('Console in the browser', () => {
     const task = await factory.task(user, { name: 'Keyboard watch' });
     const { page } = tab;
     await tab.goto();
-    await page.keyboard.press('Tab');
+    await page.getByLabel('API key').waitFor();
     expect(await focusedLabel()).toBe('API key');
     await page.keyboard.type(user.apiKey);
     await page.keyboard.press('Enter');
     await page.getByRole('link', { name: 'Keyboard watch' }).waitFor();
+    expect(await focusedLabel()).toBe('Tasks');
     await tabTo('Keyboard watch');
     expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe(
       'solid',
     );
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Keyboard watch' }).waitFor();
+    expect(await focusedLabel()).toBe('Keyboard watch');
     await tabTo('Delete');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
@@ -352,15 +420,55 @@ describe('Console in the browser', () => {
     }
   });
 
-  it('should show an error with a retry when a page cannot load', async () => {
+  it('should say a task was not found and lead back to the list when the task is unknown', async () => {
     const user = await factory.user();
     await tab.signIn(user.apiKey);
     await tab.goto(`#/tasks/${randomUUID()}`);
-    const alert = tab.page.getByRole('alert');
-    await alert.getByText('Could not load the task: Task not found').waitFor();
-    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    const { page } = tab;
+    await page.getByRole('heading', { level: 1, name: 'Task not found' }).waitFor();
+    expect(await focusedText(tab)).toBe('Task not found');
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     await tab.audit('task-not-found');
+    await page.getByRole('link', { name: 'Back to your tasks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
     expect(tab.takeErrors([/status of 404/])).toEqual([]);
+  });
+
+  it('should show an error with a retry when a page cannot load, and load it on retry', async () => {
+    const user = await factory.user();
+    await tab.signIn(user.apiKey);
+    const { page } = tab;
+    await page.getByText('No tasks yet.').waitFor();
+    await tab.context.setOffline(true);
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('Could not load usage:', { exact: false }).waitFor();
+    await tab.context.setOffline(false);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('.stat').filter({ hasText: 'Executions' }).waitFor();
+    expect(tab.takeErrors([/ERR_INTERNET_DISCONNECTED/])).toEqual([]);
+  });
+
+  it('should keep the key out and say it was not accepted when a first key is refused', async () => {
+    await tab.goto();
+    const { page } = tab;
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Paste an API key').waitFor();
+    expect(await focusedId(tab)).toBe('api-key');
+    await page.getByLabel('API key').fill('sk_not-a-key-at-all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const error = page.locator('#api-key-error');
+    await error
+      .getByText('This API key was not accepted (Invalid API key).', { exact: false })
+      .waitFor();
+    expect(await page.getByText('signed out', { exact: false }).count()).toBe(0);
+    expect(await page.getByLabel('API key').getAttribute('aria-describedby')).toContain(
+      'api-key-error',
+    );
+    expect(await focusedId(tab)).toBe('api-key');
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    await tab.audit('sign-in-refused');
+    expect(tab.takeErrors([/status of 401/])).toEqual([]);
   });
 
   it('should return to sign-in with a clear message when the key stops working', async () => {
@@ -380,10 +488,14 @@ describe('Console in the browser', () => {
     expect(tab.takeErrors([/status of 401/])).toEqual([]);
   });
 
-  it('should let an administrator deactivate a user after confirmation', async () => {
+  it('should let an administrator deactivate a user after saying what it does', async () => {
     const admin = await factory.user({ admin: true, email: `admin-${randomUUID()}@example.com` });
     const victim = await factory.user({ email: `victim-${randomUUID()}@example.com` });
-    await factory.task(victim, { name: 'Victim watch', state: 'active' });
+    const watch = await factory.task(victim, { name: 'Victim watch', state: 'active' });
+    await factory.execution(watch, {
+      status: 'failed',
+      errorMessage: `Grounded search failed: the provider answered 503 ${'and explained at length '.repeat(8)}`,
+    });
     await tab.signIn(admin.apiKey);
     const { page } = tab;
     await page.getByRole('link', { name: 'Admin' }).click();
@@ -397,15 +509,41 @@ describe('Console in the browser', () => {
 
     await users.getByRole('button', { name: `Deactivate ${victim.email}` }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Their tasks are paused', { exact: false }).waitFor();
+    const question = await dialog.locator('p').innerText();
+    expect(question).toMatch(/API keys and sign-ins stop working/);
+    expect(question).toMatch(/tasks are paused/);
+    expect(question).toMatch(/you can reactivate them later/);
     await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await page.getByText(`${victim.email} deactivated; 1 task(s) paused.`).waitFor();
     await users
       .getByRole('row')
       .filter({ hasText: victim.email })
-      .getByText('deactivated', { exact: true })
+      .getByText('Deactivated', { exact: true })
       .waitFor();
     expect((await testApp.http.get('/auth/me').set('Authorization', victim.auth)).status).toBe(401);
+  });
+
+  // PATCH /admin/users/{id}/reactivate comes with the service's reactivation.
+  it('should let an administrator reactivate a deactivated user', async () => {
+    const admin = await factory.user({ admin: true, email: `admin-${randomUUID()}@example.com` });
+    const returning = await factory.user({ email: `returning-${randomUUID()}@example.com` });
+    await testApp.http
+      .patch(`/admin/users/${returning.id}/deactivate`)
+      .set('Authorization', admin.auth)
+      .expect(200);
+    await tab.signIn(admin.apiKey);
+    await tab.goto('#/admin');
+    const users = tab.page.getByRole('region', { name: 'Users' });
+    await users.getByRole('button', { name: `Reactivate ${returning.email}` }).click();
+    await tab.page
+      .getByText(`${returning.email} reactivated: their credentials work again`, { exact: false })
+      .waitFor();
+    const row = users.getByRole('row').filter({ hasText: returning.email });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Deactivate ${returning.email}` }).waitFor();
+    expect((await testApp.http.get('/auth/me').set('Authorization', returning.auth)).status).toBe(
+      200,
+    );
   });
 
   it('should go straight in without a key when AUTH_DISABLED=true', async () => {
@@ -424,6 +562,21 @@ describe('Console in the browser', () => {
     }
   });
 });
+
+/** The id of the element with the focus. */
+function focusedId(tab: ConsoleTab): Promise<string> {
+  return tab.page.evaluate<string>('document.activeElement.id');
+}
+
+/** The text of the element with the focus. */
+function focusedText(tab: ConsoleTab): Promise<string> {
+  return tab.page.evaluate<string>('document.activeElement.textContent.trim()');
+}
+
+/** A month as the console names it ("November 2026"). */
+function monthName(month: Date): string {
+  return month.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
 
 async function expectNoAdminEntry(tab: ConsoleTab): Promise<void> {
   const navigation = tab.page.getByRole('navigation', { name: 'Main' });

@@ -72,6 +72,11 @@ describe('Console: serving /console', () => {
     expectDetail(await testApp.http.get(path), 404, 'Not Found');
   });
 
+  it('should send a browser from / to the console with a 302', async () => {
+    const response = await testApp.http.get('/').expect(302);
+    expect(response.headers.location).toBe('/console');
+  });
+
   it('should say in the page that no key is needed when AUTH_DISABLED=true', async () => {
     const open = await startTestApp({ env: { AUTH_DISABLED: 'true' } });
     try {
@@ -82,9 +87,10 @@ describe('Console: serving /console', () => {
     }
   });
 
-  it('should answer 404 {"detail":"Not Found"} at /console and its assets when CONSOLE_ENABLED=false', async () => {
+  it('should answer 404 {"detail":"Not Found"} at /, /console and its assets when CONSOLE_ENABLED=false', async () => {
     const off = await startTestApp({ env: { CONSOLE_ENABLED: 'false' } });
     try {
+      expectDetail(await off.http.get('/'), 404, 'Not Found');
       expectDetail(await off.http.get('/console'), 404, 'Not Found');
       expectDetail(await off.http.get(`/console/assets/${built.script}`), 404, 'Not Found');
     } finally {

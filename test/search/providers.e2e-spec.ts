@@ -280,6 +280,7 @@ describe.each(CASES)('Search provider $name against its stand-in', (providerCase
       condition_met: true,
       answer: 'Preview answer.',
       reasoning: expect.any(String),
+      values: null,
       grounding_sources: SOURCES,
     });
     expect(callsFor(query)).toHaveLength(standIn.callsPerCheck);

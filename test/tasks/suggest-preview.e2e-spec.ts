@@ -121,12 +121,45 @@ describe('Tasks: suggest and preview', () => {
         condition_met: true,
         answer: 'The preview answer.',
         reasoning: 'The preview reasoning.',
+        values: null,
         grounding_sources: [{ uri: 'https://preview.example/a', title: 'Preview source' }],
       });
       expect(provider.requestsFor(query)).toHaveLength(1);
       expect(provider.requestsFor(query)[0].promptText).toContain('The thing has been announced');
       expect(await countRows(testApp, 'tasks')).toBe(tasksBefore);
       expect(await countRows(testApp, 'executions')).toBe(executionsBefore);
+    });
+
+    it('should extract the values of an output_schema and answer them when one is sent', async () => {
+      const query = uniqueQuery('preview with values');
+      const outputSchema = {
+        type: 'object',
+        properties: { price: { type: 'number', description: 'The price in USD' } },
+        required: ['price'],
+      };
+      provider.script(query, checkReply({ answer: 'It costs $12.', values: { price: 12 } }));
+      const response = await testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', user.auth)
+        .send({ search_query: query, output_schema: outputSchema });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ answer: 'It costs $12.', values: { price: 12 } });
+      const [request] = provider.requestsFor(query);
+      expect(request.promptText).toContain('"output_schema"');
+      expect(request.promptText).toContain('The price in USD');
+    });
+
+    it('should answer 400 Invalid output_schema without calling the model when the schema is broken', async () => {
+      const query = uniqueQuery('preview with a broken schema');
+      const response = await testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', user.auth)
+        .send({
+          search_query: query,
+          output_schema: { type: 'object', properties: { 'Not-A-Name': { type: 'number' } } },
+        });
+      expectDetail(response, 400, /^Invalid output_schema: /);
+      expect(provider.requestsFor(query)).toHaveLength(0);
     });
 
     it('should answer 422 missing when search_query is absent', async () => {

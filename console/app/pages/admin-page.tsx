@@ -2,6 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatDate, formatUsd } from '../format';
+import { EXECUTION_STATUSES, JOB_STATES, labelOf, USER_STATES } from '../labels';
 import type { Execution, Me } from '../types';
 import {
   Badge,
@@ -10,6 +11,7 @@ import {
   LoadState,
   MetBadge,
   Notice,
+  PageHeading,
   Stat,
   useTitle,
   type Column,
@@ -80,17 +82,16 @@ export function AdminPage(props: { me: Me }): JSX.Element {
   );
   const [notice, setNotice] = useState<NoticeValue | null>(null);
 
-  async function deactivate(user: AdminUser): Promise<void> {
+  /** Deactivates or reactivates `user`, then says what happened. */
+  async function changeState<R>(
+    user: AdminUser,
+    action: 'deactivate' | 'reactivate',
+    done: (result: R) => string,
+  ): Promise<void> {
     setNotice(null);
     try {
-      const result = await api<{ tasks_paused: number }>(
-        'PATCH',
-        `/admin/users/${user.id}/deactivate`,
-      );
-      setNotice({
-        tone: 'good',
-        text: `${user.email ?? user.id} deactivated; ${result.tasks_paused} task(s) paused.`,
-      });
+      const result = await api<R>('PATCH', `/admin/users/${user.id}/${action}`);
+      setNotice({ tone: 'good', text: done(result) });
       void reloadUsers();
       void reloadStats();
     } catch (error) {
@@ -101,32 +102,57 @@ export function AdminPage(props: { me: Me }): JSX.Element {
   const userColumns: Array<Column<AdminUser>> = [
     { header: 'Email', class: 'wrap', cell: (user) => user.email ?? '—' },
     { header: 'Username', class: 'wrap', cell: (user) => user.username ?? '—' },
-    { header: 'Role', cell: (user) => (user.is_admin ? 'admin' : 'user') },
-    { header: 'State', cell: (user) => <Badge value={user.state} /> },
+    { header: 'Role', cell: (user) => (user.is_admin ? 'Administrator' : 'User') },
+    { header: 'State', cell: (user) => <Badge value={user.state} labels={USER_STATES} /> },
     { header: 'Tasks', cell: (user) => user.task_count },
     { header: 'Created', class: 'nowrap', cell: (user) => formatDate(user.created_at) },
     {
       header: 'Action',
-      cell: (user) =>
-        user.state === 'active' && user.id !== props.me.id ? (
+      cell: (user) => {
+        const name = user.email ?? user.id;
+        if (user.id === props.me.id) return <span class="muted">—</span>;
+        if (user.state === 'deactivated')
+          return (
+            <button
+              type="button"
+              class="small"
+              aria-label={`Reactivate ${name}`}
+              onClick={() =>
+                void changeState(
+                  user,
+                  'reactivate',
+                  () =>
+                    `${name} reactivated: their credentials work again; their tasks stay paused until they resume them.`,
+                )
+              }
+            >
+              Reactivate
+            </button>
+          );
+        return (
           <ConfirmButton
             label="Deactivate"
-            accessibleName={`Deactivate ${user.email ?? user.id}`}
+            accessibleName={`Deactivate ${name}`}
             class="danger small"
-            question={`Deactivate ${user.email ?? user.id}? Their tasks are paused and their credentials stop working. Their data is kept.`}
+            question={`Deactivate ${name}? Their API keys and sign-ins stop working at once, all their tasks are paused and their pending notifications are cancelled. Their data is kept, and you can reactivate them later; their tasks then stay paused until they resume them.`}
             confirmLabel="Deactivate"
-            onConfirm={() => void deactivate(user)}
+            onConfirm={() =>
+              void changeState<{ tasks_paused: number }>(
+                user,
+                'deactivate',
+                (result) => `${name} deactivated; ${result.tasks_paused} task(s) paused.`,
+              )
+            }
           />
-        ) : (
-          <span class="muted">—</span>
-        ),
+        );
+      },
     },
   ];
 
   return (
     <section aria-labelledby="admin-title" class="admin">
       <div class="page-head">
-        <h1 id="admin-title">Admin</h1>
+        <PageHeading id="admin-title">Admin</PageHeading>
       </div>
       <Notice notice={notice} />
       <AdminSection title="Platform" state={stats} retry={reloadStats}>
@@ -249,7 +275,10 @@ function TableSection<T, R>(props: {
 const EXECUTION_COLUMNS: Array<Column<Execution>> = [
   { header: 'When', class: 'nowrap', cell: (execution) => formatDate(execution.created_at) },
   { header: 'Task', class: 'wrap', cell: (execution) => execution.task_id },
-  { header: 'Status', cell: (execution) => <Badge value={execution.status} /> },
+  {
+    header: 'Status',
+    cell: (execution) => <Badge value={execution.status} labels={EXECUTION_STATUSES} />,
+  },
   { header: 'Condition', cell: (execution) => <MetBadge met={execution.condition_met} /> },
   { header: 'Cost', cell: (execution) => formatUsd(execution.usage?.cost_usd) },
 ];
@@ -264,7 +293,7 @@ const ERROR_COLUMNS: Array<Column<AdminError>> = [
 const JOB_COLUMNS: Array<Column<Job>> = [
   { header: 'Job', class: 'wrap', cell: (job) => job.job_id },
   { header: 'Task', class: 'wrap', cell: (job) => job.task_id },
-  { header: 'State', cell: (job) => job.state },
+  { header: 'State', cell: (job) => labelOf(JOB_STATES, job.state) },
   { header: 'Starts after', class: 'nowrap', cell: (job) => formatDate(job.start_after) },
   { header: 'Retries', cell: (job) => job.retry_count },
 ];

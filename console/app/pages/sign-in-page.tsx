@@ -1,30 +1,55 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, request } from '../api';
+import { focusNextHeading } from '../router';
 import { session } from '../session';
 import { Field, useTitle } from '../ui';
 
-/** Paste an API key; it is kept in this tab's sessionStorage only. */
+/**
+ * Paste an API key; it is kept in this tab's sessionStorage only, once the service accepted it.
+ * The field has the focus, and gets it back with the reason when a key is refused.
+ */
 export function SignInPage(props: { message: string | null }): JSX.Element {
   useTitle('Sign in');
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = (event: Event): void => {
+  const [message, setMessage] = useState(props.message);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+
+  const refuse = (reason: string): void => {
+    setError(reason);
+    input.current?.focus();
+  };
+  const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
+    setMessage(null);
     const trimmed = key.trim();
-    if (trimmed === '') {
-      setError('Paste an API key (it starts with sk_).');
-      return;
+    if (trimmed === '') return refuse('Paste an API key (it starts with sk_).');
+    setBusy(true);
+    setError(undefined);
+    try {
+      await request('GET', '/auth/me', undefined, trimmed);
+    } catch (failure) {
+      setBusy(false);
+      return refuse(
+        failure instanceof ApiError && failure.status === 401
+          ? `This API key was not accepted (${failure.message}). Check that you pasted all of it.`
+          : `Could not sign in: ${(failure as Error).message}`,
+      );
     }
+    focusNextHeading();
     session.signIn(trimmed);
   };
   return (
     <main id="main" class="sign-in">
-      <form class="card sign-in-card" onSubmit={submit} noValidate>
+      <form class="card sign-in-card" onSubmit={(event) => void submit(event)} noValidate>
         <h1>Task Monitor</h1>
         <p class="muted">Sign in with an API key to see and manage your monitoring tasks.</p>
-        {props.message && (
+        {message && (
           <p class="notice notice-bad" role="alert">
-            {props.message}
+            {message}
           </p>
         )}
         <Field
@@ -36,6 +61,7 @@ export function SignInPage(props: { message: string | null }): JSX.Element {
           {(attributes) => (
             <input
               {...attributes}
+              ref={input}
               type="password"
               autoComplete="off"
               spellcheck={false}
@@ -44,8 +70,8 @@ export function SignInPage(props: { message: string | null }): JSX.Element {
             />
           )}
         </Field>
-        <button type="submit" class="primary">
-          Sign in
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
     </main>

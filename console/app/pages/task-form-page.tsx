@@ -1,11 +1,14 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, fieldErrors } from '../api';
 import { CHANNELS, type Channel } from '../channels';
+import { NOTIFY_BEHAVIORS } from '../labels';
 import { navigate } from '../router';
 import type { NotificationConfig, NotifyBehavior, Preview, Suggestion, Task } from '../types';
-import { Field, LoadState, MetBadge, Sources, useTitle } from '../ui';
+import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
 import { useLoad } from '../use-load';
+import { HeadersEditor } from '../headers-editor';
+import { TaskNotFound } from './task-page';
 
 interface FormValues {
   name: string;
@@ -100,10 +103,15 @@ export function TaskFormPage(props: { taskId?: string }): JSX.Element {
   return (
     <section aria-labelledby="form-title">
       <div class="page-head">
-        <h1 id="form-title">{taskId ? 'Edit task' : 'New task'}</h1>
+        <PageHeading id="form-title">{taskId ? 'Edit task' : 'New task'}</PageHeading>
         {taskId && <a href={`#/tasks/${taskId}`}>Back to the task</a>}
       </div>
-      <LoadState state={task} what="the task" retry={() => void reload()}>
+      <LoadState
+        state={task}
+        what="the task"
+        retry={() => void reload()}
+        notFound={<TaskNotFound />}
+      >
         {(loaded) => <TaskForm key={loaded?.id ?? 'new'} task={loaded} />}
       </LoadState>
     </section>
@@ -117,6 +125,15 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
   const [busy, setBusy] = useState<'save' | 'suggest' | 'preview' | null>(null);
   const [prompt, setPrompt] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // A refused action moves the focus to what needs fixing: the first invalid field, else the
+  // error that names no field.
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return;
+    form.current
+      ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
+      ?.focus();
+  }, [errors]);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]): void =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -153,10 +170,12 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
   const runPreview = (): Promise<void> =>
     run('preview', async () => {
       setPreview(null);
+      const outputSchema = parseJsonField('output_schema', values.output_schema);
       setPreview(
         await api<Preview>('POST', '/api/v1/tasks/preview', {
           search_query: values.search_query,
           condition_description: values.condition_description || undefined,
+          ...(outputSchema === null ? {} : { output_schema: outputSchema }),
         }),
       );
     });
@@ -174,7 +193,13 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
 
   return (
     <div class="form-layout">
-      <form class="card" onSubmit={(event) => void save(event)} noValidate aria-label="Task">
+      <form
+        ref={form}
+        class="card"
+        onSubmit={(event) => void save(event)}
+        noValidate
+        aria-label="Task"
+      >
         <fieldset class="suggest">
           <legend>Describe what to watch</legend>
           <Field
@@ -251,9 +276,11 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
                   set('notify_behavior', event.currentTarget.value as NotifyBehavior)
                 }
               >
-                <option value="once">Once, then complete</option>
-                <option value="always">Whenever the state changes</option>
-                <option value="on_change">When a value changes</option>
+                {Object.entries(NOTIFY_BEHAVIORS).map(([behavior, label]) => (
+                  <option key={behavior} value={behavior}>
+                    {label}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -329,14 +356,14 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
             />
           ))}
           {errors.notifications && (
-            <p class="field-error" id="notifications-error" role="alert">
+            <p class="field-error" id="notifications-error" role="alert" tabIndex={-1}>
               {errors.notifications}
             </p>
           )}
         </fieldset>
 
         {errors.form && (
-          <p class="notice notice-bad" role="alert">
+          <p class="notice notice-bad" role="alert" tabIndex={-1}>
             {errors.form}
           </p>
         )}
@@ -382,6 +409,7 @@ function ChannelFields(props: {
         <div class="channel-fields">
           {channel.fields.map((field) => {
             const fieldId = `${id}-${field.name}`;
+            if (field.input === 'headers') return null;
             const value =
               typeof config[field.name] === 'string' ? (config[field.name] as string) : '';
             const update = (next: string): void =>
@@ -391,6 +419,7 @@ function ChannelFields(props: {
                 key={field.name}
                 id={fieldId}
                 label={`${field.label}${field.optional ? ' (optional)' : ''}`}
+                hint={field.hint}
               >
                 {(attributes) =>
                   field.input === 'method' ? (
@@ -428,6 +457,18 @@ function ChannelFields(props: {
           })}
         </div>
       )}
+      {config &&
+        channel.fields
+          .filter((field) => field.input === 'headers')
+          .map((field) => (
+            <HeadersEditor
+              key={field.name}
+              id={`${id}-${field.name}`}
+              label={`${field.label}${field.optional ? ' (optional)' : ''}`}
+              headers={(config[field.name] as Record<string, string> | undefined) ?? {}}
+              onChange={(headers) => props.onChange({ ...config, [field.name]: headers })}
+            />
+          ))}
     </div>
   );
 }
@@ -443,6 +484,12 @@ function PreviewResult(props: { preview: Preview }): JSX.Element {
       <p class="prose">{preview.answer}</p>
       <h3>Reasoning</h3>
       <p class="prose">{preview.reasoning}</p>
+      {preview.values && (
+        <>
+          <h3>Values</h3>
+          <Values values={preview.values} />
+        </>
+      )}
       <h3>Sources</h3>
       <Sources sources={preview.grounding_sources} />
     </section>

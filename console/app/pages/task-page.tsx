@@ -1,8 +1,16 @@
 import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
-import { channelLabel } from '../channels';
+import { channelLabel, channelOf } from '../channels';
 import { formatDate, formatUsd, formatValue } from '../format';
+import {
+  EXECUTION_STATUSES,
+  labelOf,
+  NOTIFY_BEHAVIORS,
+  SEND_EVENTS,
+  SEND_STATUSES,
+  TASK_STATES,
+} from '../labels';
 import { navigate } from '../router';
 import type { Execution, NotificationConfig, SendRecord, Task, TestSendResult } from '../types';
 import {
@@ -12,8 +20,11 @@ import {
   LoadState,
   MetBadge,
   Notice,
+  PageHeading,
+  Secret,
   Sources,
   useTitle,
+  Values,
   type Column,
   type NoticeValue,
 } from '../ui';
@@ -53,10 +64,24 @@ export function TaskPage(props: { taskId: string }): JSX.Element {
   }, [running, refresh]);
 
   return (
-    <LoadState state={task} what="the task" retry={() => void reloadTask()}>
+    <LoadState
+      state={task}
+      what="the task"
+      retry={() => void reloadTask()}
+      notFound={
+        <>
+          <PageHeading id="task-title">Task not found</PageHeading>
+          <TaskNotFound />
+        </>
+      }
+    >
       {(loaded) => (
         <article class="task" aria-labelledby="task-title">
-          <TaskHeader task={loaded} onChanged={refresh} />
+          <TaskHeader
+            task={loaded}
+            executions={executions.status === 'ready' ? executions.data : null}
+            onChanged={refresh}
+          />
           <TaskDetails task={loaded} />
           <NotificationsCard task={loaded} onSent={() => void reloadSends()} />
           <section class="card" aria-labelledby="charts-title">
@@ -101,36 +126,74 @@ export function TaskPage(props: { taskId: string }): JSX.Element {
   );
 }
 
-function TaskHeader(props: { task: Task; onChanged: () => void }): JSX.Element {
-  const { task } = props;
+/** What a page of a task says when the service does not know the task (a 404). */
+export function TaskNotFound(): JSX.Element {
+  return (
+    <p>
+      No task of yours has this address: it may have been deleted.{' '}
+      <a href="#/tasks">Back to your tasks</a>
+    </p>
+  );
+}
+
+/**
+ * The task's name and actions, with the outcome of the last action; "Execution started." stays
+ * until that run has finished (its result is then in the list below).
+ */
+function TaskHeader(props: {
+  task: Task;
+  executions: Execution[] | null;
+  onChanged: () => void;
+}): JSX.Element {
+  const { task, executions } = props;
   const [notice, setNotice] = useState<NoticeValue | null>(null);
   const [busy, setBusy] = useState(false);
-  async function act(
-    action: () => Promise<unknown>,
+  const [startedRun, setStartedRun] = useState<string | null>(null);
+  useEffect(() => {
+    const finished = executions?.some(
+      (execution) => execution.id === startedRun && !IN_FLIGHT.includes(execution.status),
+    );
+    if (!finished) return;
+    setStartedRun(null);
+    setNotice(null);
+  }, [executions, startedRun]);
+
+  async function act<R>(
+    action: () => Promise<R>,
     done: string,
     after: () => void = props.onChanged,
-  ): Promise<void> {
+  ): Promise<R | undefined> {
     setBusy(true);
     setNotice(null);
+    setStartedRun(null);
     try {
-      await action();
+      const result = await action();
       setNotice({ tone: 'good', text: done });
       after();
+      return result;
     } catch (error) {
       setNotice({ tone: 'bad', text: (error as Error).message });
+      return undefined;
     } finally {
       setBusy(false);
     }
   }
+  const execute = async (): Promise<void> => {
+    const run = await act(
+      () => api<Execution>('POST', `/api/v1/tasks/${task.id}/execute`),
+      'Execution started.',
+    );
+    if (run) setStartedRun(run.id);
+  };
   const setState = (state: string, done: string): Promise<void> =>
     act(() => api('PUT', `/api/v1/tasks/${task.id}`, { state }), done);
   return (
     <header class="page-head task-head">
       <div>
-        <h1 id="task-title" class="wrap">
+        <PageHeading id="task-title" class="wrap">
           {task.name}
-        </h1>
-        <Badge value={task.state} />
+        </PageHeading>
+        <Badge value={task.state} labels={TASK_STATES} />
       </div>
       <div class="actions">
         <a class="button" href={`#/tasks/${task.id}/edit`}>
@@ -153,14 +216,7 @@ function TaskHeader(props: { task: Task; onChanged: () => void }): JSX.Element {
             Resume
           </button>
         )}
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={() =>
-            void act(() => api('POST', `/api/v1/tasks/${task.id}/execute`), 'Execution started.')
-          }
-        >
+        <button type="button" class="primary" disabled={busy} onClick={() => void execute()}>
           Execute now
         </button>
         <ConfirmButton
@@ -194,7 +250,7 @@ function TaskDetails(props: { task: Task }): JSX.Element {
         <dt>Condition</dt>
         <dd class="prose">{task.condition_description}</dd>
         <dt>Notify</dt>
-        <dd>{task.notify_behavior}</dd>
+        <dd>{labelOf(NOTIFY_BEHAVIORS, task.notify_behavior)}</dd>
         <dt>Next run</dt>
         <dd>{formatDate(task.next_run)}</dd>
         <dt>Created</dt>
@@ -247,6 +303,8 @@ function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Eleme
         <ul class="configs">
           {task.notifications.map((config) => {
             const result = results[config.type];
+            const generated = channelOf(config.type)?.generatedSecret;
+            const secret = generated && config[generated.name];
             return (
               <li key={config.type}>
                 <div>
@@ -260,14 +318,16 @@ function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Eleme
                 >
                   {sending === config.type ? 'Sending…' : 'Send a test'}
                 </button>
+                {generated && typeof secret === 'string' && (
+                  <Secret label={generated.label} value={secret} />
+                )}
                 {result !== undefined && (
                   <p class="test-result" role="status">
                     {typeof result === 'string' ? (
                       <span class="field-error">{result}</span>
                     ) : (
                       <>
-                        Test {result.status === 'success' ? 'delivered' : 'failed'}{' '}
-                        <Badge value={result.status} />
+                        Test send: <Badge value={result.status} labels={SEND_STATUSES} />
                         {result.error_message && <span class="wrap"> {result.error_message}</span>}
                       </>
                     )}
@@ -329,8 +389,8 @@ function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Elem
     <li class="execution">
       <details open={props.open}>
         <summary>
-          <Badge value={execution.status} /> <span>{formatDate(execution.created_at)}</span>{' '}
-          <MetBadge met={execution.condition_met} />
+          <Badge value={execution.status} labels={EXECUTION_STATUSES} />{' '}
+          <span>{formatDate(execution.created_at)}</span> <MetBadge met={execution.condition_met} />
         </summary>
         <div class="execution-body">
           {execution.error_message && (
@@ -387,14 +447,7 @@ function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Elem
           {execution.values && (
             <>
               <h3>Values</h3>
-              <dl class="values">
-                {Object.entries(execution.values).map(([name, value]) => (
-                  <div key={name}>
-                    <dt>{name}</dt>
-                    <dd>{formatValue(value)}</dd>
-                  </div>
-                ))}
-              </dl>
+              <Values values={execution.values} />
             </>
           )}
           {execution.changes && execution.changes.length > 0 && (
@@ -424,8 +477,8 @@ function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Elem
 const SEND_COLUMNS: Array<Column<SendRecord>> = [
   { header: 'When', class: 'nowrap', cell: (send) => formatDate(send.created_at) },
   { header: 'Channel', cell: (send) => channelLabel(send.notification_type) },
-  { header: 'Event', cell: (send) => send.event },
-  { header: 'Status', cell: (send) => <Badge value={send.status} /> },
+  { header: 'Event', cell: (send) => labelOf(SEND_EVENTS, send.event) },
+  { header: 'Status', cell: (send) => <Badge value={send.status} labels={SEND_STATUSES} /> },
   { header: 'Recipient', class: 'wrap', cell: (send) => send.recipient },
   { header: 'Error', class: 'wrap', cell: (send) => send.error_message ?? '—' },
 ];

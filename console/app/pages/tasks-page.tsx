@@ -2,12 +2,11 @@ import type { JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { formatDate } from '../format';
+import { EXECUTION_STATUSES, TASK_STATES } from '../labels';
 import { navigate } from '../router';
 import type { Task } from '../types';
-import { Badge, DataTable, LoadState, MetBadge, useTitle, type Column } from '../ui';
+import { Badge, DataTable, LoadState, MetBadge, PageHeading, useTitle, type Column } from '../ui';
 import { useLoad } from '../use-load';
-
-const STATES = ['active', 'paused', 'completed'];
 
 /**
  * Marks the frame the table is rendered in; `bench/console-bench.ts` measures from the list's
@@ -25,7 +24,7 @@ export function TasksPage(props: { state: string }): JSX.Element {
   return (
     <section aria-labelledby="tasks-title">
       <div class="page-head">
-        <h1 id="tasks-title">Tasks</h1>
+        <PageHeading id="tasks-title">Tasks</PageHeading>
         <a class="button primary" href="#/new">
           New task
         </a>
@@ -42,9 +41,9 @@ export function TasksPage(props: { state: string }): JSX.Element {
           }
         >
           <option value="">All</option>
-          {STATES.map((state) => (
+          {Object.entries(TASK_STATES).map(([state, label]) => (
             <option key={state} value={state}>
-              {state[0].toUpperCase() + state.slice(1)}
+              {label}
             </option>
           ))}
         </select>
@@ -69,13 +68,13 @@ export function TasksPage(props: { state: string }): JSX.Element {
 
 const TASK_COLUMNS: Array<Column<Task>> = [
   { header: 'Name', class: 'wrap', cell: (task) => <a href={`#/tasks/${task.id}`}>{task.name}</a> },
-  { header: 'State', cell: (task) => <Badge value={task.state} /> },
+  { header: 'State', cell: (task) => <Badge value={task.state} labels={TASK_STATES} /> },
   {
     header: 'Last run',
     cell: (task) =>
       task.last_execution ? (
         <>
-          <Badge value={task.last_execution.status} />{' '}
+          <Badge value={task.last_execution.status} labels={EXECUTION_STATUSES} />{' '}
           <span class="nowrap">{formatDate(task.last_execution.created_at)}</span>
         </>
       ) : (

@@ -1,24 +1,42 @@
 import type { JSX } from 'preact';
 import { api } from '../api';
-import { formatUsd } from '../format';
+import { formatMonth, formatUsd, thisUtcMonth } from '../format';
+import { navigate } from '../router';
 import type { UsageMonth } from '../types';
-import { LoadState, Stat, useTitle } from '../ui';
+import { LoadState, PageHeading, Stat, useTitle } from '../ui';
 import { useLoad } from '../use-load';
 
-/** This month's cost against the budget, and what it was spent on. */
-export function UsagePage(): JSX.Element {
+/** A month's cost against the budget, and what it was spent on; this UTC month unless `month`. */
+export function UsagePage(props: { month: string | null }): JSX.Element {
   useTitle('Usage');
-  const [usage, reload] = useLoad('usage', () => api<UsageMonth>('GET', '/api/v1/usage'));
+  const query = props.month ? `?month=${encodeURIComponent(props.month)}` : '';
+  const [usage, reload] = useLoad(`usage:${query}`, () =>
+    api<UsageMonth>('GET', `/api/v1/usage${query}`),
+  );
   return (
     <section aria-labelledby="usage-title">
       <div class="page-head">
-        <h1 id="usage-title">Usage</h1>
+        <PageHeading id="usage-title">Usage</PageHeading>
+      </div>
+      <div class="toolbar">
+        <label for="usage-month">Month</label>
+        <input
+          id="usage-month"
+          type="month"
+          max={thisUtcMonth()}
+          value={props.month ?? thisUtcMonth()}
+          onChange={(event) =>
+            navigate(
+              event.currentTarget.value ? `#/usage?month=${event.currentTarget.value}` : '#/usage',
+            )
+          }
+        />
       </div>
       <LoadState state={usage} what="usage" retry={() => void reload()}>
         {(month) => (
           <>
             <div class="card">
-              <h2>{month.month}</h2>
+              <h2>{formatMonth(month.month)}</h2>
               <p class="big-number">
                 {formatUsd(month.cost_usd)}
                 <span class="muted">
@@ -46,7 +64,7 @@ export function UsagePage(): JSX.Element {
                 </>
               )}
               {month.executions === 0 && month.llm_calls === 0 && (
-                <p class="muted">Nothing used this month yet.</p>
+                <p class="muted">Nothing used in {formatMonth(month.month)}.</p>
               )}
             </div>
             <dl class="stats">

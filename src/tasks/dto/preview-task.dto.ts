@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OptionalText, RequiredText } from '../../common/validation/fields';
+import { OptionalRawJson, OptionalText, RequiredText } from '../../common/validation/fields';
+import { OutputSchemaProperty } from './alert-fields.dto';
 import { TEXT_MAX, TEXT_MIN } from './create-task.dto';
 
 export class PreviewTaskDto {
@@ -14,4 +15,11 @@ export class PreviewTaskDto {
   })
   @OptionalText({ min: TEXT_MIN, max: TEXT_MAX })
   condition_description?: string;
+
+  @OutputSchemaProperty({
+    required: false,
+    description: 'Values to extract, as on create; the answer carries them in `values`',
+  })
+  @OptionalRawJson()
+  output_schema?: unknown;
 }

@@ -1,0 +1,57 @@
+/** What the console shows for the API's enum values (docs/console.md, "Words, not codes"). */
+import type { NotifyBehavior, TaskState } from './types';
+
+export const TASK_STATES: Record<TaskState, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  completed: 'Completed',
+};
+
+export const EXECUTION_STATUSES: Record<string, string> = {
+  pending: 'Pending',
+  running: 'Running',
+  retrying: 'Retrying',
+  success: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export const SEND_STATUSES: Record<string, string> = {
+  success: 'Delivered',
+  failed: 'Failed',
+};
+
+export const SEND_EVENTS: Record<string, string> = {
+  condition_met: 'Condition met',
+  check_failing: 'Checks failing',
+  check_recovered: 'Checks recovered',
+  values_changed: 'Values changed',
+  condition_retracted: 'Alert withdrawn',
+  test: 'Test send',
+};
+
+export const NOTIFY_BEHAVIORS: Record<NotifyBehavior, string> = {
+  once: 'Once, then complete',
+  always: 'Whenever the verdict changes',
+  on_change: 'When a value changes',
+};
+
+export const USER_STATES: Record<string, string> = {
+  active: 'Active',
+  deactivated: 'Deactivated',
+};
+
+/** The scheduler queue's job states. */
+export const JOB_STATES: Record<string, string> = {
+  created: 'Waiting',
+  retry: 'Waiting to retry',
+  active: 'Running',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+/** The label of `value`, or the value itself when the service sends one the console lacks. */
+export function labelOf(labels: Record<string, string>, value: string): string {
+  return labels[value] ?? value;
+}
