@@ -3,13 +3,13 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
-import { CheckRunnerService } from './check-runner.service';
-import { CheckScheduleRepository } from './check-schedule.repository';
-import { CheckWorkerService } from './check-worker.service';
+import { CheckRunnerService } from './checks/check-runner.service';
+import { CheckScheduleRepository } from './checks/check-schedule.repository';
+import { CheckWorkerService } from './checks/check-worker.service';
 import { ExecutionRepository } from './execution.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
-import { StaleExecutionSweeper } from './stale-execution.sweeper';
+import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
   imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/check-outcome';
-import { CheckRunnerService } from '../../src/executions/check-runner.service';
+import { DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/decisions/check-outcome';
+import { CheckRunnerService } from '../../src/executions/checks/check-runner.service';
 import {
   CHECK_QUEUE,
   DELIVERY_QUEUE,

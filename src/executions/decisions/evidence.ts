@@ -1,5 +1,5 @@
-import type { GroundingSource } from '../search/search.types';
-import { DEFAULT_EVIDENCE_RULE, domainOf, type EvidenceRule } from '../tasks/evidence-rule';
+import type { GroundingSource } from '../../search/search.types';
+import { DEFAULT_EVIDENCE_RULE, domainOf, type EvidenceRule } from '../../tasks/evidence-rule';
 
 /** What an execution's sources amount to (contract §7, `evidence`). */
 export interface EvidenceReport {

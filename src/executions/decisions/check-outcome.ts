@@ -1,15 +1,15 @@
-import type { NotificationType } from '../notifications/channels/channel-registry';
-import type { NotificationEvent } from '../notifications/channels/notification-types';
-import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
-import type { CheckIntervalBounds } from '../search/check-prompts';
-import type { OutputSchema, OutputValues } from '../search/output-schema';
-import { ProviderError, type CheckResult } from '../search/search-provider';
-import type { EvidenceRule } from '../tasks/evidence-rule';
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
-import type { NotifyBehavior } from '../search/search.types';
-import type { TaskState } from '../tasks/task-state';
-import { startOfNextMonth } from '../usage/usage-month';
-import { budgetReachedMessage } from '../usage/usage.service';
+import type { NotificationType } from '../../notifications/channels/channel-registry';
+import type { NotificationEvent } from '../../notifications/channels/notification-types';
+import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import type { CheckIntervalBounds } from '../../search/check-prompts';
+import type { OutputSchema, OutputValues } from '../../search/output-schema';
+import { ProviderError, type CheckResult } from '../../search/search-provider';
+import type { EvidenceRule } from '../../tasks/evidence-rule';
+import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import type { NotifyBehavior } from '../../search/search.types';
+import type { TaskState } from '../../tasks/task-state';
+import { startOfNextMonth } from '../../usage/usage-month';
+import { budgetReachedMessage } from '../../usage/usage.service';
 import { assessEvidence, type EvidenceReport } from './evidence';
 import {
   channelsFor,

@@ -1,43 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
-import { LogContext, type CheckLogFields } from '../common/logging/log-context';
-import { InjectConfig } from '../config/config-slice';
-import { MetricsService, type CheckMetric } from '../metrics/metrics.service';
-import { deliveryJobId } from '../notifications/delivery/delivery-job';
+import { LogContext, type CheckLogFields } from '../../common/logging/log-context';
+import { InjectConfig } from '../../config/config-slice';
+import { MetricsService, type CheckMetric } from '../../metrics/metrics.service';
+import { deliveryJobId } from '../../notifications/delivery/delivery-job';
 import {
   CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
   JobQueueService,
   type CheckJobData,
   type QueueJob,
-} from '../scheduler/job-queue.service';
-import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
-import { WorkerIdentity } from '../scheduler/worker-identity';
+} from '../../scheduler/job-queue.service';
+import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
+import { WorkerIdentity } from '../../scheduler/worker-identity';
 import {
   ProviderError,
   SearchProvider,
   type CheckResult,
   type ProviderUsage,
-} from '../search/search-provider';
-import { outputSchemaKey, type OutputSchema } from '../search/output-schema';
-import { usageConfig, type UsageConfig } from '../usage/usage.config';
-import { UsageService } from '../usage/usage.service';
-import { Clock } from '../common/clock/clock';
-import { BatchCommitter } from '../common/batching/batch-committer';
-import { isDatabaseUnavailable, isLockConflict } from '../database/database-errors';
-import { retryWhileDatabaseUnavailable } from '../database/database-outage';
-import { TransactionRunner } from '../database/transaction-runner';
+} from '../../search/search-provider';
+import { outputSchemaKey, type OutputSchema } from '../../search/output-schema';
+import { usageConfig, type UsageConfig } from '../../usage/usage.config';
+import { UsageService } from '../../usage/usage.service';
+import { Clock } from '../../common/clock/clock';
+import { BatchCommitter } from '../../common/batching/batch-committer';
+import { isDatabaseUnavailable, isLockConflict } from '../../database/database-errors';
+import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
+import { TransactionRunner } from '../../database/transaction-runner';
 import {
   BudgetReachedError,
   NO_HISTORY,
   planCheckOutcome,
   type FinalPlan,
   type TaskOutcome,
-} from './check-outcome';
+} from '../decisions/check-outcome';
 import { CheckScheduleRepository } from './check-schedule.repository';
-import { executionsConfig, type ExecutionsConfig } from './executions.config';
-import { ExecutionRepository, type ClaimedRun } from './execution.repository';
+import { executionsConfig, type ExecutionsConfig } from '../executions.config';
+import { ExecutionRepository, type ClaimedRun } from '../execution.repository';
 
 /** A job whose execution is now `running` on this worker. */
 interface ClaimedCheck {

@@ -1,6 +1,6 @@
-import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
-import { ProviderError, type CheckResult } from '../search/search-provider';
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { ProviderError, type CheckResult } from '../../search/search-provider';
+import type { NotificationConfig } from '../../notifications/channels/channel-registry';
 import {
   BudgetReachedError,
   DEFAULT_CHECK_INTERVAL_MS,
