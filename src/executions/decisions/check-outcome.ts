@@ -19,6 +19,7 @@ import {
   decideRetraction,
   decideValuesChanged,
   type NotifyDecision,
+  type StreakAlert,
 } from './notify-decision';
 import { diffValues, type PreviousValues, type ValueChange } from './value-changes';
 
@@ -72,7 +73,10 @@ export interface CheckOutcomeInput {
   config: { alertAfterFailures: number; scheduler: CheckIntervalBounds };
 }
 
-/** What a successful check found, as its execution records it (contract §7). */
+/**
+ * What a successful check found, as its execution records it (docs/api.md, "Values, evidence,
+ * confirmation and retraction").
+ */
 export interface CheckVerdict {
   /** The model's verdict. */
   claimedMet: boolean;
@@ -106,6 +110,12 @@ export interface RetryPlan {
   message: string;
 }
 
+/** A delivery job a recorded check queues: one event through one channel. */
+export interface PlannedDelivery {
+  event: NotificationEvent;
+  channel: NotificationType;
+}
+
 /** The check ends: its execution, then (once recorded) its task, schedule and deliveries. */
 export interface FinalPlan {
   completesJob: true;
@@ -117,10 +127,15 @@ export interface FinalPlan {
   task: TaskOutcome | null;
   /** A check job of the task other than this one, now superseded. */
   checkJobToRemove: string | null;
-  deliveries: Array<{ event: NotificationEvent; channel: NotificationType }>;
+  deliveries: PlannedDelivery[];
 }
 
 export type CheckOutcomePlan = RetryPlan | FinalPlan;
+
+/** How a check that does not go back to the queue ended. */
+type CheckEnding =
+  | { failed: true; error: Error; verdict: null }
+  | { failed: false; result: CheckResult; verdict: CheckVerdict };
 
 /**
  * Decides what a check's outcome means (README, "Architecture"): a retryable
@@ -129,112 +144,148 @@ export type CheckOutcomePlan = RetryPlan | FinalPlan;
  * keeps its (absent) schedule, and the notification and failing-streak events become deliveries.
  */
 export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
-  const { task, outcome, job, now, config } = input;
-  const failed = outcome instanceof Error;
-  if (failed && isRetryable(outcome) && job.retryCount < CHECK_RETRY_LIMIT) {
+  const { task, outcome } = input;
+  if (
+    outcome instanceof Error &&
+    isRetryable(outcome) &&
+    input.job.retryCount < CHECK_RETRY_LIMIT
+  ) {
     return { completesJob: false, message: outcome.message };
   }
-  const verdict = failed ? null : judge(outcome, task?.evidence ?? null, input);
-  if (!task) {
-    return {
-      completesJob: true,
-      notification: silentDecision('task_deleted'),
-      verdict,
-      task: null,
-      checkJobToRemove: null,
-      deliveries: [],
-    };
-  }
-  const streak = decideFailureStreak({
-    failed,
-    consecutiveFailures: task.consecutive_failures,
-    alerted: task.failure_alerted,
-    alertAfter: config.alertAfterFailures,
-    configs: task.notifications,
-  });
-  const confirmations = task.evidence?.confirmations ?? 1;
-  const decision = failed || verdict === null ? silentDecision('check_failed') : decide();
-  function decide(): NotifyDecision {
-    const judged = verdict as CheckVerdict;
-    const success = outcome as CheckResult;
-    if (task!.notify_behavior === 'on_change') {
-      // A task its owner completed notifies no more, whatever the mode.
-      if (task!.state === 'completed') return silentDecision('task_completed');
-      return decideValuesChanged(
-        judged.changes,
-        channelsFor(task!.notifications, 'values_changed'),
-      );
-    }
-    const notification = decideNotification({
-      conditionMet: judged.conditionMet,
-      currentState: success.currentState,
-      answer: success.answer,
-      taskState: task!.state,
-      notifyBehavior: task!.notify_behavior,
-      lastNotifiedState: task!.last_known_state,
-      channels: channelsFor(task!.notifications, 'condition_met'),
-      confirmations,
-      previousMet: input.history.recent.map((run) => run.conditionMet),
-    });
-    const retraction = decideRetraction({
-      notifyBehavior: task!.notify_behavior,
-      taskState: task!.state,
-      claimedMet: judged.claimedMet,
-      previousClaimed: input.history.recent.map((run) => run.claimedMet),
-      confirmations,
-      lastNotifiedState: task!.last_known_state,
-      notifiedExecutionId: task!.alert_execution_id,
-      channels: channelsFor(task!.notifications, 'condition_retracted'),
-    });
-    return retraction ? { ...notification, retraction } : notification;
-  }
-  const schedule = nextSchedule(task, decision, outcome, now, config.scheduler);
-  const alert = streak.alert;
-  const retraction = decision.retraction;
-  const notifiesMet = decision.notify && decision.event === 'condition_met';
+  const ending = endingOf(outcome, task?.evidence ?? null, input);
+  return task ? finalPlan(task, ending, input) : deletedTaskPlan(ending.verdict);
+}
+
+function endingOf(
+  outcome: CheckResult | Error,
+  rule: EvidenceRule | null,
+  input: Pick<CheckOutcomeInput, 'schema' | 'history'>,
+): CheckEnding {
+  return outcome instanceof Error
+    ? { failed: true, error: outcome, verdict: null }
+    : { failed: false, result: outcome, verdict: judge(outcome, rule, input) };
+}
+
+/** The task was deleted while the check ran: only the execution is recorded. */
+function deletedTaskPlan(verdict: CheckVerdict | null): FinalPlan {
   return {
     completesJob: true,
-    notification: alert ? { ...decision, alert } : decision,
+    notification: silentDecision('task_deleted'),
     verdict,
+    task: null,
+    checkJobToRemove: null,
+    deliveries: [],
+  };
+}
+
+/** The check ends on its task: what it notifies, what the task becomes, what it queues. */
+function finalPlan(task: LockedTask, ending: CheckEnding, input: CheckOutcomeInput): FinalPlan {
+  const streak = decideFailureStreak({
+    failed: ending.failed,
+    consecutiveFailures: task.consecutive_failures,
+    alerted: task.failure_alerted,
+    alertAfter: input.config.alertAfterFailures,
+    configs: task.notifications,
+  });
+  const decision = ending.failed
+    ? silentDecision('check_failed')
+    : decideOnResult(task, ending.result, ending.verdict, input.history);
+  const schedule = nextSchedule(task, decision, ending, input.now, input.config.scheduler);
+  return {
+    completesJob: true,
+    notification: streak.alert ? { ...decision, alert: streak.alert } : decision,
+    verdict: ending.verdict,
     task: {
       state: decision.completes_task ? 'completed' : task.state,
       stateChanged: decision.completes_task,
-      // A retraction clears the state, so the next met condition notifies even when it is the same.
-      lastKnownState: notifiesMet
-        ? comparableState(outcome as CheckResult)
-        : retraction
-          ? null
-          : task.last_known_state,
-      alertExecutionId: notifiesMet
-        ? input.executionId
-        : retraction
-          ? null
-          : task.alert_execution_id,
+      ...standingAlert(task, ending, decision, input.executionId),
       consecutiveFailures: streak.consecutiveFailures,
       failureAlerted: streak.alerted,
       ...schedule,
     },
     checkJobToRemove:
-      !schedule.keepSchedule && task.check_job_id !== job.id ? task.check_job_id : null,
-    deliveries: [
-      ...(decision.notify && decision.event ? decision.channels : []).map((channel) => ({
-        event: decision.event as NotificationEvent,
-        channel,
-      })),
-      ...(retraction
-        ? retraction.channels.map((channel) => ({
-            event: 'condition_retracted' as const,
-            channel,
-          }))
-        : []),
-      ...(alert ? alert.channels.map((channel) => ({ event: alert.event, channel })) : []),
-    ],
+      !schedule.keepSchedule && task.check_job_id !== input.job.id ? task.check_job_id : null,
+    deliveries: deliveriesOf(decision, streak.alert),
   };
 }
 
+/** What a successful check notifies, by the task's `notify_behavior`. */
+function decideOnResult(
+  task: LockedTask,
+  result: CheckResult,
+  verdict: CheckVerdict,
+  history: CheckHistory,
+): NotifyDecision {
+  const behavior = task.notify_behavior;
+  if (behavior === 'on_change') return decideOnChange(task, verdict);
+  const confirmations = task.evidence?.confirmations ?? 1;
+  const notification = decideNotification({
+    conditionMet: verdict.conditionMet,
+    currentState: result.currentState,
+    answer: result.answer,
+    taskState: task.state,
+    notifyBehavior: behavior,
+    lastNotifiedState: task.last_known_state,
+    channels: channelsFor(task.notifications, 'condition_met'),
+    confirmations,
+    previousMet: history.recent.map((run) => run.conditionMet),
+  });
+  const retraction = decideRetraction({
+    notifyBehavior: behavior,
+    taskState: task.state,
+    claimedMet: verdict.claimedMet,
+    previousClaimed: history.recent.map((run) => run.claimedMet),
+    confirmations,
+    lastNotifiedState: task.last_known_state,
+    notifiedExecutionId: task.alert_execution_id,
+    channels: channelsFor(task.notifications, 'condition_retracted'),
+  });
+  return retraction ? { ...notification, retraction } : notification;
+}
+
+/** An `on_change` task notifies changed values; a task its owner completed notifies no more. */
+function decideOnChange(task: LockedTask, verdict: CheckVerdict): NotifyDecision {
+  if (task.state === 'completed') return silentDecision('task_completed');
+  return decideValuesChanged(verdict.changes, channelsFor(task.notifications, 'values_changed'));
+}
+
 /**
- * The verdict of a successful check (contract §7): the evidence its sources give, the condition
- * met only when the rule (if any) is satisfied, and the values compared with the last ones.
+ * The task's standing alert after this check: a met condition that notifies becomes it; a
+ * retraction clears it, the state too, so the next met condition notifies even when it is the same.
+ */
+function standingAlert(
+  task: LockedTask,
+  ending: CheckEnding,
+  decision: NotifyDecision,
+  executionId: string,
+): Pick<TaskOutcome, 'lastKnownState' | 'alertExecutionId'> {
+  if (!ending.failed && decision.notify && decision.event === 'condition_met') {
+    return { lastKnownState: comparableState(ending.result), alertExecutionId: executionId };
+  }
+  if (decision.retraction) return { lastKnownState: null, alertExecutionId: null };
+  return { lastKnownState: task.last_known_state, alertExecutionId: task.alert_execution_id };
+}
+
+/** The notification's, the retraction's and the streak alert's deliveries, in that order. */
+function deliveriesOf(decision: NotifyDecision, alert: StreakAlert | null): PlannedDelivery[] {
+  const event = decision.notify ? decision.event : undefined;
+  return [
+    ...(event ? deliveriesTo(event, decision.channels) : []),
+    ...(decision.retraction
+      ? deliveriesTo('condition_retracted', decision.retraction.channels)
+      : []),
+    ...(alert ? deliveriesTo(alert.event, alert.channels) : []),
+  ];
+}
+
+function deliveriesTo(event: NotificationEvent, channels: NotificationType[]): PlannedDelivery[] {
+  return channels.map((channel) => ({ event, channel }));
+}
+
+/**
+ * The verdict of a successful check (docs/api.md, "Values, evidence, confirmation and
+ * retraction"): the evidence its sources give, the condition met only when the rule (if any) is
+ * satisfied, and the values compared with the last ones.
  */
 function judge(
   outcome: CheckResult,
@@ -258,19 +309,19 @@ function judge(
 function nextSchedule(
   task: LockedTask,
   decision: NotifyDecision,
-  outcome: CheckResult | Error,
+  ending: CheckEnding,
   now: Date,
   bounds: CheckIntervalBounds,
 ): Pick<TaskOutcome, 'keepSchedule' | 'nextRun'> {
   if (decision.completes_task) return { keepSchedule: false, nextRun: null };
   // A manual run of a paused or completed task changes neither its state nor its (absent) schedule.
   if (task.state !== 'active') return { keepSchedule: true, nextRun: null };
-  if (outcome instanceof BudgetReachedError) {
+  if (ending.failed && ending.error instanceof BudgetReachedError) {
     return { keepSchedule: false, nextRun: startOfNextMonth(now) };
   }
-  const failed = outcome instanceof Error;
-  const nextRun = nextRunAfter(now, failed ? null : outcome.nextCheckAt, failed, bounds);
-  // A met condition waiting for confirmation is checked again soon (contract §7).
+  const chosen = ending.failed ? null : ending.result.nextCheckAt;
+  const nextRun = nextRunAfter(now, chosen, ending.failed, bounds);
+  // A met condition waiting for confirmation is checked again soon.
   const soon = new Date(now.getTime() + bounds.minIntervalMs);
   return {
     keepSchedule: false,
