@@ -8,7 +8,7 @@ import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
-import { ProviderError } from '../../search/search-provider';
+import { CheckError, CheckErrorCode } from '../decisions/check-errors';
 import { ExecutionRepository } from '../execution.repository';
 import { CheckOutcomeWriter } from './check-outcome.writer';
 import {
@@ -87,7 +87,10 @@ export class CheckOutcomeRecorder {
       );
       try {
         // error_message is the owner's to read: the database's words go to the log only.
-        await this.committer.submit({ ...finished, outcome: new ProviderError(RESULT_NOT_STORED) });
+        await this.committer.submit({
+          ...finished,
+          outcome: new CheckError(RESULT_NOT_STORED, CheckErrorCode.RESULT_NOT_STORED),
+        });
         return;
       } catch (error) {
         lastError = error;

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
-import { ProviderError, SearchProvider, type CheckResult } from '../../search/search-provider';
+import { SearchProvider, type CheckResult } from '../../search/search-provider';
 import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
-import { BudgetReachedError } from '../decisions/check-outcome';
+import { BudgetReachedError, CheckError, CheckErrorCode } from '../decisions/check-errors';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
 /**
@@ -39,7 +39,10 @@ export class CheckCaller {
       return undefined;
     } catch (error) {
       this.logger.warn({ err: error }, 'Reserving budget for checks failed');
-      return new ProviderError('The monthly budget could not be checked', true);
+      return new CheckError(
+        'The monthly budget could not be checked',
+        CheckErrorCode.BUDGET_UNAVAILABLE,
+      );
     }
   }
 

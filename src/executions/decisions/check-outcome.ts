@@ -1,15 +1,16 @@
 import type { NotificationType } from '../../notifications/channels/channel-registry';
 import type { NotificationEvent } from '../../notifications/channels/notification-types';
-import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { errorCodeOf } from '../../common/errors/coded-error';
 import type { CheckIntervalBounds } from '../../search/check-prompts';
 import type { OutputSchema, OutputValues } from '../../search/output-schema';
-import { ProviderError, type CheckResult } from '../../search/search-provider';
+import type { CheckResult } from '../../search/search-provider';
 import type { EvidenceRule } from '../../tasks/evidence-rule';
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
 import type { NotifyBehavior } from '../../search/search.types';
 import type { TaskState } from '../../tasks/task-state';
 import { startOfNextMonth } from '../../usage/usage-month';
-import { budgetReachedMessage } from '../../usage/usage.service';
+import { CheckErrorCode } from './check-errors';
+import { retriesCheck } from './check-retry';
 import { assessEvidence, type EvidenceReport } from './evidence';
 import {
   channelsFor,
@@ -25,14 +26,6 @@ import { diffValues, type PreviousValues, type ValueChange } from './value-chang
 
 /** When the agent gives no usable time, check again after this long (then clamped to the bounds). */
 export const DEFAULT_CHECK_INTERVAL_MS = 60 * 60_000;
-
-/** A check whose owner reached `USER_MONTHLY_BUDGET_USD`: no provider call, retried next month. */
-export class BudgetReachedError extends Error {
-  constructor(budgetUsd: number) {
-    super(budgetReachedMessage(budgetUsd));
-    this.name = 'BudgetReachedError';
-  }
-}
 
 /** A task row as a check's outcome finds it, locked for the update. */
 export interface LockedTask {
@@ -145,11 +138,7 @@ type CheckEnding =
  */
 export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
   const { task, outcome } = input;
-  if (
-    outcome instanceof Error &&
-    isRetryable(outcome) &&
-    input.job.retryCount < CHECK_RETRY_LIMIT
-  ) {
+  if (outcome instanceof Error && retriesCheck(outcome, input.job.retryCount)) {
     return { completesJob: false, message: outcome.message };
   }
   const ending = endingOf(outcome, task?.evidence ?? null, input);
@@ -316,7 +305,7 @@ function nextSchedule(
   if (decision.completes_task) return { keepSchedule: false, nextRun: null };
   // A manual run of a paused or completed task changes neither its state nor its (absent) schedule.
   if (task.state !== 'active') return { keepSchedule: true, nextRun: null };
-  if (ending.failed && ending.error instanceof BudgetReachedError) {
+  if (ending.failed && errorCodeOf(ending.error) === CheckErrorCode.BUDGET_REACHED) {
     return { keepSchedule: false, nextRun: startOfNextMonth(now) };
   }
   const chosen = ending.failed ? null : ending.result.nextCheckAt;
@@ -345,10 +334,4 @@ export function nextRunAfter(
 
 function silentDecision(reason: string): NotifyDecision {
   return { notify: false, reason, channels: [], completes_task: false };
-}
-
-function isRetryable(error: Error): boolean {
-  return error instanceof ProviderError
-    ? error.retryable
-    : error.name !== 'ProviderNotConfiguredError' && !(error instanceof BudgetReachedError);
 }
