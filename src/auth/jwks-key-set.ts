@@ -1,8 +1,14 @@
 import { createLocalJWKSet, errors, type JWSHeaderParameters, type KeyLike } from 'jose';
+import { CodedError } from '../common/errors/coded-error';
 import { OutboundError, type OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { AuthErrorCode } from './auth-error-code';
 
 /** The identity provider's keys could not be had (network, HTTP status, a body that is no JWKS). */
-export class KeysUnavailableError extends Error {}
+export class KeysUnavailableError extends CodedError<AuthErrorCode.KEYS_UNAVAILABLE> {
+  constructor(message: string) {
+    super(message, AuthErrorCode.KEYS_UNAVAILABLE);
+  }
+}
 
 /** A JWKS fetch has this long, DNS to body; the request that needs it is waiting. */
 const JWKS_TIMEOUT_MS = 5_000;
@@ -79,7 +85,7 @@ export class JwksKeySet {
       text = response.body;
     } catch (error) {
       if (error instanceof KeysUnavailableError) throw error;
-      const reason = error instanceof OutboundError ? `${error.failure}: ${error.message}` : error;
+      const reason = error instanceof OutboundError ? `${error.code}: ${error.message}` : error;
       throw new KeysUnavailableError(`JWKS could not be fetched (${String(reason)})`);
     }
     let keys: LocalKeySet;

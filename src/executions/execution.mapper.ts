@@ -6,8 +6,8 @@ import {
 } from '../common/openapi/schema-properties';
 import type { OutputValue, OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
-import type { EvidenceReport } from './evidence';
-import type { ValueChange } from './value-changes';
+import type { EvidenceReport } from './decisions/evidence';
+import type { ValueChange } from './decisions/value-changes';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows, Statement } from '../database/sql-rows';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
-import type { CheckHistory } from './check-outcome';
+import type { CheckHistory } from './decisions/check-outcome';
 import { ExecutionColumns } from './execution-columns';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, type ExecutionStatus } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';

@@ -3,13 +3,18 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
-import { CheckRunnerService } from './check-runner.service';
-import { CheckScheduleRepository } from './check-schedule.repository';
-import { CheckWorkerService } from './check-worker.service';
+import { CheckOutcomeRecorder } from './checks/check-outcome.recorder';
+import { CheckOutcomeWriter } from './checks/check-outcome.writer';
+import { CheckRunnerService } from './checks/check-runner.service';
+import { CheckScheduleRepository } from './checks/check-schedule.repository';
+import { CheckWorkerService } from './checks/check-worker.service';
+import { CheckCaller } from './checks/check.caller';
+import { CheckClaimer } from './checks/check.claimer';
+import { CheckPlanner } from './checks/check.planner';
 import { ExecutionRepository } from './execution.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
-import { StaleExecutionSweeper } from './stale-execution.sweeper';
+import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
   imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule],
@@ -18,6 +23,11 @@ import { StaleExecutionSweeper } from './stale-execution.sweeper';
     ExecutionsService,
     ExecutionRepository,
     CheckScheduleRepository,
+    CheckClaimer,
+    CheckCaller,
+    CheckPlanner,
+    CheckOutcomeWriter,
+    CheckOutcomeRecorder,
     CheckRunnerService,
     CheckWorkerService,
     StaleExecutionSweeper,

@@ -7,7 +7,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
 import { UsageService } from '../usage/usage.service';
 import { UsersService } from '../users/users.service';
-import { CheckScheduleRepository } from './check-schedule.repository';
+import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { IN_FLIGHT_UNIQUE_INDEX, type ExecutionEntity } from './execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './execution.mapper';
 import { ExecutionRepository } from './execution.repository';

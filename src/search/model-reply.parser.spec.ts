@@ -9,6 +9,7 @@ import {
   truncateText,
   uniqueSources,
 } from './model-reply.parser';
+import { SearchErrorCode } from './search-error-code';
 import { groundingSources, replyText } from './providers/gemini/gemini-search.provider';
 import { ProviderError, type SuggestRequest } from './search-provider';
 
@@ -106,7 +107,7 @@ describe('reply size and search time', () => {
     const text = replyOf(300 * 1024);
     const error = parseError(() => parseCheckText(text, NOW));
     expect(error.message).toBe('Provider reply too large');
-    expect(error.retryable).toBe(false);
+    expect(error.code).toBe(SearchErrorCode.PROVIDER_FAILED);
     expect(parseError(() => parseSuggestText(text, request)).message).toBe(
       'Provider reply too large',
     );
@@ -161,7 +162,7 @@ describe('extractReplyText', () => {
   it('should throw a blocked error when the prompt was blocked', () => {
     const error = parseError(() => extractReplyText({ promptFeedback: { blockReason: 'SAFETY' } }));
     expect(error.message).toBe('Gemini blocked the request (block reason: SAFETY)');
-    expect(error.retryable).toBe(false);
+    expect(error.code).toBe(SearchErrorCode.PROVIDER_FAILED);
   });
 
   it('should throw a blocked error when the finish reason is SAFETY', () => {
@@ -296,7 +297,7 @@ describe('parseCheckReply', () => {
   it('should throw a clear error when the reply has no JSON object', () => {
     const error = parseError(() => parseCheckReply(body('I could not find anything.'), NOW));
     expect(error.message).toBe("Could not parse the model's reply: no JSON object found");
-    expect(error.retryable).toBe(false);
+    expect(error.code).toBe(SearchErrorCode.PROVIDER_FAILED);
   });
 
   it('should mention the finish reason when a truncated reply has no JSON object', () => {

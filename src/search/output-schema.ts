@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { CodedError } from '../common/errors/coded-error';
+import { SearchErrorCode } from './search-error-code';
 
 /**
  * `output_schema` (contract §7): the values a check extracts on every run. A flat JSON Schema
@@ -42,10 +44,9 @@ const PROPERTY_KEYS = new Set(['type', 'description', 'enum']);
 export const REPLY_MISMATCH_PREFIX = 'Reply does not match output_schema';
 
 /** A request's `output_schema` that breaks a §7 rule; `message` is the reason alone. */
-export class OutputSchemaError extends Error {
+export class OutputSchemaError extends CodedError<SearchErrorCode.INVALID_OUTPUT_SCHEMA> {
   constructor(reason: string) {
-    super(reason);
-    this.name = 'OutputSchemaError';
+    super(reason, SearchErrorCode.INVALID_OUTPUT_SCHEMA);
   }
 }
 
@@ -272,10 +273,9 @@ function describeError(error: ErrorObject | undefined): string {
 }
 
 /** A reply whose values do not fit the schema; the provider turns it into a failed check. */
-export class OutputValuesMismatchError extends Error {
+export class OutputValuesMismatchError extends CodedError<SearchErrorCode.VALUES_MISMATCH> {
   constructor(reason: string) {
-    super(`${REPLY_MISMATCH_PREFIX}: ${reason}`);
-    this.name = 'OutputValuesMismatchError';
+    super(`${REPLY_MISMATCH_PREFIX}: ${reason}`, SearchErrorCode.VALUES_MISMATCH);
   }
 }
 

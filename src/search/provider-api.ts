@@ -3,6 +3,7 @@ import {
   type OutboundHttpClient,
   type OutboundResponse,
 } from '../common/outbound/outbound-http.client';
+import { OutboundErrorCode } from '../common/outbound/outbound-error-code';
 import { backoffDelayMs, parseRetryAfterMs } from '../common/outbound/retry-timing';
 import { asRecord } from './model-reply.parser';
 import { ProviderError } from './search-provider';
@@ -162,15 +163,15 @@ export class ProviderApi {
   }
 
   private exchangeFailure(error: OutboundError, call: ProviderHttpRequest): Attempt {
-    switch (error.failure) {
-      case 'cancelled':
+    switch (error.code) {
+      case OutboundErrorCode.CANCELLED:
         throw this.cancelled(call.signal);
-      case 'timeout': {
+      case OutboundErrorCode.TIMEOUT: {
         // A hung attempt already used the whole timeout; retrying would multiply the wait.
         const summary = `${this.label} did not answer within ${formatSeconds(this.options.timeoutMs)}`;
         return { ok: false, retryable: true, final: true, summary, detail: '', retryAfterMs: null };
       }
-      case 'too-large': {
+      case OutboundErrorCode.TOO_LARGE: {
         const megabytes = MAX_PROVIDER_ANSWER_BYTES / (1024 * 1024);
         const summary = `${this.label} answered with more than ${megabytes} MB`;
         return {
@@ -182,7 +183,7 @@ export class ProviderApi {
           retryAfterMs: null,
         };
       }
-      case 'invalid-url':
+      case OutboundErrorCode.INVALID_URL:
         return {
           ok: false,
           retryable: false,
@@ -195,7 +196,7 @@ export class ProviderApi {
         return failure(
           true,
           `Could not reach the ${this.label}`,
-          error.code ?? truncate(error.message),
+          error.systemCode ?? truncate(error.message),
         );
     }
   }

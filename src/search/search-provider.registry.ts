@@ -6,6 +6,8 @@ import { perplexitySearchProvider } from './providers/perplexity/perplexity-sear
 import { searxngSearchProvider } from './providers/searxng/searxng-search.provider';
 import { SearchProvider, type CheckReply, type SuggestReply } from './search-provider';
 import type { ProviderSettings, SearchProviderDefinition } from './search-provider.definition';
+import { CodedError } from '../common/errors/coded-error';
+import { SearchErrorCode } from './search-error-code';
 
 /**
  * The one list of search providers, in the order `SEARCH_PROVIDER` falls back through when it is
@@ -46,10 +48,9 @@ export const NO_PROVIDER_MESSAGE = `No grounded-search provider is configured (s
   setUp(SEARCH_PROVIDERS[SEARCH_PROVIDERS.length - 1]),
 ].join(', or ')}; SEARCH_PROVIDER picks one when several are set)`;
 
-export class ProviderNotConfiguredError extends Error {
+export class ProviderNotConfiguredError extends CodedError<SearchErrorCode.PROVIDER_NOT_CONFIGURED> {
   constructor() {
-    super(NO_PROVIDER_MESSAGE);
-    this.name = 'ProviderNotConfiguredError';
+    super(NO_PROVIDER_MESSAGE, SearchErrorCode.PROVIDER_NOT_CONFIGURED);
   }
 }
 

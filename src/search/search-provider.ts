@@ -13,6 +13,8 @@ import {
   type TokenUsage,
 } from './provider-usage';
 import type { GroundingSource, NotifyBehavior } from './search.types';
+import { CodedError } from '../common/errors/coded-error';
+import { SearchErrorCode } from './search-error-code';
 
 export * from './search.types';
 export type { ProviderUsage, TokenUsage } from './provider-usage';
@@ -164,7 +166,10 @@ async function cleaned<T>(reply: Promise<T>): Promise<T> {
   }
 }
 
-export class ProviderError extends Error {
+/** A failed call or an unusable reply: `PROVIDER_UNAVAILABLE` when trying again later may help. */
+export class ProviderError extends CodedError<
+  SearchErrorCode.PROVIDER_UNAVAILABLE | SearchErrorCode.PROVIDER_FAILED
+> {
   /** What the failed call consumed, as the adapter read it (null: nothing was billed). */
   tokens: TokenUsage | null = null;
   /** `tokens` priced; set for every error that left `SearchProvider.check` or `suggest`. */
@@ -173,9 +178,11 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     /** true when the call may succeed if tried again later (429, 5xx, network) */
-    readonly retryable = false,
+    retryable = false,
   ) {
-    super(message);
-    this.name = 'ProviderError';
+    super(
+      message,
+      retryable ? SearchErrorCode.PROVIDER_UNAVAILABLE : SearchErrorCode.PROVIDER_FAILED,
+    );
   }
 }

@@ -1,3 +1,6 @@
+import { CodedError } from '../common/errors/coded-error';
+import { TaskErrorCode } from './task-error-code';
+
 /**
  * `evidence` (contract §7): how much the sources must back a verdict before it counts as met,
  * and how many met checks in a row confirm it.
@@ -36,10 +39,9 @@ export function domainOf(text: string): string | null {
 }
 
 /** A request's `evidence` that breaks a §7 rule; `message` is the reason alone. */
-export class EvidenceRuleError extends Error {
+export class EvidenceRuleError extends CodedError<TaskErrorCode.INVALID_EVIDENCE_RULE> {
   constructor(reason: string) {
-    super(reason);
-    this.name = 'EvidenceRuleError';
+    super(reason, TaskErrorCode.INVALID_EVIDENCE_RULE);
   }
 }
 

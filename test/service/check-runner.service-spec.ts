@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/check-outcome';
-import { CheckRunnerService } from '../../src/executions/check-runner.service';
+import { DEFAULT_CHECK_INTERVAL_MS } from '../../src/executions/decisions/check-outcome';
+import { CheckRunnerService } from '../../src/executions/checks/check-runner.service';
 import {
   CHECK_QUEUE,
   DELIVERY_QUEUE,
@@ -20,7 +20,7 @@ import {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-function reply(overrides: Partial<Exclude<ScriptedReply, ProviderError>> = {}): ScriptedReply {
+function reply(overrides: Partial<Exclude<ScriptedReply, Error>> = {}): ScriptedReply {
   return {
     conditionMet: false,
     answer: 'Nothing yet.',
@@ -68,7 +68,7 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
     const jobs = await queue.fetch<CheckJobData>(CHECK_QUEUE, 100);
     const job = jobs.find((candidate) => candidate.data.taskId === task.id);
     expect(job).toBeDefined();
-    return { task, searchQuery, run: () => runner.runBatch([job!]) };
+    return { task, searchQuery, jobId: job!.id, run: () => runner.runBatch([job!]) };
   }
 
   async function taskRow(id: string) {
@@ -178,4 +178,35 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
       expect.objectContaining({ status: 'retrying', error_message: 'HTTP 503' }),
     ]);
   });
+
+  it('should send a retryable provider error back to the queue but fail a TypeError at once', async () => {
+    const now = new Date();
+    context.clock.set(now);
+    const busy = await runFirstCheck();
+    context.provider.script(busy.searchQuery, new ProviderError('HTTP 503', true));
+    const broken = await runFirstCheck();
+    const bug = new TypeError("Cannot read properties of undefined (reading 'text')");
+    context.provider.script(broken.searchQuery, bug);
+    await busy.run();
+    await broken.run();
+
+    expect(await executionsOf(busy.task.id)).toEqual([
+      expect.objectContaining({ status: 'retrying', error_message: 'HTTP 503' }),
+    ]);
+    expect(await jobState(busy.jobId)).toBe('retry');
+    // A bug fails the execution on its first try: the job ends and the next check is scheduled.
+    expect(await executionsOf(broken.task.id)).toEqual([
+      expect.objectContaining({ status: 'failed', error_message: bug.message }),
+    ]);
+    expect(await jobState(broken.jobId)).toBe('completed');
+    expect((await taskRow(broken.task.id)).next_run?.getTime()).toBe(now.getTime() + 15 * MINUTE);
+  });
+
+  async function jobState(jobId: string): Promise<string | undefined> {
+    const { rows } = await context.db.query<{ state: string }>(
+      'SELECT state FROM pgboss.job WHERE id = $1',
+      [jobId],
+    );
+    return rows[0]?.state;
+  }
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
 import { PinoLogger } from 'nestjs-pino';
-import { CheckRunnerService } from '../../src/executions/check-runner.service';
-import { CheckWorkerService } from '../../src/executions/check-worker.service';
+import { CheckRunnerService } from '../../src/executions/checks/check-runner.service';
+import { CheckWorkerService } from '../../src/executions/checks/check-worker.service';
 import { CHECK_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
 import type { SchedulerConfig } from '../../src/scheduler/scheduler.config';
 import { worstCaseCheckMs } from '../../src/search/provider-call-budget';

@@ -29,8 +29,11 @@ export class ManualClock extends Clock {
   }
 }
 
-/** What the scripted provider answers for one search query: a reply, or an error. */
-export type ScriptedReply = Omit<CheckReply, 'tokens'> | ProviderError;
+/**
+ * What the scripted provider answers for one search query: a reply, or an error it throws (a
+ * `ProviderError`, or any other, as a bug in an adapter would throw).
+ */
+export type ScriptedReply = Omit<CheckReply, 'tokens'> | Error;
 
 /**
  * The outside world of the check runner, replaced: a grounded-search provider that answers each
@@ -69,7 +72,7 @@ export class ScriptedSearchProvider extends SearchProvider {
     this.requests.push(request);
     const reply = this.replies.get(request.searchQuery)?.shift();
     if (!reply) throw new ProviderError(`no reply scripted for "${request.searchQuery}"`);
-    if (reply instanceof ProviderError) throw reply;
+    if (reply instanceof Error) throw reply;
     return { ...reply, tokens: { inputTokens: 1000, outputTokens: 100, searchCalls: 1 } };
   }
 

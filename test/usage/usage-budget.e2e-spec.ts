@@ -1,4 +1,4 @@
-import { StaleExecutionSweeper } from '../../src/executions/stale-execution.sweeper';
+import { StaleExecutionSweeper } from '../../src/executions/checks/stale-execution.sweeper';
 import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';

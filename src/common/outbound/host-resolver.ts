@@ -1,7 +1,9 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { withDeadline } from '../clock/deadline';
+import { CodedError } from '../errors/coded-error';
 import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
+import { OutboundErrorCode } from './outbound-error-code';
 
 /** A lookup gives up after this long, well inside the 15 s delivery deadline (contract section 6). */
 export const DNS_TIMEOUT_MS = 5_000;
@@ -15,21 +17,24 @@ const LOOPBACK: ResolvedAddress[] = [
   { address: '::1', family: 6 },
 ];
 
-export class DnsTimeoutError extends Error {
+export class DnsTimeoutError extends CodedError<OutboundErrorCode.DNS> {
   constructor(elapsedMs: number) {
-    super(`no answer from the DNS server within ${(elapsedMs / 1000).toFixed(1)} s`);
-    this.name = 'DnsTimeoutError';
+    super(
+      `no answer from the DNS server within ${(elapsedMs / 1000).toFixed(1)} s`,
+      OutboundErrorCode.DNS,
+    );
   }
 }
 
 /** Resolving a host failed (no such name, no answer in time, a refused query). */
-export class HostLookupError extends Error {
+export class HostLookupError extends CodedError<OutboundErrorCode.DNS> {
   constructor(
     readonly host: string,
     cause: unknown,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = 'HostLookupError';
+    super(cause instanceof Error ? cause.message : String(cause), OutboundErrorCode.DNS, {
+      cause,
+    });
   }
 }
 

@@ -1,4 +1,6 @@
 import { BlockList, isIP } from 'node:net';
+import { CodedError } from '../errors/coded-error';
+import { OutboundErrorCode } from './outbound-error-code';
 
 /**
  * Addresses a user-given URL (webhooks, chat hooks) must never reach unless private networks
@@ -108,9 +110,8 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
-export class BlockedDestinationError extends Error {
+export class BlockedDestinationError extends CodedError<OutboundErrorCode.BLOCKED> {
   constructor(host: string) {
-    super(`${host} resolves to a private or reserved address`);
-    this.name = 'BlockedDestinationError';
+    super(`${host} resolves to a private or reserved address`, OutboundErrorCode.BLOCKED);
   }
 }

@@ -84,7 +84,7 @@ describe('OutboundHttpClient', () => {
     ])('should refuse a user URL that reaches loopback (%#) without connecting', async (url) => {
       const error = await failureOf(guarded.request(call({ url: url(receiver.port) })));
 
-      expect(error.failure).toBe('blocked');
+      expect(error.code).toBe('blocked');
       expect(error.message).toMatch(/resolves to a private or reserved address$/);
       expect(receiver.seen).toHaveLength(0);
     });
@@ -136,7 +136,7 @@ describe('OutboundHttpClient', () => {
       };
       const zipped = await failureOf(open.request(call({ maxResponseBytes: 16 * 1024 })));
 
-      expect([plain.failure, zipped.failure]).toEqual(['too-large', 'too-large']);
+      expect([plain.code, zipped.code]).toEqual(['too-large', 'too-large']);
     });
 
     it('should give the status and drop the rest when a discarded body passes the cap', async () => {
@@ -168,7 +168,7 @@ describe('OutboundHttpClient', () => {
 
       const error = await failureOf(open.request(call({ timeoutMs: 150 })));
 
-      expect(error.failure).toBe('timeout');
+      expect(error.code).toBe('timeout');
       expect(error.connected).toBe(true);
       expect(Date.now() - startedAt).toBeLessThan(1_000);
     });
@@ -185,7 +185,7 @@ describe('OutboundHttpClient', () => {
         const url = `http://hooks.example.test:${receiver.port}/hook`;
         const error = await failureOf(client.request(call({ url, timeoutMs: 150 })));
 
-        expect(error).toMatchObject({ failure: 'timeout', connected: false });
+        expect(error).toMatchObject({ code: 'timeout', connected: false });
       } finally {
         client.onApplicationShutdown();
         await new Promise<void>((resolve) => silentDns.close(() => resolve()));
@@ -200,7 +200,7 @@ describe('OutboundHttpClient', () => {
 
       const error = await failureOf(open.request(call({ timeoutMs: 150 })));
 
-      expect(error.failure).toBe('timeout');
+      expect(error.code).toBe('timeout');
     });
 
     it('should tell a caller’s cancellation from the deadline', async () => {
@@ -210,7 +210,7 @@ describe('OutboundHttpClient', () => {
 
       const error = await failureOf(open.request(call({ signal: controller.signal })));
 
-      expect(error.failure).toBe('cancelled');
+      expect(error.code).toBe('cancelled');
       expect(error.message).toBe('execution timed out');
     });
   });
@@ -221,14 +221,14 @@ describe('OutboundHttpClient', () => {
 
     const error = await failureOf(open.request(call({ url: `http://127.0.0.1:${port}/` })));
 
-    expect(error).toMatchObject({ failure: 'network', code: 'ECONNREFUSED', connected: false });
+    expect(error).toMatchObject({ code: 'network', systemCode: 'ECONNREFUSED', connected: false });
     receiver = await new Receiver().start();
   });
 
   it('should refuse a URL that is not http or https', async () => {
     const error = await failureOf(open.request(call({ url: 'ftp://127.0.0.1/' })));
 
-    expect(error.failure).toBe('invalid-url');
+    expect(error.code).toBe('invalid-url');
   });
 });
 

@@ -3,8 +3,10 @@ import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
+import { CodedError } from '../errors/coded-error';
 import { HostLookupError, HostResolver } from './host-resolver';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
+import { OutboundErrorCode } from './outbound-error-code';
 import { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound.module-definition';
 import { createPinnedAgents, socketConnected, type AgentPair } from './pinned-agents';
 
@@ -48,16 +50,13 @@ export interface OutboundResponse {
   body: string;
 }
 
-/** Why an exchange produced no answer; callers word their own messages from it. */
-export type OutboundFailure =
-  'invalid-url' | 'blocked' | 'dns' | 'timeout' | 'cancelled' | 'too-large' | 'network';
-
-export class OutboundError extends Error {
+/** An exchange that produced no answer; `code` says why. */
+export class OutboundError extends CodedError<OutboundErrorCode> {
   constructor(
-    readonly failure: OutboundFailure,
+    code: OutboundErrorCode,
     message: string,
     /** The system error code for `network` (`ECONNREFUSED`, ...). */
-    readonly code: string | undefined = undefined,
+    readonly systemCode: string | undefined = undefined,
     options?: ErrorOptions,
     /**
      * For `timeout` and `network` on user and notification-service destinations: whether the
@@ -65,8 +64,7 @@ export class OutboundError extends Error {
      */
     readonly connected = false,
   ) {
-    super(message, options);
-    this.name = 'OutboundError';
+    super(message, code, options);
   }
 }
 
@@ -197,10 +195,13 @@ function parseUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new OutboundError('invalid-url', 'Invalid URL');
+    throw new OutboundError(OutboundErrorCode.INVALID_URL, 'Invalid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OutboundError('invalid-url', 'Invalid URL: only http and https are supported');
+    throw new OutboundError(
+      OutboundErrorCode.INVALID_URL,
+      'Invalid URL: only http and https are supported',
+    );
   }
   return url;
 }
@@ -239,12 +240,12 @@ function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal)
   if (call.signal?.aborted) {
     const reason: unknown = call.signal.reason;
     const detail = reason instanceof Error && reason.message ? reason.message : '';
-    return new OutboundError('cancelled', detail, undefined, { cause: error });
+    return new OutboundError(OutboundErrorCode.CANCELLED, detail, undefined, { cause: error });
   }
   const connected = error instanceof AxiosError && socketConnected(requestSocket(error));
   if (deadline.aborted) {
     return new OutboundError(
-      'timeout',
+      OutboundErrorCode.TIMEOUT,
       `no answer within ${call.timeoutMs} ms`,
       undefined,
       { cause: error },
@@ -252,24 +253,30 @@ function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal)
     );
   }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  if (cause instanceof BlockedDestinationError) {
-    return new OutboundError('blocked', cause.message, undefined, { cause });
-  }
-  if (cause instanceof HostLookupError) {
-    return new OutboundError('dns', cause.message, undefined, { cause });
+  if (cause instanceof BlockedDestinationError || cause instanceof HostLookupError) {
+    return new OutboundError(cause.code, cause.message, undefined, { cause });
   }
   if (
     error instanceof AxiosError &&
     error.code === AxiosError.ERR_BAD_RESPONSE &&
     error.message.startsWith('maxContentLength')
   ) {
-    return new OutboundError('too-large', `answer larger than ${call.maxResponseBytes} bytes`);
+    return new OutboundError(
+      OutboundErrorCode.TOO_LARGE,
+      `answer larger than ${call.maxResponseBytes} bytes`,
+    );
   }
-  const code =
+  const systemCode =
     (cause as NodeJS.ErrnoException | undefined)?.code ??
     (error instanceof AxiosError ? error.code : undefined);
   const message = error instanceof Error ? error.message : String(error);
-  return new OutboundError('network', message, code, { cause: error }, connected);
+  return new OutboundError(
+    OutboundErrorCode.NETWORK,
+    message,
+    systemCode,
+    { cause: error },
+    connected,
+  );
 }
 
 function requestSocket(error: AxiosError): unknown {

@@ -1,3 +1,4 @@
+import { OutboundErrorCode } from '../../common/outbound/outbound-error-code';
 import { OutboundError } from '../../common/outbound/outbound-http.client';
 import { outcomeOfFailure, outcomeOfStatus, retryAfterMs } from './http-delivery.service';
 
@@ -42,7 +43,7 @@ describe('outcomeOfFailure', () => {
 
   it('should stop without retrying when the SSRF guard refuses the destination', () => {
     const error = new OutboundError(
-      'blocked',
+      OutboundErrorCode.BLOCKED,
       'hooks.example.com resolves to a private or reserved address',
     );
     expect(outcomeOfFailure(error, url)).toEqual({
@@ -53,7 +54,9 @@ describe('outcomeOfFailure', () => {
   });
 
   it('should name the host, never the path, and retry when DNS fails', () => {
-    expect(outcomeOfFailure(new OutboundError('dns', 'queryA ENOTFOUND'), url)).toEqual({
+    expect(
+      outcomeOfFailure(new OutboundError(OutboundErrorCode.DNS, 'queryA ENOTFOUND'), url),
+    ).toEqual({
       status: 'failed',
       errorMessage: 'DNS lookup of hooks.example.com failed: queryA ENOTFOUND',
       retryable: true,
@@ -61,7 +64,13 @@ describe('outcomeOfFailure', () => {
   });
 
   it('should say timed out and retry when the receiver took the connection and did not answer', () => {
-    const error = new OutboundError('timeout', 'no answer', undefined, undefined, true);
+    const error = new OutboundError(
+      OutboundErrorCode.TIMEOUT,
+      'no answer',
+      undefined,
+      undefined,
+      true,
+    );
     expect(outcomeOfFailure(error, url)).toEqual({
       status: 'failed',
       errorMessage: 'timed out',
@@ -70,10 +79,26 @@ describe('outcomeOfFailure', () => {
   });
 
   it.each([
-    ['refused', new OutboundError('network', 'connect ECONNREFUSED 10.0.0.7:25', 'ECONNREFUSED')],
-    ['unreachable', new OutboundError('network', 'connect EHOSTUNREACH', 'EHOSTUNREACH')],
-    ['reset', new OutboundError('network', 'socket hang up', 'ECONNRESET', undefined, true)],
-    ['never opened before the deadline', new OutboundError('timeout', 'no answer within 15000 ms')],
+    [
+      'refused',
+      new OutboundError(
+        OutboundErrorCode.NETWORK,
+        'connect ECONNREFUSED 10.0.0.7:25',
+        'ECONNREFUSED',
+      ),
+    ],
+    [
+      'unreachable',
+      new OutboundError(OutboundErrorCode.NETWORK, 'connect EHOSTUNREACH', 'EHOSTUNREACH'),
+    ],
+    [
+      'reset',
+      new OutboundError(OutboundErrorCode.NETWORK, 'socket hang up', 'ECONNRESET', undefined, true),
+    ],
+    [
+      'never opened before the deadline',
+      new OutboundError(OutboundErrorCode.TIMEOUT, 'no answer within 15000 ms'),
+    ],
   ])(
     'should say only connection failed, without the system error, when the connection was %s',
     (_how, error) => {

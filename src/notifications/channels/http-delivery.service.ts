@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { BlockedDestinationError } from '../../common/outbound/network-guard';
+import { OutboundErrorCode } from '../../common/outbound/outbound-error-code';
 import {
   OutboundError,
   OutboundHttpClient,
@@ -134,15 +135,15 @@ export const TIMED_OUT = 'timed out';
 
 /** What an exchange that got no answer means for the delivery; names the host, never the path. */
 export function outcomeOfFailure(error: OutboundError, url: string): AttemptOutcome {
-  switch (error.failure) {
-    case 'invalid-url':
+  switch (error.code) {
+    case OutboundErrorCode.INVALID_URL:
       return failedAttempt(error.message, false);
-    case 'blocked':
+    case OutboundErrorCode.BLOCKED:
       return failedAttempt(`Refused: ${error.message}`, false);
-    case 'dns':
+    case OutboundErrorCode.DNS:
       return failedAttempt(`DNS lookup of ${new URL(url).hostname} failed: ${error.message}`, true);
-    case 'timeout':
-    case 'cancelled':
+    case OutboundErrorCode.TIMEOUT:
+    case OutboundErrorCode.CANCELLED:
       return failedAttempt(error.connected ? TIMED_OUT : CONNECTION_FAILED, true);
     default:
       return failedAttempt(CONNECTION_FAILED, true);

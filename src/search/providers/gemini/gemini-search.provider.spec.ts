@@ -7,6 +7,7 @@ import {
   suggestReply,
   textReply,
 } from '../../../../test/support/gemini-stand-in';
+import { SearchErrorCode } from '../../search-error-code';
 import { OutboundHttpClient } from '../../../common/outbound/outbound-http.client';
 import { readConfig } from '../../../config/config-slice';
 import { schedulerConfig } from '../../../scheduler/scheduler.config';
@@ -189,7 +190,7 @@ describe('GeminiSearchProvider', () => {
 
       expect(error).toBeInstanceOf(ProviderError);
       expect(error.message).toBe("Could not parse the model's reply: no JSON object found");
-      expect((error as ProviderError).retryable).toBe(false);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_FAILED);
       expect(standIn.requestCount).toBe(1);
     });
 
@@ -221,7 +222,7 @@ describe('GeminiSearchProvider', () => {
       expect(error.message).toBe(
         'Gemini API request failed with HTTP 503 after 4 attempts: The model is overloaded. Please try again later.',
       );
-      expect((error as ProviderError).retryable).toBe(true);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_UNAVAILABLE);
       expect(standIn.requestCount).toBe(4);
     });
 
@@ -235,7 +236,7 @@ describe('GeminiSearchProvider', () => {
       expect(error.message).toBe(
         'Gemini API rejected the request with HTTP 400: * GenerateContentRequest.contents: contents is not specified',
       );
-      expect((error as ProviderError).retryable).toBe(false);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_FAILED);
       expect(standIn.requestCount).toBe(1);
     });
 
@@ -315,7 +316,7 @@ describe('GeminiSearchProvider', () => {
       const error = await rejection(provider().check(checkRequest()));
 
       expect(error.message).toBe('Gemini API answered with more than 2 MB');
-      expect((error as ProviderError).retryable).toBe(false);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_FAILED);
       expect(standIn.requestCount).toBe(1);
     });
 
@@ -326,7 +327,7 @@ describe('GeminiSearchProvider', () => {
       const error = await rejection(provider({ maxRetries: 1 }).check(checkRequest()));
 
       expect(error.message).toBe('Could not reach the Gemini API after 2 attempts: ECONNREFUSED');
-      expect((error as ProviderError).retryable).toBe(true);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_UNAVAILABLE);
     });
   });
 
@@ -338,7 +339,7 @@ describe('GeminiSearchProvider', () => {
       const error = await rejection(provider({ timeoutMs: 100 }).check(checkRequest()));
 
       expect(error.message).toBe('Gemini API did not answer within 0.1 s');
-      expect((error as ProviderError).retryable).toBe(true);
+      expect((error as ProviderError).code).toBe(SearchErrorCode.PROVIDER_UNAVAILABLE);
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(standIn.requestCount).toBe(1);
     });

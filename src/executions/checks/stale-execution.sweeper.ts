@@ -1,15 +1,15 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
-import { TransactionRunner } from '../database/transaction-runner';
-import { InjectConfig } from '../config/config-slice';
-import { CHECK_QUEUE, JobQueueService } from '../scheduler/job-queue.service';
-import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
-import { WORKER_STALE_AFTER_MS } from '../scheduler/worker-heartbeat.service';
-import { Clock } from '../common/clock/clock';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { InjectConfig } from '../../config/config-slice';
+import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
+import { PeriodicJobs } from '../../common/periodic-jobs/periodic-jobs.service';
+import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
+import { Clock } from '../../common/clock/clock';
 import { CheckScheduleRepository } from './check-schedule.repository';
-import { ExecutionRepository } from './execution.repository';
-import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
+import { ExecutionRepository } from '../execution.repository';
+import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
 
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;

@@ -1,4 +1,4 @@
-import type { OutputSchema, OutputValue, OutputValues } from '../search/output-schema';
+import type { OutputSchema, OutputValue, OutputValues } from '../../search/output-schema';
 
 /** One value that differs from the previous execution's (contract §7, `changes`). */
 export interface ValueChange {

@@ -1,8 +1,8 @@
-import { CHECK_RETRY_LIMIT } from '../scheduler/job-queue.service';
-import { ProviderError, type CheckResult } from '../search/search-provider';
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { ProviderError, type CheckResult } from '../../search/search-provider';
+import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import { BudgetReachedError } from './check-errors';
 import {
-  BudgetReachedError,
   DEFAULT_CHECK_INTERVAL_MS,
   nextRunAfter,
   NO_HISTORY,
@@ -151,6 +151,14 @@ describe('planCheckOutcome', () => {
       completesJob: false,
       message: 'rate limited',
     });
+  });
+
+  it('should fail the check on its first try when the provider throws a TypeError', () => {
+    const planned = final({
+      outcome: new TypeError("Cannot read properties of undefined (reading 'x')"),
+    });
+    expect(planned.notification).toMatchObject({ notify: false, reason: 'check_failed' });
+    expect(planned.task?.nextRun).toEqual(new Date(now.getTime() + bounds.minIntervalMs));
   });
 
   it('should fail the check and schedule the next at the minimum when retries are exhausted', () => {

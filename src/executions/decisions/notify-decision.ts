@@ -1,8 +1,8 @@
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
-import type { NotificationType } from '../notifications/channels/channel-registry';
-import { subscribesTo } from '../notifications/channels/notification-types';
-import type { NotifyBehavior } from '../search/search.types';
-import type { TaskState } from '../tasks/task-state';
+import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import type { NotificationType } from '../../notifications/channels/channel-registry';
+import { subscribesTo } from '../../notifications/channels/notification-types';
+import type { NotifyBehavior } from '../../search/search.types';
+import type { TaskState } from '../../tasks/task-state';
 
 export interface NotifyDecision {
   notify: boolean;

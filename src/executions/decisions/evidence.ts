@@ -1,6 +1,6 @@
 import { getDomain } from 'tldts';
-import type { GroundingSource } from '../search/search.types';
-import { DEFAULT_EVIDENCE_RULE, domainOf, type EvidenceRule } from '../tasks/evidence-rule';
+import type { GroundingSource } from '../../search/search.types';
+import { DEFAULT_EVIDENCE_RULE, domainOf, type EvidenceRule } from '../../tasks/evidence-rule';
 
 /** What an execution's sources amount to (docs/api.md, "Values, evidence, confirmation and retraction"). */
 export interface EvidenceReport {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
-import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
-import type { LockedTask, TaskOutcome } from './check-outcome';
+import { queryRows } from '../../database/sql-rows';
+import { CHECK_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
+import type { LockedTask, TaskOutcome } from '../decisions/check-outcome';
 
 /** A task's outcome with the execution that produced it and the check job scheduled for it. */
 export interface TaskOutcomeWrite extends TaskOutcome {

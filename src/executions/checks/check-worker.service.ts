@@ -4,11 +4,12 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import { InjectConfig } from '../config/config-slice';
-import { CHECK_QUEUE, JobQueueService, type CheckJobData } from '../scheduler/job-queue.service';
-import { QueuePuller } from '../scheduler/queue-puller';
-import { checkReleaseDeadline, CheckRunnerService } from './check-runner.service';
-import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
+import { InjectConfig } from '../../config/config-slice';
+import { CHECK_QUEUE, JobQueueService, type CheckJobData } from '../../scheduler/job-queue.service';
+import { QueuePuller } from '../../scheduler/queue-puller';
+import { CheckRunnerService } from './check-runner.service';
+import { checkReleaseDeadline } from './claimed-check';
+import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
 
 /** Pulls due checks from the queue and runs up to WORKER_CONCURRENCY at once. */
 @Injectable()

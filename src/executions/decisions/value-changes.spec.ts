@@ -1,4 +1,4 @@
-import type { OutputSchema } from '../search/output-schema';
+import type { OutputSchema } from '../../search/output-schema';
 import { diffValues } from './value-changes';
 
 const schema: OutputSchema = {

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { LogContext } from '../../common/logging/log-context';
+import { MetricsService } from '../../metrics/metrics.service';
+import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
+import { CheckOutcomeRecorder } from './check-outcome.recorder';
+import { CheckCaller } from './check.caller';
+import { CheckClaimer } from './check.claimer';
+import { checkLogFields } from './claimed-check';
+
+/**
+ * Runs check jobs (README, "Architecture"): claim (execution `running`, `CheckClaimer`), one
+ * provider call outside any transaction (`CheckCaller`), then one transaction that records the
+ * result, moves the task on, schedules the next check, queues the deliveries and completes the
+ * job (`CheckOutcomeRecorder`). Claims and results are written in batches, so the database work
+ * per check stays small under load.
+ */
+@Injectable()
+export class CheckRunnerService {
+  constructor(
+    private readonly claimer: CheckClaimer,
+    private readonly caller: CheckCaller,
+    private readonly recorder: CheckOutcomeRecorder,
+    private readonly metrics: MetricsService,
+    private readonly logContext: LogContext,
+  ) {}
+
+  /**
+   * Runs a batch of jobs fetched together; resolves when every one is recorded. `release` is
+   * called once per job as soon as that job is done (a worker frees a slot as each check ends),
+   * so one slow check holds only its own slot, not its batch's. Each check runs in its log
+   * context: every line logged for it carries its task and execution ids.
+   */
+  async runBatch(
+    jobs: Array<QueueJob<CheckJobData>>,
+    release: () => void = () => undefined,
+  ): Promise<void> {
+    const claimed = await this.claimer.claimAll(jobs);
+    // Jobs with nothing to run (completed, or handed back to the queue) are done already.
+    for (let index = claimed.length; index < jobs.length; index++) release();
+    const unreserved = await this.caller.reserveCalls(claimed);
+    await Promise.all(
+      claimed.map((check) =>
+        this.logContext.run(checkLogFields(check), async () => {
+          try {
+            const startedAt = performance.now();
+            await this.recorder.record(await this.caller.call(check, unreserved));
+            if (check.ended) {
+              this.metrics.recordCheck({
+                ...check.ended,
+                durationSeconds: (performance.now() - startedAt) / 1000,
+              });
+            }
+          } finally {
+            release();
+          }
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock/clock';
+import { InjectConfig } from '../../config/config-slice';
+import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
+import { outputSchemaKey } from '../../search/output-schema';
+import {
+  NO_HISTORY,
+  planCheckOutcome,
+  type CheckHistory,
+  type CheckOutcomePlan,
+  type LockedTask,
+} from '../decisions/check-outcome';
+import { executionsConfig, type ExecutionsConfig } from '../executions.config';
+import type { FinishedCheck } from './claimed-check';
+
+/** A finished check and what its outcome means. */
+export interface PlannedCheck extends FinishedCheck {
+  plan: CheckOutcomePlan;
+}
+
+/** Plans what the outcomes of a batch mean (`planCheckOutcome`) with the settings and the time. */
+@Injectable()
+export class CheckPlanner {
+  constructor(
+    @InjectConfig(executionsConfig) private readonly executionSettings: ExecutionsConfig,
+    @InjectConfig(schedulerConfig) private readonly schedulerSettings: SchedulerConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Plans each check against its task (locked, absent when deleted) and its task's history. */
+  planAll(
+    items: FinishedCheck[],
+    tasks: LockedTask[],
+    histories: Map<string, CheckHistory>,
+  ): PlannedCheck[] {
+    const taskById = new Map(tasks.map((task) => [task.id, task]));
+    const now = this.clock.now();
+    return items.map((item) => ({
+      ...item,
+      plan: planCheckOutcome({
+        task: taskById.get(item.check.taskId),
+        executionId: item.check.executionId,
+        schema: item.check.outputSchema
+          ? { schema: item.check.outputSchema, key: outputSchemaKey(item.check.outputSchema) }
+          : null,
+        history: histories.get(item.check.taskId) ?? NO_HISTORY,
+        outcome: item.outcome,
+        job: item.check.job,
+        now,
+        config: {
+          alertAfterFailures: this.executionSettings.alertAfterFailures,
+          scheduler: this.schedulerSettings,
+        },
+      }),
+    }));
+  }
+}

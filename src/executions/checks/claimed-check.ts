@@ -1,0 +1,59 @@
+import type { CheckLogFields } from '../../common/logging/log-context';
+import type { CheckMetric } from '../../metrics/metrics.service';
+import {
+  CHECK_JOB_EXPIRY_SECONDS,
+  type CheckJobData,
+  type QueueJob,
+} from '../../scheduler/job-queue.service';
+import type { OutputSchema } from '../../search/output-schema';
+import type { CheckResult } from '../../search/search-provider';
+
+/**
+ * The logger context of every line the check pipeline writes (claims, results, a result that
+ * could not be stored): one name, so one log query finds them all (docs/logging.md).
+ */
+export const CHECK_LOG_CONTEXT = 'CheckRunnerService';
+
+/** A job whose execution is now `running` on this worker. */
+export interface ClaimedCheck {
+  job: QueueJob<CheckJobData>;
+  executionId: string;
+  taskId: string;
+  userId: string;
+  /** The owner reached the monthly budget when the check's call was to be reserved. */
+  budgetReached: boolean;
+  /** The call's place under its owner's budget, ended with its result. */
+  reservationId: string | null;
+  searchQuery: string;
+  conditionDescription: string;
+  previousState: Record<string, unknown> | null;
+  previousCheckAt: Date | null;
+  /** The task's `output_schema` when the check was claimed: the one its values are read with. */
+  outputSchema: OutputSchema | null;
+  /** Set when its outcome is written: how the check ended, for the metrics. */
+  ended?: Omit<CheckMetric, 'durationSeconds'>;
+}
+
+/** A check whose call is over: what it came to, and the provider that was called. */
+export interface FinishedCheck {
+  check: ClaimedCheck;
+  outcome: CheckResult | Error;
+  /** The provider's name, recorded with a result. */
+  provider: string;
+}
+
+/** What every log line of this check carries. */
+export function checkLogFields(check: ClaimedCheck): CheckLogFields {
+  return { taskId: check.taskId, executionId: check.executionId };
+}
+
+/**
+ * Until when a worker keeps trying to hand checks back while the database is out of reach: the
+ * earliest expiry among them, after which the queue brings them back by itself.
+ */
+export function checkReleaseDeadline(jobs: Array<QueueJob<CheckJobData>>): number {
+  const started = Math.min(
+    ...jobs.map((job) => (job.startedOn ? new Date(job.startedOn).getTime() : Date.now())),
+  );
+  return started + CHECK_JOB_EXPIRY_SECONDS * 1000;
+}

@@ -1,0 +1,21 @@
+import { CodedError } from '../../common/errors/coded-error';
+import { budgetReachedMessage } from '../../usage/usage.service';
+
+/** How a check fails on the service's side, whatever the provider says. */
+export enum CheckErrorCode {
+  /** The owner reached `USER_MONTHLY_BUDGET_USD`: no provider call, checked again next month. */
+  BUDGET_REACHED = 'BUDGET_REACHED',
+  /** The budget could not be read, so no call was reserved: the check is tried again. */
+  BUDGET_UNAVAILABLE = 'BUDGET_UNAVAILABLE',
+  /** The database refused the check's result: the check is failed. */
+  RESULT_NOT_STORED = 'RESULT_NOT_STORED',
+}
+
+export class CheckError extends CodedError<CheckErrorCode> {}
+
+/** A check whose owner reached `USER_MONTHLY_BUDGET_USD`: no provider call, retried next month. */
+export class BudgetReachedError extends CheckError {
+  constructor(budgetUsd: number) {
+    super(budgetReachedMessage(budgetUsd), CheckErrorCode.BUDGET_REACHED);
+  }
+}
