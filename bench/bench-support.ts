@@ -139,7 +139,7 @@ export interface Seeded {
   due: number;
 }
 
-/** What every seeded task carries of contract §7 (absent: nothing). */
+/** The `output_schema` and `evidence` every seeded task carries (absent: none). */
 export interface SeededTaskFields {
   outputSchema?: Record<string, unknown>;
   evidence?: Record<string, unknown>;

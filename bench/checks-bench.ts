@@ -2,7 +2,7 @@
  * Check throughput and scheduling latency (issue "Monitoring core", performance section):
  *  A. N due checks, one instance and two instances on one database: checks/s, duplicates, missed.
  *  A'. The same with every task extracting a 10-property output_schema under an evidence rule
- *     (contract §7, issue "Alerts people can trust"), taking turns with A: the ratio to A, and
+ *     (issue "Alerts people can trust"), taking turns with A: the ratio to A, and
  *     still one model call per check.
  *  B. 100,000 scheduled tasks with 1,000 due: due -> started p50/p99, and the plan of the claim query.
  *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).

@@ -1,8 +1,8 @@
 /**
- * Lock conflicts under load (contract §10 "Concurrency"): two instances on one database, 32
- * clients for 60 s mixing execute (with and without force), updates and state changes, deletes
- * racing test sends, forks, and admin deactivations, while the scheduler claims due checks every
- * second and deliveries run. Counts 5xx answers, PostgreSQL's deadlocks, executions left in
+ * Lock conflicts under load (docs/architecture.md, "One lock order"): two instances on one
+ * database, 32 clients for 60 s mixing execute (with and without force), updates and state changes,
+ * deletes racing test sends, forks, and admin deactivations, while the scheduler claims due checks
+ * every second and deliveries run. Counts 5xx answers, PostgreSQL's deadlocks, executions left in
  * flight after the drain and queued checks of deactivated users. The e2e spec
  * (test/platform/lock-conflicts.e2e-spec.ts) runs the same load for 12 s.
  */

@@ -2,8 +2,8 @@
  * The floor of the design card for the API benchmark: NestJS on Express (Nest's defaults: its
  * JSON body parser, its router, its exception filter) doing the work of `bare-work.ts` per
  * request, and `/mcp` as the MCP SDK documents a stateless server (`McpServer` and its Node
- * Streamable HTTP transport, JSON answers) with `list_tasks` answering as the contract asks (the
- * list as structured content and as JSON text). None of the service's own guards, pipes,
+ * Streamable HTTP transport, JSON answers) with `list_tasks` answering as docs/api.md, "MCP",
+ * says (the list as structured content and as JSON text). None of the service's own guards, pipes,
  * interceptors, middlewares or mapping. Run as its own process: `node nest-floor-server.js <port>`
  * with DATABASE_URL set.
  */

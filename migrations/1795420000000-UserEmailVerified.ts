@@ -1,10 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The admin role is now worked out from the latest token (contract section 6): `role` holds what
- * that token's role claim said, `email_verified` whether its email was verified. Roles granted
- * before by an unverified `ADMIN_EMAILS` match are withdrawn; a role claim restores the role at
- * the user's next token.
+ * The admin role is now worked out from the latest token (docs/api.md, "Authentication"): `role`
+ * holds what that token's role claim said, `email_verified` whether its email was verified. Roles
+ * granted before by an unverified `ADMIN_EMAILS` match are withdrawn; a role claim restores the
+ * role at the user's next token.
  */
 export class UserEmailVerified1795420000000 implements MigrationInterface {
   name = 'UserEmailVerified1795420000000';

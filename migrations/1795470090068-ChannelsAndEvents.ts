@@ -1,9 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract section 5: verified email recipients (`email_verifications`), the failing streak of
- * a task, the event of deliveries and send records, and test sends (send records without an
- * execution).
+ * More channels and events (docs/api.md, "Notifications"): verified email recipients
+ * (`email_verifications`), the failing streak of a task, the event of deliveries and send records,
+ * and test sends (send records without an execution).
  */
 export class ChannelsAndEvents1795470090068 implements MigrationInterface {
   name = 'ChannelsAndEvents1795470090068';

@@ -1,9 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract section 7: a task's `output_schema` and `evidence` and the execution whose alert
- * stands (what a retraction withdraws); an execution's model verdict, evidence, values, changes
- * and the schema its values were read with; `notify_behavior` long enough for `on_change`.
+ * Alerts people can trust (docs/api.md, "Values, evidence, confirmation and retraction"): a task's
+ * `output_schema` and `evidence` and the execution whose alert stands (what a retraction
+ * withdraws); an execution's model verdict, evidence, values, changes and the schema its values
+ * were read with; `notify_behavior` long enough for `on_change`.
  */
 export class TrustedAlerts1795480000000 implements MigrationInterface {
   name = 'TrustedAlerts1795480000000';

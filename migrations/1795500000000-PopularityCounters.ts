@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract §11, "Counters": the users who forked a task (`task_subscribers`, one row per user,
- * so `subscriber_count` counts distinct users) and the public views already counted
+ * Popularity counters (docs/api.md, "Tasks"): the users who forked a task (`task_subscribers`, one
+ * row per user, so `subscriber_count` counts distinct users) and the public views already counted
  * (`task_view_marks`, one per task, client network and hour). The users of existing forks of
  * another user's task are recorded, so forking again does not count them twice.
  */

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract §11, "Budget": provider calls under way count against their user's monthly budget
- * (`budget_reservations`) until their usage is recorded.
+ * The monthly budget (docs/api.md, "Usage"): provider calls under way count against their user's
+ * monthly budget (`budget_reservations`) until their usage is recorded.
  */
 export class BudgetReservations1795500100000 implements MigrationInterface {
   name = 'BudgetReservations1795500100000';

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract section 8: `Idempotency-Key`s, per user, kept 24 hours (the index serves the sweep of
- * expired keys).
+ * `Idempotency-Key`s (docs/api.md, "Idempotency-Key"), per user, kept 24 hours (the index serves
+ * the sweep of expired keys).
  */
 export class IdempotencyKeys1795582796978 implements MigrationInterface {
   name = 'IdempotencyKeys1795582796978';

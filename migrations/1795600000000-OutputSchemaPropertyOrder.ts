@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Contract §7 lists `changes` in the schema's property order, which `jsonb` does not keep (it
+ * A check lists `changes` in the schema's property order, which `jsonb` does not keep (it
  * sorts an object's keys by length). `json` stores the schema as sent; schemas stored before
  * this keep the order `jsonb` gave them.
  */

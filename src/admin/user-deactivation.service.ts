@@ -73,15 +73,16 @@ export class UserDeactivationService {
     } catch (error) {
       if (error instanceof HttpException || isDatabaseUnavailable(error)) throw error;
       // Like a failed task state change (a 500 after a rollback): say what failed and that
-      // nothing changed; the database's own message goes to the log only (contract §11).
+      // nothing changed; the database's own message goes to the log only (docs/api.md, "Errors").
       throw new InternalServerErrorException(USER_DEACTIVATION_FAILED, { cause: error });
     }
   }
 
   /**
-   * Lock order (contract §10): the user (FOR NO KEY UPDATE: requests of the user, which hold it
-   * FOR SHARE, finish first or find it deactivated; rows inserted for the user do not wait),
-   * then every task of the user in id order, then their jobs, executions and deliveries.
+   * Lock order (docs/architecture.md, "One lock order"): the user (FOR NO KEY UPDATE: requests of
+   * the user, which hold it FOR SHARE, finish first or find it deactivated; rows inserted for the
+   * user do not wait), then every task of the user in id order, then their jobs, executions and
+   * deliveries.
    */
   private deactivateInTransaction(userId: string): Promise<UserDeactivated> {
     return this.transactions.run(async (manager) => {

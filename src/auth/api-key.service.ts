@@ -55,8 +55,9 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A new key of an active user: 409 past 50 active keys (contract §11). The count and the insert
-   * run under the user's row, held exclusively, so keys created at once cannot pass the cap.
+   * A new key of an active user: 409 past 50 active keys (docs/api.md, "Authentication"). The count
+   * and the insert run under the user's row, held exclusively, so keys created at once cannot pass
+   * the cap.
    */
   async create(userId: string, name: string): Promise<CreatedApiKey> {
     const key = generateKey();
@@ -85,7 +86,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     return records;
   }
 
-  /** Revokes a key of an active user (contract §11: the user row is held first). */
+  /** Revokes a key of an active user (the user row is held first, as in every write). */
   async revoke(userId: string, id: string): Promise<void> {
     const revoked = await this.transactions.run(async (manager) => {
       await this.users.lockActiveUser(manager, userId);

@@ -17,7 +17,7 @@ export const authConfig = defineConfig('auth', (read) => {
     /** Trust the email claim as verified even without `email_verified: true`. */
     trustEmail: read.boolean('JWT_TRUST_EMAIL', false),
   };
-  // Contract §11: an allow-list, so `staging` or a mistyped `Prodution` cannot open the service.
+  // An allow-list, so `staging` or a mistyped `Prodution` cannot open the service.
   if (authDisabled && !AUTH_DISABLED_ENVIRONMENTS.includes(read.nodeEnv)) {
     read.problem(
       `AUTH_DISABLED: allowed only when NODE_ENV is development or test, not "${read.string('NODE_ENV', '')}"`,

@@ -21,8 +21,8 @@ export class AuthService implements OnApplicationBootstrap {
   ) {}
 
   /**
-   * The local user acts only while authentication is off (contract §11): with it on, that user is
-   * made inactive, and no credential leads to it (below).
+   * The local user acts only while authentication is off (docs/api.md, "Authentication"): with
+   * it on, that user is made inactive, and no credential leads to it (below).
    */
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.authDisabled) this.localUser = await this.users.ensureLocalUser();

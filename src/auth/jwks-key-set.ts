@@ -25,7 +25,7 @@ type LocalKeySet = ReturnType<typeof createLocalJWKSet>;
  * `JWT_JWKS_URL`'s key set, fetched through the shared outbound client and read by jose's
  * `createLocalJWKSet`: cached for ten minutes, fetched again early when a token names a key the
  * set lacks (a rotation) unless the last fetch is under 30 s old, one fetch at a time. Any
- * failure to fetch it is `KeysUnavailableError` (503, contract section 6).
+ * failure to fetch it is `KeysUnavailableError` (503, docs/api.md, "Authentication").
  */
 export class JwksKeySet {
   private cached: { keys: LocalKeySet; fetchedAt: number } | null = null;

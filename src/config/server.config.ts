@@ -12,8 +12,8 @@ function parseTrustProxy(value: string | undefined): string | boolean | number {
 /**
  * `PUBLIC_URL`: where users reach the service, the start of every absolute link it writes (RSS,
  * emails, chat messages, the console); never taken from a request's `Host` or `X-Forwarded-*`
- * headers (contract §11). An http(s) URL, a path allowed (a proxy may serve the service under
- * one), no query, fragment or credentials; kept without its trailing slashes.
+ * headers (docs/api.md, "Other choices"). An http(s) URL, a path allowed (a proxy may serve the
+ * service under one), no query, fragment or credentials; kept without its trailing slashes.
  */
 function readPublicUrl(read: EnvReader, port: number): string {
   const fallback = `http://localhost:${port}`;

@@ -3,7 +3,7 @@ import { ConsoleAssets } from './console-assets';
 import { ConsoleRootController } from './console-root.controller';
 import { ConsoleController } from './console.controller';
 
-/** The web console at `/console` (contract §9); off with `CONSOLE_ENABLED=false`. */
+/** The web console at `/console` (docs/api.md, "Console"); off with `CONSOLE_ENABLED=false`. */
 @Module({
   controllers: [ConsoleController, ConsoleRootController],
   providers: [ConsoleAssets],

@@ -72,9 +72,9 @@ const CONNECTION_MESSAGES = [
 ];
 
 /**
- * The database could not be reached or dropped the connection (contract §11, "Database
- * outages"): the work may succeed once it answers again, and the client is told 503. Looks
- * through TypeORM's `driverError` and any `cause` chain (queue errors wrap theirs).
+ * The database could not be reached or dropped the connection: the work may succeed once it answers
+ * again, and the client is told 503 (docs/architecture.md, "A database outage is waited out").
+ * Looks through TypeORM's `driverError` and any `cause` chain (queue errors wrap theirs).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 6; depth++) {

@@ -13,9 +13,9 @@ const DEFAULT_PAUSE_MS = 1_000;
 
 /**
  * Runs `work` again, after a short pause, for as long as it fails because the database cannot
- * be reached, until `until` (contract §11, "Database outages": work interrupted by an outage
- * resumes as soon as the database answers, not after a queue's expiry). Any other failure, or
- * one past the deadline, is thrown.
+ * be reached, until `until`: work interrupted by an outage resumes as soon as the database
+ * answers, not after a queue's expiry (docs/architecture.md, "A database outage is waited out").
+ * Any other failure, or one past the deadline, is thrown.
  */
 export async function retryWhileDatabaseUnavailable<T>(
   work: () => Promise<T>,

@@ -13,13 +13,13 @@ const DEFAULT_TRIES = 4;
 const FIRST_BACKOFF_MS = 10;
 
 /**
- * The one way services open a transaction (contract §10, "Concurrency"). Locks are taken in one
- * order everywhere (the user row, then task rows in id order, then their executions, jobs and
- * deliveries), which prevents most conflicts; where an order cannot be imposed (pg-boss's own
+ * The one way services open a transaction (docs/architecture.md, "One lock order"). Locks are taken
+ * in one order everywhere (the user row, then task rows in id order, then their executions, jobs
+ * and deliveries), which prevents most conflicts; where an order cannot be imposed (pg-boss's own
  * statements, rows reached through a cascade), a transaction that loses a deadlock or a
  * serialization failure (SQLSTATE 40P01, 40001) runs again after a short jittered pause, a few
- * times at most. The work must therefore be safe to run again: everything it decides is read
- * inside it.
+ * times at most. The work must therefore be safe to run again: everything it decides is read inside
+ * it.
  */
 @Injectable()
 export class TransactionRunner {

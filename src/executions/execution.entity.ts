@@ -14,7 +14,7 @@ import { TaskEntity } from '../tasks/task.entity';
 import type { EvidenceReport } from './decisions/evidence';
 import type { ValueChange } from './decisions/value-changes';
 
-/** Contract section 2: the full set of execution status values. */
+/** Every status an execution can have (docs/api.md, "Executions and notifications"). */
 export const EXECUTION_STATUSES = [
   'pending',
   'running',
@@ -89,7 +89,7 @@ export class ExecutionEntity {
   @Column({ type: 'jsonb', nullable: true })
   groundingSources: GroundingSource[] | null;
 
-  /** The verdict that counts: the model's, gated by the task's evidence rule (contract §7). */
+  /** The verdict that counts: the model's, gated by the task's evidence rule (docs/api.md, "Values, evidence, confirmation and retraction"). */
   @Column({ type: 'boolean', nullable: true })
   conditionMet: boolean | null;
 

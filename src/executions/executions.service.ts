@@ -38,7 +38,8 @@ export class ExecutionsService {
    */
   async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionResponse> {
     return this.transactions.run(async (manager) => {
-      // Lock order (contract §10): the user, the task, then its executions and job.
+      // Lock order (docs/architecture.md, "One lock order, and a retry where none can be imposed"): the user, the task, then its
+      // executions and job.
       await this.users.lockActiveUser(manager, userId);
       if (!(await this.schedule.lockTaskOfUser(manager, taskId, userId)))
         throw new NotFoundException('Task not found');

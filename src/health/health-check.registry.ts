@@ -19,7 +19,7 @@ export type ComponentState = 'ok' | 'unavailable';
 /**
  * What `GET /health` must find answering: the database, and whatever other modules register
  * (the job engine registers `job_queue`). Terminus runs the indicators; the answer keeps the
- * shape of contract §1 and docs/api.md.
+ * shape of docs/api.md, "Operations".
  */
 @Injectable()
 export class HealthCheckRegistry {

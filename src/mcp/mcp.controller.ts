@@ -7,7 +7,7 @@ import { McpService } from './mcp.service';
 import { McpUnauthorizedFilter } from './mcp-unauthorized.filter';
 
 /**
- * The MCP endpoint (contract §8, README, "Agents and scripts: MCP and `Idempotency-Key`"): Streamable HTTP, stateless, JSON answers. Same
+ * The MCP endpoint (docs/api.md, "MCP"): Streamable HTTP, stateless, JSON answers. Same
  * credentials and limits as the REST API: the global guards run first. `GET` and `DELETE` (the
  * transport's stream and session ends, which a stateless server has none of) answer 405. It is
  * not part of the OpenAPI document: its messages are JSON-RPC, described by the MCP spec.

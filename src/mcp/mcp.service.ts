@@ -39,7 +39,7 @@ interface CompiledTool {
 }
 
 /**
- * `/mcp` (contract §8): one stateless MCP server per HTTP request, as the SDK's stateless
+ * `/mcp` (docs/api.md, "MCP"): one stateless MCP server per HTTP request, as the SDK's stateless
  * Streamable HTTP pattern has it. Each tool call acts as its REST route would for the same
  * caller: the global guards already authenticated the request and counted it in the caller's
  * limits; here the route's own limits count (the model-call limit of execute, suggest and

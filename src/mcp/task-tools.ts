@@ -40,7 +40,7 @@ export interface ToolServices {
 export type ArgumentsLocation = 'body' | 'query';
 
 /**
- * One MCP tool (contract §8): the REST route it stands for and how its arguments map to that
+ * One MCP tool (docs/api.md, "MCP"): the REST route it stands for and how its arguments map to that
  * route's path ids and DTO. The DTO validates the arguments (and gives the `inputSchema`); the
  * route's own limits (`@LlmRateLimit()`) count each call; `run` calls the route's service method.
  */

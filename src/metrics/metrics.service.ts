@@ -17,9 +17,9 @@ export interface CheckMetric {
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
- * The service's Prometheus metrics (contract §10). Each application instance owns its registry:
- * tests boot several instances in one process, and the default registry would refuse the
- * second instance's metrics of the same name.
+ * The service's Prometheus metrics (`GET /metrics`, docs/api.md, "Operations"). Each application
+ * instance owns its registry: tests boot several instances in one process, and the default
+ * registry would refuse the second instance's metrics of the same name.
  */
 @Injectable()
 export class MetricsService {

@@ -41,7 +41,8 @@ export class PublicTasksService {
   /**
    * Counts a view in the task row itself, so every reader (the owner, the lists, other instances)
    * sees the same count at once; the answer includes this view. A view counts at most once per
-   * task, client network (`clientNetwork`: an IPv6 client by its /64) and hour (contract §11).
+   * task, client network (`clientNetwork`: an IPv6 client by its /64) and hour (docs/api.md,
+   * "Tasks").
    */
   async viewPublicTask(taskId: string, clientAddress: string): Promise<TaskResponse> {
     const found = await this.taskRows.countPublicView(taskId, clientNetwork(clientAddress));

@@ -21,7 +21,7 @@ export class TaskFeedService {
 
   /**
    * Links are absolute, as feed readers need them, and start with `PUBLIC_URL`: never with what
-   * the request's `Host` or `X-Forwarded-*` headers say (contract §11).
+   * the request's `Host` or `X-Forwarded-*` headers say (docs/api.md, "Other choices").
    */
   async renderFeed(taskId: string): Promise<string> {
     const origin = this.server.publicUrl;

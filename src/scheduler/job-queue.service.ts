@@ -89,9 +89,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     await this.boss.createQueue(CHECK_QUEUE, checkQueue);
     await this.boss.updateQueue(CHECK_QUEUE, checkQueue);
     await this.repository.raiseWaitingExpiry(CHECK_QUEUE, CHECK_JOB_EXPIRY_SECONDS);
-    // The delivery worker schedules webhook retries itself (one job per attempt); the queue's
-    // own retries only bring back a job whose worker died (its expiry) or crashed on it. An
-    // attempt is bounded well under the expiry (15 s webhook timeout, 45 s SMTP timeout).
+    // The delivery worker schedules every channel's retries itself (one job per attempt); the
+    // queue's own retries only bring back a job whose worker died (its expiry) or crashed on it.
+    // An attempt is bounded well under the expiry (15 s HTTP timeout, 45 s SMTP timeout).
     const deliveryQueue: PgBoss.Queue = {
       name: DELIVERY_QUEUE,
       policy: 'standard',
@@ -250,9 +250,10 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Sends jobs back to the queue (`fail`: retried after the queue's delay) even when the database
-   * is out of reach right now: the call is tried again every second until `until` (epoch ms),
-   * so jobs interrupted by an outage resume as soon as it ends instead of waiting for their
-   * expiry (contract §11). Resolves false when the jobs could not be failed (they then expire).
+   * is out of reach right now: the call is tried again every second until `until` (epoch ms), so
+   * jobs interrupted by an outage resume as soon as it ends instead of waiting for their expiry
+   * (docs/architecture.md, "A database outage is waited out"). Resolves false when the jobs could
+   * not be failed (they then expire).
    */
   async failOnceReachable(
     queue: string,

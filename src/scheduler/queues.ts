@@ -9,10 +9,10 @@ export const QUEUE_SCHEMA = 'pgboss';
 export const CHECK_BOOKKEEPING_MS = 2 * 60_000;
 
 /**
- * A check's job outlives the check's worst case (contract §11, "Checks"): every provider retry
- * and `Retry-After` included, plus the claim and the result's transaction. Were it shorter, the
- * queue would hand a slow check to a second worker, which would call the provider again for
- * the same run. Liveness of a running check is judged by its worker's heartbeat
+ * A check's job outlives the check's worst case (docs/architecture.md, "A check is paid for once"):
+ * every provider retry and `Retry-After` included, plus the claim and the result's transaction.
+ * Were it shorter, the queue would hand a slow check to a second worker, which would call the
+ * provider again for the same run. Liveness of a running check is judged by its worker's heartbeat
  * (StaleExecutionSweeper); the expiry only catches a job fetched by a worker that died before
  * claiming it.
  */

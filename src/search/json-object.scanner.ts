@@ -217,7 +217,7 @@ class JsonObjectScan {
 
 /**
  * The first `{` of `text` that opens a valid JSON object, and where that object ends, in one
- * pass (contract §11: linear in the text, whatever it holds).
+ * pass: in time linear in the text, whatever it holds (docs/architecture.md, "Provider calls").
  *
  * Trying each `{` in turn and reading on until its object closes or breaks costs a rescan of the
  * rest of the text per brace. Instead every candidate is read at once, and there are never more

@@ -15,7 +15,10 @@ export const FALLBACK_NOTIFY_BEHAVIOR: Exclude<NotifyBehavior, 'on_change'> = 'o
 export const MAX_NAME_LENGTH = 200;
 export const MIN_TEXT_LENGTH = 10;
 export const MAX_TEXT_LENGTH = 500;
-/** The most of a model's reply text that is searched for its JSON (contract §11). */
+/**
+ * The most of a model's reply text that is searched for its JSON (docs/architecture.md, "Provider
+ * calls").
+ */
 export const MAX_REPLY_TEXT_BYTES = 256 * 1024;
 export const REPLY_TOO_LARGE_MESSAGE = 'Provider reply too large';
 
@@ -58,7 +61,7 @@ export function hostnameOf(uri: string): string {
 
 /**
  * Whether a link to `uri` is a web page. Sources end up as links in the console, emails, chat
- * messages and RSS, so a `javascript:` or `data:` URI must never get that far (contract §11).
+ * messages and RSS, so a `javascript:` or `data:` URI must never get that far.
  * The WHATWG parser is the one browsers use, so `java\tscript:` is read as they would read it.
  */
 export function isWebUri(uri: string): boolean {

@@ -4,9 +4,9 @@ import { CodedError } from '../common/errors/coded-error';
 import { SearchErrorCode } from './search-error-code';
 
 /**
- * `output_schema` (contract §7): the values a check extracts on every run. A flat JSON Schema
- * object whose properties are strings, numbers, integers or booleans, so every value is one
- * scalar and a change reads as `field: before → after`.
+ * `output_schema` (docs/api.md, "Values, evidence, confirmation and retraction"): the values a
+ * check extracts on every run. A flat JSON Schema object whose properties are strings, numbers,
+ * integers or booleans, so every value is one scalar and a change reads as `field: before → after`.
  */
 export const OUTPUT_VALUE_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
 export type OutputValueType = (typeof OUTPUT_VALUE_TYPES)[number];
@@ -43,7 +43,7 @@ const PROPERTY_KEYS = new Set(['type', 'description', 'enum']);
 
 export const REPLY_MISMATCH_PREFIX = 'Reply does not match output_schema';
 
-/** A request's `output_schema` that breaks a §7 rule; `message` is the reason alone. */
+/** A request's `output_schema` that breaks one of its rules; `message` is the reason alone. */
 export class OutputSchemaError extends CodedError<SearchErrorCode.INVALID_OUTPUT_SCHEMA> {
   constructor(reason: string) {
     super(reason, SearchErrorCode.INVALID_OUTPUT_SCHEMA);
@@ -123,7 +123,7 @@ function checkProperty(name: string, value: unknown): OutputProperty {
 }
 
 /**
- * Checks a request's `output_schema` against contract §7 and returns it as stored (the keys in
+ * Checks a request's `output_schema` against its rules and returns it as stored (the keys in
  * their order, nothing else). The shape is checked before anything walks or serialises the
  * value, so no input, however deep, costs more than a look at two levels.
  */
@@ -231,8 +231,9 @@ export function valuesValidator(schema: OutputSchema): ValidateFunction {
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
- * The lossless coercions of §7: a number or boolean written as a string (`"5"`, `"true"`), and a
- * number or boolean where a string is declared. Anything else is left for the validator to refuse.
+ * The lossless coercions (docs/api.md): a number or boolean written as a string (`"5"`, `"true"`),
+ * and a number or boolean where a string is declared. Anything else is left for the validator to
+ * refuse.
  */
 function coerce(value: unknown, type: OutputValueType): unknown {
   if (typeof value === 'string' && (type === 'number' || type === 'integer')) {

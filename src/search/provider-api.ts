@@ -35,7 +35,7 @@ export interface ProviderHttp {
   options: ProviderHttpOptions;
 }
 
-/** Contract section 11: "A provider's HTTP answer is at most 2 MB". */
+/** A provider's HTTP answer is at most 2 MB (docs/architecture.md, "Provider calls"). */
 export const MAX_PROVIDER_ANSWER_BYTES = 2 * 1024 * 1024;
 /** Error bodies and thrown messages are cut to this length before they reach a user. */
 const MAX_ERROR_DETAIL_LENGTH = 300;
@@ -67,9 +67,9 @@ type Attempt =
     };
 
 /**
- * The retry policy of one provider endpoint (contract sections 3 and 4) on the shared outbound
- * client: JSON in and out, retried with exponential backoff and jitter on 429, 5xx and network
- * errors, `Retry-After` (or Google's `RetryInfo`) honoured, credentials never in a message.
+ * The retry policy of one provider endpoint (docs/architecture.md, "Provider calls") on the shared
+ * outbound client: JSON in and out, retried with exponential backoff and jitter on 429, 5xx and
+ * network errors, `Retry-After` (or Google's `RetryInfo`) honoured, credentials never in a message.
  * `label` names the API in errors ("Gemini API", "OpenAI API").
  */
 export class ProviderApi {

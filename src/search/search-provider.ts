@@ -145,7 +145,7 @@ export abstract class SearchProvider {
   }
 }
 
-/** The reply's values checked against the task's schema (contract §7); null without one. */
+/** The reply's values checked against the task's `output_schema`; null without one. */
 function valuesOf(request: CheckRequest, raw: unknown): OutputValues | null {
   if (request.outputSchema === null) return null;
   try {

@@ -2,8 +2,8 @@ import { CodedError } from '../common/errors/coded-error';
 import { TaskErrorCode } from './task-error-code';
 
 /**
- * `evidence` (contract §7): how much the sources must back a verdict before it counts as met,
- * and how many met checks in a row confirm it.
+ * `evidence`: how much the sources must back a verdict before it counts as met, and how many
+ * met checks in a row confirm it (docs/api.md, "Values, evidence, confirmation and retraction").
  */
 export interface EvidenceRule {
   min_domains: number;
@@ -38,7 +38,7 @@ export function domainOf(text: string): string | null {
   return HOST_NAME.test(host) ? host : null;
 }
 
-/** A request's `evidence` that breaks a §7 rule; `message` is the reason alone. */
+/** A request's `evidence` that breaks one of those rules; `message` is the reason alone. */
 export class EvidenceRuleError extends CodedError<TaskErrorCode.INVALID_EVIDENCE_RULE> {
   constructor(reason: string) {
     super(reason, TaskErrorCode.INVALID_EVIDENCE_RULE);

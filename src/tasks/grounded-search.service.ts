@@ -106,7 +106,7 @@ export class GroundedSearchService {
     if (!this.provider.isConfigured()) {
       throw new ServiceUnavailableException(new ProviderNotConfiguredError().message);
     }
-    // The budget check and the call's reservation are one step (contract §11, "Budget"); the
+    // The budget check and the call's reservation are one step (docs/api.md, "Usage"); the
     // reservation ends with the call's usage, or without it when the call billed nothing.
     const reservation = await this.usage.reserveCall(userId);
     let recorded = false;

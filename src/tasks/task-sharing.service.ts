@@ -44,7 +44,7 @@ export class TaskSharingService {
   /**
    * Owner only. Making a task public needs a username (read in the same statement, so a username
    * set a moment ago counts); making it private never does. The caller must still be active
-   * (contract §11): the user row is held first, as in every write.
+   * (docs/api.md, "Admin"): the user row is held first, as in every write.
    */
   async setVisibility(
     caller: AuthenticatedUser,
@@ -93,7 +93,8 @@ export class TaskSharingService {
         searchQuery: source.searchQuery,
         conditionDescription: source.conditionDescription,
         notifyBehavior: source.notifyBehavior,
-        // Neither holds a secret (contract §7): a fork extracts and judges as its source does.
+        // Neither holds a secret (docs/api.md, "Tasks"): a fork extracts and judges as its source
+        // does.
         outputSchema: source.outputSchema,
         evidence: source.evidence,
         notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],

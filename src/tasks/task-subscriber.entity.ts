@@ -3,7 +3,7 @@ import { UserEntity } from '../users/user.entity';
 import { TaskEntity } from './task.entity';
 
 /**
- * A user who forked a task, once however often they forked it (contract §11, "Counters"):
+ * A user who forked a task, once however often they forked it (docs/api.md, "Tasks"):
  * `tasks.subscriber_count` grows only when a row is added here.
  */
 @Entity('task_subscribers')

@@ -3,7 +3,7 @@ import { TaskEntity } from './task.entity';
 
 /**
  * A public view already counted for a task, a client network (an IPv4 address or an IPv6 /64)
- * and an hour (contract §11, "Counters"): a view counts only when its mark is new. Marks of past
+ * and an hour (docs/api.md, "Tasks"): a view counts only when its mark is new. Marks of past
  * hours are pruned as views come in (ix_task_view_marks_hour).
  */
 @Entity('task_view_marks')

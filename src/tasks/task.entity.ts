@@ -46,13 +46,13 @@ export class TaskEntity {
   notifyBehavior: NotifyBehavior;
 
   /**
-   * The values each check extracts (contract §7); null: none. `json`, not `jsonb`: the property
-   * order is the order of a check's `changes`.
+   * The values each check extracts (`output_schema`); null: none. `json`, not `jsonb`: the
+   * property order is the order of a check's `changes`.
    */
   @Column({ type: 'json', nullable: true })
   outputSchema: OutputSchema | null;
 
-  /** What a met verdict needs from its sources (contract §7); null: the verdict as claimed. */
+  /** What a met verdict needs from its sources (`evidence`); null: the verdict as claimed. */
   @Column({ type: 'jsonb', nullable: true })
   evidence: EvidenceRule | null;
 

@@ -153,7 +153,7 @@ export class TaskRepository {
 
   /**
    * Reads a public task with its last execution, counting the view when `client` (an address or
-   * an IPv6 /64) has not viewed it this UTC hour (contract §11, "Counters"): a new mark in
+   * an IPv6 /64) has not viewed it this UTC hour (docs/api.md, "Tasks"): a new mark in
    * task_view_marks is what counts. The task's marks of past hours are pruned on the way
    * (pk_task_view_marks). Null: no such public task.
    */
@@ -343,8 +343,8 @@ export class TaskRepository {
   }
 
   /**
-   * Counts `userId` among the task's subscribers once, however often they fork it (contract
-   * §11, "Counters"): the count grows only when their row in task_subscribers is new
+   * Counts `userId` among the task's subscribers once, however often they fork it (docs/api.md,
+   * "Tasks"): the count grows only when their row in task_subscribers is new
    * (pk_task_subscribers). One atomic increment: concurrent forks never lose a count.
    */
   async countSubscriber(manager: EntityManager, taskId: string, userId: string): Promise<void> {

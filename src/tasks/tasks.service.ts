@@ -247,7 +247,7 @@ export class TasksService {
     // An activation takes a slot under the cap: the user's row is then held exclusively.
     const capped = dto.state === 'active' && this.config.maxActiveTasksPerUser !== 0;
     return this.inTransaction(dto.state, async (manager) => {
-      // Lock order (contract §10): the user, the task, then its check job.
+      // Lock order (docs/architecture.md, "One lock order"): the user, the task, then its job.
       await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
       const task = await this.taskRows.lockOwned(manager, id, caller.id, 'change');
       if (!task) throw new NotFoundException(TASK_NOT_FOUND);
@@ -319,9 +319,9 @@ export class TasksService {
   }
 
   /**
-   * 409 when one more task, in any state, would pass `MAX_TASKS_PER_USER` (contract §11). The
-   * caller holds the user's row exclusively, so concurrent creates and forks cannot both take the
-   * last place.
+   * 409 when one more task, in any state, would pass `MAX_TASKS_PER_USER` (docs/api.md, "Tasks").
+   * The caller holds the user's row exclusively, so concurrent creates and forks cannot both take
+   * the last place.
    */
   async reserveTaskSlot(manager: EntityManager, userId: string): Promise<void> {
     const cap = this.config.maxTasksPerUser;
@@ -332,8 +332,8 @@ export class TasksService {
 
   /**
    * 409 when one more active task would pass `MAX_ACTIVE_TASKS_PER_USER`. The caller holds the
-   * user's row exclusively (taken first, contract §10), which serialises the user's activations,
-   * so concurrent requests cannot both take the last slot.
+   * user's row exclusively (taken first: docs/architecture.md, "One lock order"), which
+   * serialises the user's activations, so concurrent requests cannot both take the last slot.
    */
   private async reserveActiveSlot(manager: EntityManager, userId: string): Promise<void> {
     const cap = this.config.maxActiveTasksPerUser;

@@ -11,7 +11,7 @@ import { UserEntity } from '../users/user.entity';
 
 /**
  * A provider call under way, counted against its user's monthly budget until its usage is
- * recorded (contract §11, "Budget"): the budget check and this row are written in one
+ * recorded (docs/api.md, "Usage"): the budget check and this row are written in one
  * transaction holding the user's row, so concurrent calls see each other. A reservation its
  * call never released (a crash) stops counting after the longest a check can take.
  */

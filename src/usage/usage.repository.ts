@@ -114,9 +114,9 @@ export class UsageRepository {
   }
 
   /**
-   * Holds the users' rows (FOR NO KEY UPDATE, in id order: the users come first in the lock
-   * order, contract §10) until the caller's transaction ends, so their budget checks and
-   * reservations happen one at a time.
+   * Holds the users' rows (FOR NO KEY UPDATE, in id order: the users come first in the lock order:
+   * docs/architecture.md, "One lock order") until the caller's transaction ends, so their budget
+   * checks and reservations happen one at a time.
    */
   async lockUsers(manager: EntityManager, userIds: string[]): Promise<void> {
     if (userIds.length === 0) return;

@@ -49,7 +49,7 @@ export interface BudgetHold {
 /**
  * Provider usage per user and month, and the monthly budget that stops spending. Each call
  * reserves its place under the budget before it is made, in one transaction holding the user's
- * row (contract §11, "Budget"): concurrent calls at the limit then overshoot it by at most one
+ * row (docs/api.md, "Usage"): concurrent calls at the limit then overshoot it by at most one
  * call each, and the reservation ends when the call's usage is recorded.
  */
 @Injectable()

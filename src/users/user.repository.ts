@@ -15,11 +15,11 @@ export interface IdentityRecord {
 }
 
 /**
- * How a write holds its user's row until it commits (contract §10: the user row is the first
- * lock of every transaction that takes several). `share`: most writes, which only need the user
- * to stay active; they do not wait for each other. `exclusive` (FOR NO KEY UPDATE): writes that
- * serialise the user's own (a slot under the active-task cap, a deactivation). Neither blocks
- * the foreign-key checks of rows inserted for the user (usage events, send records).
+ * How a write holds its user's row until it commits (the user row is the first lock of every
+ * transaction that takes several: docs/architecture.md, "One lock order"). `share`: most writes,
+ * which only need the user to stay active; they do not wait for each other. `exclusive` (FOR NO KEY
+ * UPDATE): writes that serialise the user's own (a slot under the active-task cap, a deactivation).
+ * Neither blocks the foreign-key checks of rows inserted for the user (usage events, send records).
  */
 export type UserLockMode = 'share' | 'exclusive';
 
@@ -102,8 +102,8 @@ export class UserRepository {
   }
 
   /**
-   * Makes the local user of `AUTH_DISABLED` an inactive, ordinary user (contract §11), keeping
-   * its data: its checks and deliveries stop, as for any inactive user.
+   * Makes the local user of `AUTH_DISABLED` an inactive, ordinary user (docs/api.md,
+   * "Authentication"), keeping its data: its checks and deliveries stop, as for any inactive user.
    */
   async retireLocalUser(): Promise<void> {
     await this.users.query(
@@ -118,8 +118,8 @@ export class UserRepository {
    * Sets a username where none is set and no user has it, for an active user; true when it did.
    * The NOT EXISTS spares the usual "taken" case a failed statement (and its error log); the
    * unique index (uq_users_username) still decides when two claims race. The statement locks the
-   * user row and, after a deactivation that committed meanwhile, reads `state` again (contract
-   * §11): an inactive user's claim changes nothing.
+   * user row and, after a deactivation that committed meanwhile, reads `state` again: an
+   * inactive user's claim changes nothing (docs/api.md, "Admin").
    */
   async claimUsername(userId: string, username: string): Promise<boolean> {
     const claimed = await queryRows<{ username: string }>(

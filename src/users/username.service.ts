@@ -51,7 +51,7 @@ export class UsernameService {
       throw error;
     }
     if (claimed) return { username, updated: true };
-    // A request that passed the guard before a deactivation committed (contract §11).
+    // A request that passed the guard before a deactivation committed (docs/api.md, "Admin").
     if (!(await this.users.isActive(userId))) throw new UnauthorizedException(USER_DEACTIVATED);
     const current = await this.users.usernameOf(userId);
     if (current === username) return { username, updated: true };

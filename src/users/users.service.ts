@@ -28,9 +28,9 @@ export class UsersService {
   }
 
   /**
-   * The first lock of a request's write (contract §10), and its re-check that the caller is still
-   * active (§11): a request that passed the guard before a deactivation committed changes
-   * nothing and answers 401.
+   * The first lock of a request's write (docs/architecture.md, "One lock order"), and its
+   * re-check that the caller is still active: a request that passed the guard before a
+   * deactivation committed changes nothing and answers 401.
    */
   async lockActiveUser(
     manager: EntityManager,
@@ -114,7 +114,7 @@ export class UsersService {
     return user;
   }
 
-  /** With authentication on, the local user is inactive (contract §11); its data is kept. */
+  /** With authentication on, the local user is inactive; its data is kept. */
   retireLocalUser(): Promise<void> {
     return this.users.retireLocalUser();
   }

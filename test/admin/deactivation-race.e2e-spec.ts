@@ -15,8 +15,8 @@ const HOOK_HOST = 'hooks.deactivation.test';
 const DEACTIVATED = 'User account is deactivated';
 
 /**
- * Contract §11, "Deactivation is final for the user's work": a request that passed the guard
- * before a deactivation committed changes nothing and answers 401. Each case holds a request
+ * Deactivation is final for the user's work (docs/api.md, "Admin"): a request that passed the
+ * guard before a deactivation committed changes nothing and answers 401. Each case holds a request
  * between the guard and its write, deactivates the user meanwhile, then lets the request go on.
  */
 describe('Requests that passed the guard before a deactivation', () => {

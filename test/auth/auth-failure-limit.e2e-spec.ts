@@ -28,8 +28,8 @@ function ipv6Network(): string {
 }
 
 /**
- * Contract §11, "Failed authentication is limited per IP". The app runs as if behind one proxy
- * (TRUST_PROXY=1): the client address is the last X-Forwarded-For entry.
+ * Failed authentication is limited per IP (docs/api.md, "Rate limits"). The app runs as if behind
+ * one proxy (TRUST_PROXY=1): the client address is the last X-Forwarded-For entry.
  */
 describe('Failed authentication limit per IP', () => {
   let testApp: TestApp;

@@ -7,7 +7,7 @@ import {
   type TestApp,
 } from '../support/test-app';
 
-/** Contract §11: the local user of `AUTH_DISABLED` acts only while authentication is off. */
+/** The local user of `AUTH_DISABLED` acts only while authentication is off (docs/api.md). */
 describe('The local user of AUTH_DISABLED', () => {
   let databaseUrl: string;
   let jwks: JwksServer;

@@ -2,7 +2,7 @@ import { buildConsole, SCRIPT_GZIP_LIMIT_BYTES, type ConsoleBuild } from '../../
 import { expectDetail } from '../support/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Contract §9: the console is the service's own page, its own assets, under a strict policy. */
+/** The console is the service's own page, its own assets, under a strict policy (docs/api.md). */
 describe('Console: serving /console', () => {
   let built: ConsoleBuild;
   let testApp: TestApp;

@@ -36,7 +36,7 @@ interface WebhookBody {
   };
 }
 
-describe('Alerts people can trust: values, evidence, confirmation and retraction (contract §7)', () => {
+describe('Alerts people can trust: values, evidence, confirmation and retraction', () => {
   let harness: TaskHarness;
   let receiver: WebhookReceiver;
 

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TestApp } from '../support/test-app';
 
-/** The reference client of contract §8: the SDK's `Client` over Streamable HTTP. */
+/** The reference client (docs/api.md, "MCP"): the SDK's `Client` over Streamable HTTP. */
 export async function connectMcp(testApp: TestApp, authorization: string): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1' });
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', testApp.baseUrl), {

@@ -43,7 +43,8 @@ const LONG_HEADLINE = `Beta <b>& ${'x'.repeat(990)}`;
 const NEXT_HEADLINE = `Stable ${'y'.repeat(993)}`;
 
 /**
- * Contract §7 through every chat and push channel and email: a task driven by the Gemini
+ * Values, changes and withdrawn alerts (docs/api.md, "Values, evidence, confirmation and
+ * retraction") through every chat and push channel and email: a task driven by the Gemini
  * stand-in through a values baseline and a change, and through a met alert and its withdrawal,
  * and what the local receivers (Slack, Discord, ntfy, the Telegram Bot API) and the SMTP server
  * actually got.

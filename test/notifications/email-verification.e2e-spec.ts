@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { metExecution, queueDeliveries, waitForSends } from './notification-test-helpers';
 
-/** Contract section 5, "Verified email recipients", with EMAIL_RECIPIENT_POLICY=verified. */
+/** Verified email recipients (docs/api.md, "Notifications"), under the `verified` policy. */
 describe('Verified email recipients', () => {
   let testApp: TestApp;
   let smtp: SmtpTestServer;

@@ -14,7 +14,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTask, sleep } from './notification-test-helpers';
 
 /**
- * Contract section 5, "Events": a failing streak raises `task.check_failing` once, after
+ * docs/api.md, "Notifications", "Events": a failing streak raises `task.check_failing` once, after
  * ALERT_AFTER_FAILURES failed executions (default 3), and `task.check_recovered` at the first
  * success after it; the streak lives in the database, so a restart in the middle changes nothing.
  */

@@ -8,8 +8,8 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 import { sendRows } from './notification-test-helpers';
 
 /**
- * Test sends are requests to a host and port the user chose (contract section 11): limited per
- * user and hour, and their answers name the class of a failure only, so they cannot serve as a
+ * Test sends are requests to a host and port the user chose (docs/api.md, "Notifications"): limited
+ * per user and hour, and their answers name the class of a failure only, so they cannot serve as a
  * port scanner.
  */
 describe('Test sends', () => {

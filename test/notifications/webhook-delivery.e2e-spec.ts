@@ -115,7 +115,7 @@ describe('Webhook notifications', () => {
         execution: {
           id: rows[0].id,
           condition_met: true,
-          // Contract §7: every execution object says what the verdict rests on.
+          // Every execution object says what the verdict rests on.
           claimed_met: true,
           evidence: { distinct_domains: 2, trusted_matches: 0, satisfied: true },
           values: null,
@@ -131,7 +131,7 @@ describe('Webhook notifications', () => {
       user_id: user.id,
       task_id: task.id,
       execution_id: rows[0].id,
-      // Contract section 5: the URL's origin, its path masked.
+      // The URL's origin, its path masked.
       recipient: `${receiver.url}/****`,
       notification_type: 'webhook',
       status: 'success',

@@ -44,7 +44,7 @@ describe('Webhook SSRF guard', () => {
     'http://192.168.1.10/',
     'http://[::ffff:127.0.0.1]/',
     'http://0.0.0.0/',
-    // IPv6 forms that embed or translate to a refused IPv4 address (contract section 11).
+    // IPv6 forms that embed or translate to a refused IPv4 address.
     'http://[::ffff:0:7f00:1]/',
     'http://[::7f00:1]/',
     'http://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/',

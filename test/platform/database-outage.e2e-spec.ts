@@ -36,7 +36,7 @@ async function stopDatabase(testApp: TestApp): Promise<() => Promise<void>> {
   return () => asAdministrator(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
 }
 
-/** Contract §11, "Database outages". */
+/** docs/architecture.md, "A database outage is waited out". */
 describe('A database outage', () => {
   let gemini: GeminiStandIn;
   let smtp: SmtpTestServer;

@@ -20,8 +20,8 @@ async function asAdministrator(sql: string): Promise<void> {
 }
 
 /**
- * `GET /health` (contract §1) with its dependencies really stopped: the job engine's tables gone
- * from reach, then the whole database refusing connections, and back.
+ * `GET /health` (docs/api.md, "Operations") with its dependencies really stopped: the job engine's
+ * tables gone from reach, then the whole database refusing connections, and back.
  */
 describe('GET /health when a dependency stops', () => {
   let testApp: TestApp;

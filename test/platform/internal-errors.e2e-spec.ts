@@ -24,7 +24,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Contract §11, "No internal text in answers": database errors on a request path. */
+/** No internal text in answers (docs/api.md, "Errors"): database errors on a request path. */
 describe('Internal text: database errors in 500 answers', () => {
   let testApp: TestApp;
   let user: TestUser;
@@ -83,7 +83,7 @@ describe('Internal text: database errors in 500 answers', () => {
   });
 });
 
-/** Contract §11: send records say `SMTP error: <class>`; the server's words stay in the log. */
+/** Send records say `SMTP error: <class>`; the server's words stay in the log (docs/api.md). */
 describe('Internal text: SMTP failures in send records and answers', () => {
   let gemini: GeminiStandIn;
   let smtp: SmtpTestServer;

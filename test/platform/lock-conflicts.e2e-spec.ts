@@ -11,9 +11,10 @@ import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Contract §10 "Concurrency": no request answers 5xx because of a lock conflict, whatever runs
- * at the same time; §11: deactivation is final for the user's work. Two instances on one
- * database, mixed writes for a while (the long version is `npm run bench lock-conflicts`).
+ * No request answers 5xx because of a lock conflict, whatever runs at the same time, and
+ * deactivation is final for the user's work (docs/architecture.md, "One lock order" and
+ * "Deactivating a user"). Two instances on one database, mixed writes for a while (the long version
+ * is `npm run bench lock-conflicts`).
  */
 describe('Lock conflicts under mixed load (two instances, one database)', () => {
   let gemini: GeminiStandIn;

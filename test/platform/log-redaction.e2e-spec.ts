@@ -28,10 +28,10 @@ const RETRY = 'provider-retry-marker';
 const FAIL = 'provider-fail-marker';
 
 /**
- * Contract sections 10 and 11, "Logs": every kind of secret the service handles is planted, the
- * flows that handle it run with `LOG_LEVEL=debug`, and no line of the process's log carries
- * any of them (nor an email address); the request lines and the lines of checks and deliveries
- * carry the fields the contract names.
+ * docs/logging.md: every kind of secret the service handles is planted, the flows that handle it
+ * run with `LOG_LEVEL=debug`, and no line of the process's log carries any of them (nor an email
+ * address); the request lines and the lines of checks and deliveries carry the fields that page
+ * names.
  */
 describe('Logs', () => {
   const lines: string[] = [];

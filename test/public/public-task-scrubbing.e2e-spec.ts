@@ -148,7 +148,7 @@ describe('What non-owners see of a public task', () => {
     }
   });
 
-  describe('the fields of contract §7', () => {
+  describe('output_schema, evidence and what the checks made of them', () => {
     const schema = {
       type: 'object',
       properties: {

@@ -6,8 +6,8 @@ import { ProviderScript, ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from '../task
 
 jest.setTimeout(30_000);
 
-// Contract §11: a model's reply text is read up to 256 kB and searched in linear time; its
-// sources keep only http and https URIs.
+// A model's reply text is read up to 256 kB and searched in linear time; its sources keep only
+// http and https URIs (docs/architecture.md, "Provider calls").
 describe('Model replies a provider cannot be trusted with', () => {
   let standIn: GeminiStandIn;
   let testApp: TestApp;

@@ -21,7 +21,7 @@ const NOT_MET = {
   values: undefined,
 };
 
-/** Contract §11, "Checks": the check queue and the worker's slots. */
+/** The check queue and the worker's slots (docs/architecture.md, "A check is paid for once"). */
 describe('CheckWorkerService (service tier: real database and queue, scripted provider)', () => {
   let context: ServiceContext;
   let caller: AuthenticatedUser;

@@ -303,7 +303,7 @@ describe('Task sharing: visibility and forks', () => {
       const collided = await fork(forker, original.id);
       expect(collided.status).toBe(409);
       expect((collided.body as { detail: string }).detail).toMatch(/already exists/);
-      // One user forking five times is one subscriber (contract §11, "Counters").
+      // One user forking five times is one subscriber (docs/api.md, "Tasks").
       expect((await getTask(owner, original.id)).subscriber_count).toBe(1);
     });
 

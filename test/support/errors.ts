@@ -51,8 +51,8 @@ export function expectRateLimited(response: Response): void {
 }
 
 /**
- * A 500 (contract §11): the `{"detail"}` form with a fixed reason, plus the request id that the
- * log line of the error carries (the same as the `X-Request-Id` header).
+ * A 500 (docs/api.md, "Errors"): the `{"detail"}` form with a fixed reason, plus the request id
+ * that the log line of the error carries (the same as the `X-Request-Id` header).
  */
 export function expectServerError(response: Response, detail: string | RegExp): void {
   const requestId = response.headers['x-request-id'];
@@ -66,7 +66,7 @@ export function expectServerError(response: Response, detail: string | RegExp): 
   });
 }
 
-/** The answer while PostgreSQL cannot be reached (contract §11, "Database outages"). */
+/** The answer while PostgreSQL cannot be reached (docs/api.md, "Errors"). */
 export function expectDatabaseUnavailable(response: Response): void {
   expect({ status: response.status, body: response.body as unknown }).toEqual({
     status: 503,

@@ -6,10 +6,11 @@ import { checkReply, type GeminiStandIn } from './gemini-stand-in';
 import type { WebhookReceiver } from './webhook-receiver';
 
 /**
- * Contract §10 "Concurrency" under load: several instances on one database, clients mixing the
- * writes that lock tasks (execute with and without force, update and state changes, delete,
- * fork, test sends, admin deactivations) while the scheduler claims due checks, results commit
- * and deliveries run. Shared by the e2e spec (short) and the benchmark (long).
+ * Lock conflicts under load (docs/architecture.md, "One lock order"): several instances on one
+ * database, clients mixing the writes that lock tasks (execute with and without force, update and
+ * state changes, delete, fork, test sends, admin deactivations) while the scheduler claims due
+ * checks, results commit and deliveries run. Shared by the e2e spec (short) and the benchmark
+ * (long).
  */
 
 /** What the instances need to be for the load to mean something: checks due every second or two. */

@@ -69,7 +69,7 @@ export interface CheckReplyOptions {
   /** Default: one hour from now. `null` sends `"next_check_at": null`. */
   nextCheckAt?: Date | string | null;
   sources?: Array<{ uri: string; title?: string }>;
-  /** `values` of a task with an output_schema (contract §7); absent: the reply has none. */
+  /** `values` of a task with an output_schema; absent: the reply has none. */
   values?: unknown;
   webSearchQueries?: string[];
   /** Wrap the JSON in a Markdown ```json fence, as models often do. */

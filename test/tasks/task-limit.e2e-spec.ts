@@ -3,7 +3,7 @@ import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { ROOMY_RATE_LIMITS, uniqueQuery, type TaskBody } from './task-api';
 
-/** Contract §11, "Tasks per user": every task counts, whatever its state; the list pages. */
+/** `MAX_TASKS_PER_USER` (docs/api.md, "Tasks"): every task counts, whatever its state. */
 describe('Tasks: the per-user task limit and the paged list', () => {
   let testApp: TestApp;
   let factory: Factory;

@@ -19,7 +19,7 @@ interface ErrorBody {
   headers?: Record<string, string>;
 }
 
-/** The 503 of a database outage (contract §11) and how soon to try again. */
+/** The 503 of a database outage (docs/api.md, "Errors") and how soon to try again. */
 export const DATABASE_UNAVAILABLE = 'Database unavailable';
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
@@ -27,7 +27,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * The one error path: every error leaves the service as `{"detail": ...}`, framework 404/405
  * included. Anything unexpected is logged and answered with a generic 500. A 500 also carries
  * the request id (`request_id`, as in the log line of the error); what the database, the queue
- * or an SMTP server said stays in the log (contract §11, "No internal text in answers"). While
+ * or an SMTP server said stays in the log (docs/api.md, "Errors"). While
  * the database cannot be reached, the answer is 503 `Database unavailable` with `Retry-After`.
  */
 @Catch()

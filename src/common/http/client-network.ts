@@ -1,9 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The client as every per-IP limit counts it (contract §11): an IPv4 address as it is, an IPv6
- * address by its /64 (`2001:db8:1:2::/64`), since one subscriber usually holds a whole /64 and
- * could otherwise take a fresh address for every request. An IPv4 address written as IPv6
+ * The client as every per-IP limit counts it (docs/api.md, "Rate limits"): an IPv4 address as it
+ * is, an IPv6 address by its /64 (`2001:db8:1:2::/64`), since one subscriber usually holds a whole
+ * /64 and could otherwise take a fresh address for every request. An IPv4 address written as IPv6
  * (`::ffff:192.0.2.1`, what a dual-stack socket reports) is the IPv4 client.
  */
 export function clientNetwork(address: string): string {

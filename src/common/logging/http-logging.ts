@@ -7,7 +7,10 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The most of an unmatched path a request line names (docs/logging.md, "Request lines"). */
 export const LOGGED_PATH_MAX = 200;
 
-/** A request's id (contract section 10): the caller's `X-Request-Id` when it is sane, else a new one. */
+/**
+ * A request's id: the caller's `X-Request-Id` when it is sane, else a new one (docs/logging.md,
+ * "Request lines").
+ */
 export function requestId(request: IncomingMessage): string {
   const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)

@@ -18,8 +18,8 @@ export interface DeliveryLogFields extends CheckLogFields {
 }
 
 /**
- * Runs work with fields bound to every line logged inside it (contract section 10: the task and
- * execution ids on every log line of a check and a delivery), whoever logs: our services, a
+ * Runs work with fields bound to every line logged inside it (the task and execution ids on every
+ * log line of a check and a delivery: docs/logging.md, "Lines"), whoever logs: our services, a
  * channel, the provider's client, a library through Nest's `Logger`. Each context starts from
  * the root logger, so a batch that one check started does not lend its ids to another's lines.
  */

@@ -1,6 +1,6 @@
 /**
- * What keeps secrets out of the log (contract sections 10 and 11): credentials, API keys,
- * webhook secrets, chat hook URLs, bot and ntfy tokens, email codes and email addresses.
+ * What keeps secrets out of the log (docs/logging.md): credentials, API keys, webhook secrets,
+ * chat hook URLs, bot and ntfy tokens, email codes and email addresses.
  *
  * Two layers: pino's `redact` censors the values of secret-named fields in any logged object
  * (`REDACT_PATHS`), and `scrubSecrets` masks the known shapes of secrets in free text (messages,

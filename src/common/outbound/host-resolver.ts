@@ -5,7 +5,10 @@ import { CodedError } from '../errors/coded-error';
 import { BlockedDestinationError, isBlockedAddress, type ResolvedAddress } from './network-guard';
 import { OutboundErrorCode } from './outbound-error-code';
 
-/** A lookup gives up after this long, well inside the 15 s delivery deadline (contract section 6). */
+/**
+ * A lookup gives up after this long, well inside the 15 s delivery deadline (docs/architecture.md,
+ * "Webhook hosts").
+ */
 export const DNS_TIMEOUT_MS = 5_000;
 /** c-ares waits this long for the first try and longer for the next; the deadline caps it all. */
 const DNS_TRY_TIMEOUT_MS = 2_000;

@@ -32,7 +32,7 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(address)).toBe(true);
   });
 
-  // Contract section 11: IPv6 forms that embed or translate to an IPv4 address.
+  // IPv6 forms that embed or translate to an IPv4 address.
   it.each([
     ['IPv4-translated', '::ffff:0:7f00:1'],
     ['IPv4-translated', '[::ffff:0:7f00:1]'],

@@ -4,7 +4,7 @@ import { OutboundErrorCode } from './outbound-error-code';
 
 /**
  * Addresses a user-given URL (webhooks, chat hooks) must never reach unless private networks
- * are allowed (SSRF guard, contract sections 1 and 2): loopback, private, link-local (cloud
+ * are allowed (SSRF guard, docs/api.md, "Notifications"): loopback, private, link-local (cloud
  * metadata lives there), CGNAT, multicast, reserved and unspecified ranges, in IPv4 and IPv6.
  */
 const BLOCKED = new BlockList();
@@ -43,7 +43,7 @@ for (const [network, prefix] of [
 /**
  * Whether the SSRF guard refuses `address` (an IP address; anything else is refused too). An
  * IPv6 address that carries or stands for an IPv4 one is refused when that IPv4 address would
- * be (contract section 11): IPv4-compatible `::/96`, IPv4-mapped `::ffff:0:0/96` in any spelling
+ * be: IPv4-compatible `::/96`, IPv4-mapped `::ffff:0:0/96` in any spelling
  * (dotted or hex, compressed or not), IPv4-translated `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`
  * and `64:ff9b:1::/48`, 6to4 `2002::/16` and Teredo `2001::/32`.
  */

@@ -12,7 +12,7 @@ import { createPinnedAgents, socketConnected, type AgentPair } from './pinned-ag
 
 /**
  * Who chose a destination, which decides how its host is resolved and whether the SSRF guard
- * applies (contract sections 1, 2 and 6):
+ * applies (docs/architecture.md, "Webhook hosts"):
  *  - `user`: a URL a user gave (webhooks, Slack, Discord, ntfy): resolved with c-ares, pinned,
  *    refused when it resolves to a private or reserved address unless
  *    `WEBHOOK_ALLOW_PRIVATE_NETWORKS` is set;
@@ -83,7 +83,8 @@ const AGENT_OPTIONS = {
 const USER_AGENT = 'TaskMonitor/1.0';
 
 /**
- * The one outbound HTTP client (contract section 10), on axios over keep-alive agents:
+ * The one outbound HTTP client (docs/architecture.md, "One way out to HTTP"), on axios over
+ * keep-alive agents:
  *  - no redirect is followed (`maxRedirects: 0`, which also keeps axios on Node's own transport
  *    instead of follow-redirects) and no proxy is taken from the environment (`proxy: false`):
  *    a redirect answer is handed back like any other status;

@@ -60,7 +60,7 @@ const connectedSockets = new WeakSet<object>();
 /**
  * Whether `socket` (a request's, from a pinned agent) had connected to its destination. An
  * exchange cut off by its deadline before that is a connection that failed, not a receiver that
- * kept quiet: a refused and a filtered port then read alike (contract section 11).
+ * kept quiet: a refused and a filtered port then read alike (docs/api.md, "Notifications").
  */
 export function socketConnected(socket: unknown): boolean {
   return typeof socket === 'object' && socket !== null && connectedSockets.has(socket);

@@ -14,10 +14,11 @@ const REMEMBER_MS = 1_000;
 const REMEMBERED_CLIENTS = 10_000;
 
 /**
- * Failed authentication per client IP (contract §11): past `RATE_LIMIT_AUTH_FAILURES_PER_MINUTE`
- * requests with a missing, invalid, revoked or expired credential in a minute, a client's
- * requests that need a credential answer 429 before any credential is looked up, so guessing
- * keys costs the database nothing. Counted in the shared counters, so every instance agrees.
+ * Failed authentication per client IP (docs/api.md, "Rate limits"): past
+ * `RATE_LIMIT_AUTH_FAILURES_PER_MINUTE` requests with a missing, invalid, revoked or expired
+ * credential in a minute, a client's requests that need a credential answer 429 before any
+ * credential is looked up, so guessing keys costs the database nothing. Counted in the shared
+ * counters, so every instance agrees.
  *
  * An instance keeps what it last read or wrote of a client's counter for a second, so a client
  * with good credentials costs no extra statement per request. Its own failures update that

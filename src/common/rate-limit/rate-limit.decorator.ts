@@ -28,7 +28,7 @@ export const LlmRateLimit = (): MethodDecorator & ClassDecorator =>
 
 /**
  * The route sends a test notification: it counts in the user's `RATE_LIMIT_TEST_SENDS_PER_HOUR`
- * (the `test-send` throttler), shared by all the user's credentials (contract section 11).
+ * (the `test-send` throttler), shared by all the user's credentials (docs/api.md, "Rate limits").
  */
 export const TestSendRateLimit = (): MethodDecorator & ClassDecorator =>
   Throttle({ 'test-send': { ttl: HOUR_MS } });

@@ -8,7 +8,7 @@ import { CheckClaimer } from './check.claimer';
 import { checkLogFields } from './claimed-check';
 
 /**
- * Runs check jobs (README, "Architecture"): claim (execution `running`, `CheckClaimer`), one
+ * Runs check jobs (docs/architecture.md): claim (execution `running`, `CheckClaimer`), one
  * provider call outside any transaction (`CheckCaller`), then one transaction that records the
  * result, moves the task on, schedules the next check, queues the deliveries and completes the
  * job (`CheckOutcomeRecorder`). Claims and results are written in batches, so the database work

@@ -33,7 +33,7 @@ export class CheckScheduleRepository {
   /**
    * Locks the tasks of a claim in id order (FOR NO KEY UPDATE, so the foreign-key checks of the
    * executions it inserts do not wait on anyone); with `skipLocked`, tasks another transaction
-   * holds are left out. Only tasks of active users are claimed (contract §11). Returns the ids
+   * holds are left out. Only tasks of active users are claimed (docs/api.md, "Admin"). Returns the ids
    * locked.
    */
   async lockForClaim(

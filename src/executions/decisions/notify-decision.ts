@@ -55,7 +55,7 @@ export interface StreakDecision {
 }
 
 /**
- * Contract section 5, "Events": `check_failing` once per streak, when it reaches `alertAfter`
+ * docs/api.md, "Notifications" (events): `check_failing` once per streak, when it reaches `alertAfter`
  * failed executions; `check_recovered` on the first success after a streak that alerted. The
  * channels are the configs subscribed to the event.
  */
@@ -138,7 +138,7 @@ export function decideNotification(input: NotifyInput): NotifyDecision {
 }
 
 /**
- * Contract §7, `confirmations`: a met check counts only when the task's previous
+ * `confirmations` (docs/api.md, "Values, evidence, confirmation and retraction"): a met check counts only when the task's previous
  * `confirmations - 1` successful checks were met too.
  */
 export function isConfirmed(confirmations: number, previousMet: boolean[]): boolean {
@@ -147,7 +147,7 @@ export function isConfirmed(confirmations: number, previousMet: boolean[]): bool
 }
 
 /**
- * `on_change` (contract §7): every successful check whose values changed sends `values_changed`;
+ * `on_change` (docs/api.md, "Values, evidence, confirmation and retraction"): every successful check whose values changed sends `values_changed`;
  * the first run is the baseline (no changes), and the condition alone never notifies.
  */
 export function decideValuesChanged(
@@ -181,7 +181,7 @@ export interface RetractionInput {
 }
 
 /**
- * Retraction (contract §7): an `always` task whose last met-condition notification stands
+ * Retraction (docs/api.md, "Values, evidence, confirmation and retraction"): an `always` task whose last met-condition notification stands
  * withdraws it once `confirmations` successful checks in a row claimed the condition is not
  * met. A verdict the model still claims, only short of evidence, withdraws nothing.
  */

@@ -1,6 +1,6 @@
 import type { OutputSchema, OutputValue, OutputValues } from '../../search/output-schema';
 
-/** One value that differs from the previous execution's (contract §7, `changes`). */
+/** One value that differs from the previous execution's (`changes`; docs/api.md, "Values, evidence, confirmation and retraction"). */
 export interface ValueChange {
   field: string;
   before: OutputValue;

@@ -10,8 +10,8 @@ import { parseRetryAfterMs } from '../../common/outbound/retry-timing';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../delivery/attempt-outcome';
 
 /**
- * Contract section 2, "Webhook delivery": an attempt (DNS lookup, connection, answer and reading
- * the body) has 15 s.
+ * An attempt (DNS lookup, connection, answer and reading the body) has 15 s (docs/api.md,
+ * "Notifications").
  */
 export const HTTP_DELIVERY_TIMEOUT_MS = 15_000;
 /** At most this much of a response body is read (and thrown away) before the socket is dropped. */
@@ -19,7 +19,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = 'TaskMonitor-Webhooks/1.0';
 /** A `Retry-After` longer than this is capped: the retry schedule's longest step. */
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
-/** Contract section 5: these answers mean the hook is gone or refuses us; retrying cannot help. */
+/** These answers mean the hook is gone or refuses us; retrying cannot help. */
 const STOP_STATUSES = new Set([400, 401, 403, 404, 410]);
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
@@ -44,7 +44,7 @@ export interface HttpDeliveryRequest {
 }
 
 /**
- * What an HTTP channel's attempt means (contract sections 2 and 5), on the shared outbound
+ * What an HTTP channel's attempt means (docs/api.md, "Notifications"), on the shared outbound
  * client: the SSRF guard at config time (at delivery the client's agents apply it to the address
  * they connect to), one attempt under a 15 s deadline, and the answer turned into an attempt
  * outcome (2xx success; 429 waits for `Retry-After`; 400, 401, 403, 404 and 410 stop; anything
@@ -125,10 +125,10 @@ export function outcomeOfStatus(
 }
 
 /**
- * Contract section 11: a failed exchange is named by its class only. A connection that was
- * refused, reset or never opened within the deadline is `connection failed`, a receiver that
- * took the connection and did not answer in time `timed out`: no system error text, so a test
- * send cannot tell a closed port from a filtered one.
+ * A failed exchange is named by its class only (docs/api.md, "Notifications"). A connection that
+ * was refused, reset or never opened within the deadline is `connection failed`, a receiver that
+ * took the connection and did not answer in time `timed out`: no system error text, so a test send
+ * cannot tell a closed port from a filtered one.
  */
 export const CONNECTION_FAILED = 'connection failed';
 export const TIMED_OUT = 'timed out';

@@ -2,14 +2,14 @@ import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { SendEvent } from '../channels/notification-types';
 
-/** What an execution's sources amounted to (contract §7). */
+/** What an execution's sources amounted to (`evidence`). */
 export interface EvidenceContent {
   distinct_domains: number;
   trusted_matches: number;
   satisfied: boolean;
 }
 
-/** One value that changed since the previous check (contract §7). */
+/** One value that changed since the previous check (an element of `changes`). */
 export interface ChangeContent {
   field: string;
   before: OutputValue;
@@ -93,7 +93,7 @@ export function webhookBody(content: NotificationContent): string {
       condition_description: task.conditionDescription,
     },
   };
-  // Every execution object also says what the verdict rests on (contract §7).
+  // Every execution object also says what the verdict rests on (docs/api.md, "Notifications").
   const verdict = (run: ExecutionContent) => ({
     claimed_met: run.claimedMet,
     evidence: run.evidence,
@@ -144,7 +144,7 @@ export function formatValue(value: OutputValue): string {
   return typeof value === 'string' ? oneLine(value) || '""' : String(value);
 }
 
-/** `field: before → after`, one line per change (contract §7). */
+/** `field: before → after`, one line per change. */
 export function changeLines(changes: ChangeContent[]): string {
   return changes
     .map(

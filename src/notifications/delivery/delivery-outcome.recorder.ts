@@ -81,8 +81,9 @@ export class DeliveryOutcomeRecorder {
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
-    // Lock order (contract §10): the tasks first (a delete or a deactivation of one waits, or
-    // went first and its deliveries are then found gone or final), then deliveries and jobs.
+    // Lock order (docs/architecture.md, "One lock order"): the tasks first (a delete or a
+    // deactivation of one waits, or went first and its deliveries are then found gone or final),
+    // then deliveries and jobs.
     await this.repository.holdTasks(
       manager,
       group.map((record) => record.claim.taskId),

@@ -21,7 +21,7 @@ export interface AttemptContextRow {
   user_id: string;
   user_email: string | null;
   user_email_verified: boolean;
-  /** Deliveries of an inactive user's tasks are not sent (contract §11). */
+  /** Deliveries of an inactive user's tasks are not sent (docs/api.md, "Admin"). */
   user_active: boolean;
   task_name: string;
   search_query: string;
@@ -155,10 +155,11 @@ export class NotificationDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Holds these tasks (FOR SHARE, in id order) until the caller's transaction ends: the first
-   * lock of every transaction that records deliveries (contract §10). A delete or a deactivation
-   * of a task (which lock it first too) then waits for the record or goes first, never halfway,
-   * and the rows recorded cannot lose the task they refer to. Returns the ids still there.
+   * Holds these tasks (FOR SHARE, in id order) until the caller's transaction ends: the first lock
+   * of every transaction that records deliveries (docs/architecture.md, "One lock order"). A delete
+   * or a deactivation of a task (which lock it first too) then waits for the record or goes first,
+   * never halfway, and the rows recorded cannot lose the task they refer to. Returns the ids still
+   * there.
    */
   async holdTasks(manager: EntityManager, taskIds: string[]): Promise<Set<string>> {
     if (taskIds.length === 0) return new Set();

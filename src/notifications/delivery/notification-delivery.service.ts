@@ -32,8 +32,8 @@ import {
 import { Clock } from '../../common/clock/clock';
 
 /**
- * Contract §11: nothing is sent for an inactive user's task. Deactivation cancels the user's
- * deliveries itself; this covers a job that meets an inactive user any other way.
+ * Nothing is sent for an inactive user's task (docs/api.md, "Admin"). Deactivation cancels the
+ * user's deliveries itself; this covers a job that meets an inactive user any other way.
  */
 export const CANCELLED_INACTIVE_USER = 'Cancelled: the account is not active';
 
@@ -53,7 +53,8 @@ interface DecidedAttempt {
  * channel). Per batch of jobs:
  *  1. plan: one read finds each attempt's execution, task and delivery state; jobs with nothing
  *     to do complete, and email attempts are claimed (committed) before anything is sent;
- *  2. send: email over SMTP, webhook over HTTP, all at once (`DeliveryAttemptRunner`);
+ *  2. send: each attempt through its channel (email over SMTP, every other channel over HTTP),
+ *     all at once (`DeliveryAttemptRunner`);
  *  3. record: the outcomes, in groups (`DeliveryOutcomeRecorder`).
  */
 @Injectable()
@@ -125,7 +126,7 @@ export class NotificationDeliveryService {
    * Decides for each job whether an attempt goes out. A delivery already final, or already past
    * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
    * from the task ends the delivery as `skipped`; a task whose user is not active ends it as
-   * `cancelled` (contract §11), so no retry or recovery brings it back.
+   * `cancelled`, so no retry or recovery brings it back.
    *
    * Every channel is at least once: an attempt cut short by a crash is made again by the
    * redelivered job with the same `webhook-id` or `Message-ID`, so a receiver following
@@ -180,7 +181,7 @@ export class NotificationDeliveryService {
     if (finished.length === 0 && decided.length === 0) return toSend;
 
     await this.transactions.run(async (manager) => {
-      // Lock order (contract §10): the tasks, then their deliveries and jobs.
+      // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
       await this.repository.holdTasks(
         manager,
         decided.map((item) => item.claim.taskId),

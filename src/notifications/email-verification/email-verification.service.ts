@@ -19,7 +19,7 @@ import { Clock } from '../../common/clock/clock';
 import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 import { UsersService } from '../../users/users.service';
 
-/** Contract section 5: a code is valid 30 minutes and void after 5 wrong guesses. */
+/** A code is valid 30 minutes and void after 5 wrong guesses (docs/api.md, "Notifications"). */
 export const CODE_VALIDITY_MS = 30 * 60_000;
 export const MAX_WRONG_CODES = 5;
 export const WRONG_CODE = 'Wrong verification code';
@@ -66,7 +66,7 @@ export class EmailVerificationService {
       );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    // The code is stored, and only then mailed, while the owner is active (contract §11).
+    // The code is stored, and only then mailed, while the owner is active (docs/api.md, "Admin").
     await this.transactions.run(async (manager) => {
       await this.users.lockActiveUser(manager, owner.id);
       await this.verifications.upsertPending(

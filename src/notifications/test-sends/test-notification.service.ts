@@ -15,7 +15,10 @@ import { withDeadline } from '../../common/clock/deadline';
 import { TIMED_OUT } from '../channels/http-delivery.service';
 import { UsersService } from '../../users/users.service';
 
-/** Contract section 5: the answer comes within 20 s; an attempt still going by then has failed. */
+/**
+ * The answer comes within 20 s (docs/api.md, "Notifications"): an attempt still going after this
+ * long has failed.
+ */
 export const TEST_SEND_DEADLINE_MS = 18_000;
 
 /**
@@ -81,7 +84,7 @@ export class TestNotificationService {
     );
     // The sends went out; their records refer to the task, which a delete may have removed
     // meanwhile: then there is nothing to record and, as for the user, no such task (404). A
-    // user deactivated meanwhile records nothing either and gets 401 (contract §11).
+    // user deactivated meanwhile records nothing either and gets 401 (docs/api.md, "Admin").
     await this.transactions.run(async (manager) => {
       await this.users.lockActiveUser(manager, caller.id);
       if ((await this.repository.holdTasks(manager, [task.id])).size === 0)

@@ -10,9 +10,10 @@ import {
 import { CONFIRMATIONS_RANGE, MAX_TRUSTED_DOMAINS, MIN_DOMAINS_RANGE } from '../evidence-rule';
 
 /**
- * The OpenAPI shapes of `output_schema` and `evidence` (contract §7). Requests are checked by
- * `validateOutputSchema` and `validateEvidenceRule`, which answer 400 `Invalid output_schema: ...`
- * and `Invalid evidence: ...` rather than the 422 of field validation.
+ * The OpenAPI shapes of `output_schema` and `evidence` (docs/api.md, "Values, evidence,
+ * confirmation and retraction"). Requests are checked by `validateOutputSchema` and
+ * `validateEvidenceRule`, which answer 400 `Invalid output_schema: ...` and `Invalid evidence:
+ * ...` rather than the 422 of field validation.
  */
 export class OutputPropertyDto {
   @ApiProperty({ enum: OUTPUT_VALUE_TYPES })

@@ -6,8 +6,8 @@ import { OptionalEnum, QueryInt } from '../../common/validation/fields';
 export const TASK_LIST_PAGE_MAX = 1000;
 
 /**
- * `GET /api/v1/tasks` (contract §11): without `limit` it answers every task, which the per-user
- * task cap bounds; with it, a page.
+ * `GET /api/v1/tasks` (docs/api.md, "Tasks"): without `limit` it answers every task, which the
+ * per-user task cap bounds; with it, a page.
  */
 export class ListTasksQueryDto {
   @ApiPropertyOptional({ enum: ['active', 'paused', 'completed'] })

@@ -116,7 +116,7 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
       return SUCCEEDED;
     } catch (error) {
       // The send record says only the class of failure; the server's words, host and port are
-      // the log's (contract §11).
+      // the log's.
       this.logger.warn({ error: smtpFailureDetail(error) }, 'SMTP send failed');
       return failedAttempt(`SMTP error: ${smtpFailureClass(error)}`, isRetryableSmtpError(error));
     }

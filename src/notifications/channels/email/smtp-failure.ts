@@ -10,9 +10,10 @@ export interface SmtpError extends Error {
 export const UNSENDABLE_MESSAGE_CODES = ['EENVELOPE', 'EMESSAGE'];
 
 /**
- * The class of an SMTP failure as users read it (contract §11: `SMTP error: <class>`): the
- * server's reply code when it answered (`rejected (550)`), else `timed out`, `invalid message`
- * or `connection failed`. Never the server's text, its host or its port: those go to the log.
+ * The class of an SMTP failure as users read it (`SMTP error: <class>`, docs/api.md,
+ * "Notifications"): the server's reply code when it answered (`rejected (550)`), else `timed out`,
+ * `invalid message` or `connection failed`. Never the server's text, its host or its port: those go
+ * to the log.
  */
 export function smtpFailureClass(error: unknown): string {
   const smtp = error as SmtpError | undefined;
