@@ -38,7 +38,7 @@ export class ExecutionsService {
    */
   async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionResponse> {
     return this.transactions.run(async (manager) => {
-      // Lock order (docs/architecture.md, "One lock order, and a retry where none can be imposed"): the user, the task, then its
+      // Lock order (docs/architecture.md, "One lock order"): the user, the task, then its
       // executions and job.
       await this.users.lockActiveUser(manager, userId);
       if (!(await this.schedule.lockTaskOfUser(manager, taskId, userId)))

@@ -71,7 +71,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         BATCH,
       );
       if (candidates.length === 0) return 0;
-      // Lock order (docs/architecture.md, "One lock order, and a retry where none can be imposed"): the tasks first, then their jobs.
+      // Lock order (docs/architecture.md, "One lock order"): the tasks first, then their jobs.
       const taskIds = await this.schedule.lockActiveAwaiting(
         manager,
         candidates.map((job) => ({ taskId: job.task_id, jobId: job.id })),
