@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { Field } from './ui';
+import { Field, type FieldAttributes } from './ui';
 
 interface HeaderRow {
   key: number;
@@ -15,6 +15,20 @@ function repeatedName(rows: HeaderRow[], index: number): string | undefined {
   return name !== '' && earlier
     ? 'This header is already set above; only the first is sent.'
     : undefined;
+}
+
+/** A text input for a header's name or value: typed as it is, never completed or corrected. */
+function plainText(value: string, onText: (text: string) => void) {
+  return (attributes: FieldAttributes): JSX.Element => (
+    <input
+      {...attributes}
+      type="text"
+      autoComplete="off"
+      spellcheck={false}
+      value={value}
+      onInput={(event) => onText(event.currentTarget.value)}
+    />
+  );
 }
 
 /**
@@ -55,28 +69,10 @@ export function HeadersEditor(props: {
               label={`Header ${index + 1} name`}
               error={repeatedName(rows, index)}
             >
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="text"
-                  autoComplete="off"
-                  spellcheck={false}
-                  value={row.name}
-                  onInput={(event) => edit(index, { name: event.currentTarget.value })}
-                />
-              )}
+              {plainText(row.name, (name) => edit(index, { name }))}
             </Field>
             <Field id={`${id}-value`} label={`Header ${index + 1} value`}>
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="text"
-                  autoComplete="off"
-                  spellcheck={false}
-                  value={row.value}
-                  onInput={(event) => edit(index, { value: event.currentTarget.value })}
-                />
-              )}
+              {plainText(row.value, (value) => edit(index, { value }))}
             </Field>
             <button
               type="button"

@@ -160,17 +160,20 @@ export function Values(props: { values: Record<string, OutputValue> }): JSX.Elem
   );
 }
 
+/** What a field gives its input: its id and how it is described. */
+export interface FieldAttributes {
+  id: string;
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean;
+}
+
 /** A labelled form field with its error (from the API's `detail`) right below it. */
 export function Field(props: {
   id: string;
   label: string;
   error?: string;
   hint?: string;
-  children: (attributes: {
-    id: string;
-    'aria-describedby'?: string;
-    'aria-invalid'?: boolean;
-  }) => ComponentChildren;
+  children: (attributes: FieldAttributes) => ComponentChildren;
 }): JSX.Element {
   const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : '']
     .filter(Boolean)
