@@ -8,7 +8,13 @@
  *  C. Worker memory while 100,000 tasks are scheduled (RSS sampled during B).
  * The provider is the local Gemini stand-in answering at once ("zero latency"), every answer
  * grounded in the same two sources.
+ *
+ * With BENCH_BASELINE=<a checkout of another commit, built>, it runs only A, taking turns
+ * between this build and that one, and writes the section "Checks against a baseline build":
+ * how a change moved the check path, measured in one run on one machine.
  */
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
 import {
@@ -30,6 +36,7 @@ const SCHEDULED_TASKS = Number(process.env.BENCH_SCHEDULED_TASKS ?? 100_000);
 const CONCURRENCY = process.env.BENCH_WORKER_CONCURRENCY ?? '200';
 /** Runs of each due-checks scenario; the one with the median checks/s is reported. */
 const ROUNDS = 3;
+const BASELINE = process.env.BENCH_BASELINE;
 
 /** Ten values of every type a schema allows, as a product page would give them. */
 const OUTPUT_SCHEMA = {
@@ -85,6 +92,7 @@ async function scenario(
   total: number,
   due: number,
   fields: SeededTaskFields = {},
+  entry?: string,
 ): Promise<Run> {
   const databaseUrl = await createDatabase(adminUrl, `bench_checks_${name}`);
   const env = {
@@ -94,7 +102,8 @@ async function scenario(
     WORKER_CONCURRENCY: CONCURRENCY,
   };
   const services: ServiceProcess[] = [];
-  for (let index = 0; index < instances; index += 1) services.push(await spawnService(env));
+  for (let index = 0; index < instances; index += 1)
+    services.push(await spawnService(env, [], entry));
   const { pool, boss } = await openQueue(databaseUrl);
   const rss: number[] = [await services[0].rssKb()];
   const seeded = await seedDueTasks(pool, boss, total, due, 1500, fields);
@@ -132,7 +141,71 @@ function medianRun(runs: Run[]): Run {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Scenario A with this build and the baseline's taking turns, ROUNDS times each. */
+async function compareWithBaseline(baseline: string): Promise<void> {
+  const server = await startServer();
+  const gemini = await new GeminiStandIn().start();
+  gemini.recordRequests = false;
+  gemini.respondWith(checkReply({ sources: SOURCES }));
+  const baselineEntry = join(resolve(baseline), 'dist', 'main.js');
+  try {
+    const rows: string[] = [];
+    for (const instances of [1, 2]) {
+      const current: Run[] = [];
+      const previous: Run[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        current.push(
+          await scenario(
+            server.adminUrl,
+            gemini,
+            `now_${instances}`,
+            instances,
+            DUE_TASKS,
+            DUE_TASKS,
+          ),
+        );
+        previous.push(
+          await scenario(
+            server.adminUrl,
+            gemini,
+            `base_${instances}`,
+            instances,
+            DUE_TASKS,
+            DUE_TASKS,
+            {},
+            baselineEntry,
+          ),
+        );
+      }
+      const now = medianRun(current).outcome;
+      const before = medianRun(previous).outcome;
+      rows.push(
+        `| ${DUE_TASKS} due, ${instances} instance${instances > 1 ? 's' : ''} | ${before.checksPerSecond.toFixed(0)} | ${now.checksPerSecond.toFixed(0)} | ${((now.checksPerSecond / before.checksPerSecond) * 100).toFixed(0)} % | ${now.duplicates} / ${now.missed} |`,
+      );
+    }
+    const body = [
+      `Measured ${machineLine()}; baseline: \`${baselineCommit(baseline)}\`, this build: \`${baselineCommit('.')}\`; the same stand-in and settings as "Checks". Each row is the median of ${ROUNDS} runs of each build, taking turns.`,
+      '',
+      '| scenario | baseline checks/s | this build checks/s | this build / baseline | duplicates / missed |',
+      '|---|---|---|---|---|',
+      ...rows,
+    ].join('\n');
+    console.log(body);
+    await writeBenchmarkSection('Checks against a baseline build', body);
+  } finally {
+    await gemini.stop();
+    await server.stop();
+  }
+}
+
+function baselineCommit(dir: string): string {
+  return execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' })
+    .trim()
+    .slice(0, 100);
+}
+
 async function main(): Promise<void> {
+  if (BASELINE) return compareWithBaseline(BASELINE);
   const server = await startServer();
   const gemini = await new GeminiStandIn().start();
   gemini.recordRequests = false;
