@@ -3,12 +3,13 @@ import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
-import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
+import { Runs } from '../common/operations/operation';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ExecuteTaskBodyDto, ExecuteTaskQueryDto } from './dto/execute-task.dto';
 import { ListExecutionsQueryDto } from './dto/list-executions-query.dto';
 import { ExecutionResponse } from './execution.mapper';
+import { executeTask, listExecutions } from './executions.operations';
 import { ExecutionsService } from './executions.service';
 
 @ApiTags('executions')
@@ -19,7 +20,7 @@ export class ExecutionsController {
 
   @Post(':id/execute')
   @HttpCode(200)
-  @LlmRateLimit()
+  @Runs(executeTask)
   @Idempotent()
   @ApiRoute({
     summary: 'Run a task now',
@@ -33,11 +34,12 @@ export class ExecutionsController {
     @Query() query: ExecuteTaskQueryDto,
     @Body() body: ExecuteTaskBodyDto,
   ): Promise<ExecutionResponse> {
-    return this.executions.run(caller, id, query.force ?? body.force ?? false);
+    return executeTask.run(this.executions, caller, { id }, { force: query.force ?? body.force });
   }
 
   @Get(':id/executions')
   @OptionalAuth()
+  @Runs(listExecutions)
   @ApiRoute({
     summary: "List a task's executions, newest first",
     response: [ExecutionResponse],
@@ -48,6 +50,6 @@ export class ExecutionsController {
     @Param('id', UuidParamPipe) id: string,
     @Query() query: ListExecutionsQueryDto,
   ): Promise<ExecutionResponse[]> {
-    return this.executions.listForTask(caller, id, query);
+    return listExecutions.run(this.executions, caller, { task_id: id }, query);
   }
 }

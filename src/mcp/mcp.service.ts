@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { ModuleRef } from '@nestjs/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,15 +13,11 @@ import { RequestValidationException } from '../common/errors/validation-issue';
 import { HttpErrorFilter } from '../common/filters/http-error.filter';
 import { RequestValidationPipe, TOO_DEEP_TO_ECHO } from '../common/pipes/request-validation.pipe';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
-import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
+import { ModelCallLimiter } from '../common/rate-limit/model-call-limiter';
 import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/validation/json-depth';
-import { ExecutionsService } from '../executions/executions.service';
-import { GroundedSearchService } from '../tasks/grounded-search.service';
-import { TaskCreationService } from '../tasks/task-creation.service';
-import { TasksService } from '../tasks/tasks.service';
-import { UsageService } from '../usage/usage.service';
-import { TASK_TOOLS, type TaskTool, type ToolArguments, type ToolServices } from './task-tools';
+import { TASK_TOOLS } from './task-tools';
+import type { ArgumentReader, TaskTool, ToolAnswer } from './tool-definition';
 import { toolInputSchema, toolOutputSchema } from './tool-schemas';
 
 /**
@@ -34,6 +30,7 @@ const MCP_URL = 'http://localhost/mcp';
 
 interface CompiledTool {
   tool: TaskTool;
+  call: (caller: AuthenticatedUser, read: ArgumentReader) => Promise<ToolAnswer>;
   input: z.ZodObject;
   output: z.ZodObject;
 }
@@ -42,9 +39,10 @@ interface CompiledTool {
  * `/mcp` (docs/api.md, "MCP"): one stateless MCP server per HTTP request, as the SDK's stateless
  * Streamable HTTP pattern has it. Each tool call acts as its REST route would for the same
  * caller: the global guards already authenticated the request and counted it in the caller's
- * limits; here the route's own limits count (the model-call limit of execute, suggest and
- * preview), the route's DTO validates the arguments through the API's validation pipe, the
- * route's service method runs, and an error becomes the tool result the REST answer's `detail`.
+ * limits; here the model-call limit counts a tool whose operation calls the model (execute,
+ * suggest and preview), the route's DTO validates the arguments through the API's validation
+ * pipe, the route's operation runs, and an error becomes the tool result the REST answer's
+ * `detail`.
  */
 @Injectable()
 export class McpService implements OnModuleInit {
@@ -54,28 +52,25 @@ export class McpService implements OnModuleInit {
    * which these tools do not use): one for every server, rather than one per request.
    */
   private readonly schemaValidator = new AjvJsonSchemaValidator();
-  private readonly services: ToolServices;
 
   constructor(
-    tasks: TasksService,
-    creation: TaskCreationService,
-    search: GroundedSearchService,
-    executions: ExecutionsService,
-    usage: UsageService,
-    private readonly limits: RateLimitGuard,
+    private readonly modules: ModuleRef,
+    private readonly modelCalls: ModelCallLimiter,
     private readonly validation: RequestValidationPipe,
     private readonly ids: UuidParamPipe,
     private readonly errors: HttpErrorFilter,
-  ) {
-    this.services = { tasks, creation, search, executions, usage };
-  }
+  ) {}
 
-  /** The schemas are built once: they follow the DTOs, which do not change while running. */
+  /**
+   * The schemas are built once: they follow the DTOs, which do not change while running; each
+   * tool finds its operation's service once, among the modules MCP imports.
+   */
   onModuleInit(): void {
     this.tools = TASK_TOOLS.map((tool) => ({
       tool,
+      call: tool.bind((service) => this.modules.get(service, { strict: false })),
       input: toolInputSchema(inputJsonSchema(tool)),
-      output: toolOutputSchema(tool.response, tool.list ?? false),
+      output: toolOutputSchema(tool.response, tool.list),
     }));
   }
 
@@ -85,7 +80,8 @@ export class McpService implements OnModuleInit {
       instructions:
         'Monitoring tasks: a grounded web search checked on a schedule against a condition. Every tool acts as the REST API at /api/v1 would for the same credentials.',
     });
-    for (const { tool, input, output } of this.tools) {
+    for (const compiled of this.tools) {
+      const { tool, input, output } = compiled;
       server.registerTool(
         tool.name,
         {
@@ -95,7 +91,7 @@ export class McpService implements OnModuleInit {
           outputSchema: output,
           annotations: tool.annotations,
         },
-        (args: Record<string, unknown>) => this.callTool(tool, caller, args, request, response),
+        (args: Record<string, unknown>) => this.callTool(compiled, caller, args, request),
       );
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -116,22 +112,18 @@ export class McpService implements OnModuleInit {
   }
 
   private async callTool(
-    tool: TaskTool,
+    { tool, call }: CompiledTool,
     caller: AuthenticatedUser,
     args: Record<string, unknown>,
     request: Request,
-    response: Response,
   ): Promise<CallToolResult> {
     try {
-      const [controller, handler] = tool.route;
-      const routeHandler = (controller.prototype as Record<string, () => unknown>)[handler];
-      await this.limits.hitRouteLimits(
-        new ExecutionContextHost([request, response], controller, routeHandler),
-      );
-      const answer = await tool.run(this.services, caller, await this.validate(tool, args));
+      if (tool.callsModel) await this.modelCalls.hit(caller.id);
+      assertArgumentsFit(tool, args);
+      const { answer, followUp } = await call(caller, this.argumentReader(tool, args));
       const structured = tool.list ? { items: answer } : (answer as Record<string, unknown>);
       const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(answer) }];
-      if (tool.followUp) content.push({ type: 'text', text: tool.followUp(answer) });
+      if (followUp) content.push({ type: 'text', text: followUp });
       return { content, structuredContent: structured };
     } catch (error) {
       // The REST answer this error would be, `detail` and all (5xx logged as on REST).
@@ -151,29 +143,34 @@ export class McpService implements OnModuleInit {
    * 422's issues name the argument (`loc` `["id"]`, `["current_task", "name"]`), not the place
    * REST would have it.
    */
-  private async validate(tool: TaskTool, args: Record<string, unknown>): Promise<ToolArguments> {
-    assertArgumentsFit(tool, args);
-    const ids: Record<string, string> = {};
-    const fields = { ...args };
-    try {
-      for (const name of tool.ids) {
-        ids[name] = this.ids.transform(fields[name] as string, { type: 'param', data: name });
-        delete fields[name];
-      }
-      const dto = tool.dto
-        ? ((await this.validation.transform(fields, {
-            type: tool.dto.in,
-            metatype: tool.dto.type,
-          })) as object)
-        : {};
-      return { ids, dto };
-    } catch (error) {
-      if (!(error instanceof RequestValidationException)) throw error;
-      // The pipes say where REST would have the value first: `["path", "id"]`, `["body", ...]`.
-      throw new RequestValidationException(
-        error.issues.map((issue) => ({ ...issue, loc: issue.loc.slice(1) })),
-      );
-    }
+  private argumentReader(tool: TaskTool, args: Record<string, unknown>): ArgumentReader {
+    return {
+      ids: <Id extends string>(names: readonly Id[]) =>
+        namingArguments(() => {
+          const ids = {} as Record<Id, string>;
+          for (const name of names)
+            ids[name] = this.ids.transform(args[name] as string, { type: 'param', data: name });
+          return ids;
+        }),
+      dto: (dto, location) => {
+        const fields = { ...args };
+        for (const name of tool.ids) delete fields[name];
+        return namingArguments(() => this.validation.validatedInstance(fields, dto, location));
+      },
+    };
+  }
+}
+
+/** Runs `read`, its 422 naming the arguments where the pipes say where REST would have them. */
+async function namingArguments<T>(read: () => T | Promise<T>): Promise<Awaited<T>> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof RequestValidationException)) throw error;
+    // The pipes say where REST would have the value first: `["path", "id"]`, `["body", ...]`.
+    throw new RequestValidationException(
+      error.issues.map((issue) => ({ ...issue, loc: issue.loc.slice(1) })),
+    );
   }
 }
 

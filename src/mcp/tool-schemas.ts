@@ -1,11 +1,7 @@
+import type { Type } from '@nestjs/common';
 import { z } from 'zod';
-import {
-  SWAGGER_PROPERTY_KEY,
-  type JsonObjectSchema,
-  type JsonSchema,
-} from '../common/validation/dto-json-schema';
-
-const SWAGGER_PROPERTIES_KEY = 'swagger/apiModelPropertiesArray';
+import { documentedProperties } from '../common/openapi/documented-properties';
+import type { JsonObjectSchema, JsonSchema } from '../common/validation/dto-json-schema';
 
 /**
  * A tool's `inputSchema` for the SDK: the JSON Schema derived from the REST route's DTO, carried
@@ -27,20 +23,12 @@ export function toolInputSchema(schema: JsonObjectSchema): z.ZodObject {
  * to clients but not walked one by one, as they cannot differ from what the description says
  * (any value fits each field) and a long list would cost more to walk than to build.
  */
-export function toolOutputSchema(response: abstract new () => object, list: boolean): z.ZodObject {
-  const names = (
-    (Reflect.getMetadata(SWAGGER_PROPERTIES_KEY, response.prototype as object) as
-      string[] | undefined) ?? []
-  ).map((name) => name.replace(/^:/, ''));
+export function toolOutputSchema(response: Type<unknown>, list: boolean): z.ZodObject {
   const fields: Record<string, JsonSchema> = Object.fromEntries(
-    names.map((name) => {
-      const documented = Reflect.getMetadata(
-        SWAGGER_PROPERTY_KEY,
-        response.prototype as object,
-        name,
-      ) as { description?: string } | undefined;
-      return [name, documented?.description ? { description: documented.description } : {}];
-    }),
+    Object.entries(documentedProperties(response)).map(([name, { description }]) => [
+      name,
+      description ? { description } : {},
+    ]),
   );
   const title = response.name.replace(/Response$/, '');
   if (!list) return z.looseObject(anyValues(fields)).meta({ title });

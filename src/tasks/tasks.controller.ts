@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
 import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator';
-import { LlmRateLimit } from '../common/rate-limit/rate-limit.decorator';
+import { Runs } from '../common/operations/operation';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { GroundedSearchService, PreviewResponse, SuggestResponse } from './grounded-search.service';
@@ -14,6 +14,15 @@ import { SuggestTaskDto } from './dto/suggest-task.dto';
 import { UpdateTaskDto } from './dto/update-task.dto';
 import { CreatedTaskResponse, TaskResponse } from './task.mapper';
 import { TaskCreationService } from './task-creation.service';
+import {
+  createTask,
+  deleteTask,
+  getTask,
+  listTasks,
+  previewTask,
+  suggestTask,
+  updateTask,
+} from './tasks.operations';
 import { TasksService } from './tasks.service';
 
 @ApiTags('tasks')
@@ -28,6 +37,7 @@ export class TasksController {
 
   @Post()
   @HttpCode(200)
+  @Runs(createTask)
   @Idempotent()
   @ApiRoute({
     summary: 'Create a task',
@@ -38,12 +48,12 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: CreateTaskDto,
   ): Promise<CreatedTaskResponse> {
-    return this.creation.create(caller, body);
+    return createTask.run(this.creation, caller, {}, body);
   }
 
   @Post('suggest')
   @HttpCode(200)
-  @LlmRateLimit()
+  @Runs(suggestTask)
   @ApiRoute({
     summary: 'Suggest a task configuration from a prompt',
     response: SuggestResponse,
@@ -53,12 +63,12 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: SuggestTaskDto,
   ): Promise<SuggestResponse> {
-    return this.search.suggest(caller.id, { prompt: body.prompt, currentTask: body.current_task });
+    return suggestTask.run(this.search, caller, {}, body);
   }
 
   @Post('preview')
   @HttpCode(200)
-  @LlmRateLimit()
+  @Runs(previewTask)
   @ApiRoute({
     summary: 'Run a query and its condition once, without creating a task',
     response: PreviewResponse,
@@ -68,10 +78,11 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Body() body: PreviewTaskDto,
   ): Promise<PreviewResponse> {
-    return this.search.preview(caller.id, body);
+    return previewTask.run(this.search, caller, {}, body);
   }
 
   @Get()
+  @Runs(listTasks)
   @ApiRoute({
     summary: "List the caller's tasks, newest first",
     description: 'A bare array: every task without `limit`, a page with `limit` and `offset`.',
@@ -82,11 +93,12 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: ListTasksQueryDto,
   ): Promise<TaskResponse[]> {
-    return this.tasks.listOwn(caller, query.state, { limit: query.limit, offset: query.offset });
+    return listTasks.run(this.tasks, caller, {}, query);
   }
 
   @Get(':id')
   @OptionalAuth()
+  @Runs(getTask)
   @ApiRoute({
     summary: 'Get a task (anyone, for a public task)',
     description: 'Non-owners of a public task get it without owner data; a private task is 404.',
@@ -97,30 +109,32 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser | undefined,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<TaskResponse> {
-    return this.tasks.getVisible(caller, id);
+    return getTask.run(this.tasks, caller, { id });
   }
 
   @Put(':id')
+  @Runs(updateTask)
   @ApiRoute({
     summary: 'Update a task',
     response: TaskResponse,
     errors: [400, 404, 409, 413, 422, 500],
   })
-  async update(
+  update(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
     @Body() body: UpdateTaskDto,
   ): Promise<TaskResponse> {
-    return this.tasks.toResponse(await this.tasks.update(caller, id, body));
+    return updateTask.run(this.tasks, caller, { id }, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @Runs(deleteTask)
   @ApiRoute({ summary: 'Delete a task', status: 204, errors: [404, 422] })
-  async remove(
+  remove(
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<void> {
-    await this.tasks.remove(caller, id);
+    return deleteTask.run(this.tasks, caller, { id });
   }
 }

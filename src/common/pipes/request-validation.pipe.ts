@@ -1,4 +1,4 @@
-import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { Injectable, type ArgumentMetadata, type PipeTransform, type Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import { RequestValidationException, type ValidationIssue } from '../errors/validation-issue';
@@ -38,10 +38,21 @@ export class RequestValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype;
     if (!metatype || !hasValidationRules(metatype)) return value;
-    const location = LOCATIONS[metadata.type] ?? metadata.type;
+    return this.validatedInstance(value, metatype, metadata.type);
+  }
+
+  /**
+   * `value` as an instance of `metatype`, which its rules accepted: a request's `type` part
+   * (body, query), or an MCP tool's arguments read as that part.
+   */
+  async validatedInstance<T extends object>(
+    value: unknown,
+    metatype: Type<T>,
+    type: ArgumentMetadata['type'],
+  ): Promise<T> {
+    const location = LOCATIONS[type] ?? type;
     let source = value;
-    if (metadata.type === 'body' && (source === undefined || source === null || source === ''))
-      source = {};
+    if (type === 'body' && (source === undefined || source === null || source === '')) source = {};
     if (typeof source !== 'object' || source === null || Array.isArray(source)) {
       throw new RequestValidationException([
         {
@@ -56,7 +67,7 @@ export class RequestValidationPipe implements PipeTransform {
     const raw = rawJsonFields(metatype);
     const copied: Record<string, unknown> = { ...(source as Record<string, unknown>) };
     for (const field of raw) delete copied[field];
-    const instance = plainToInstance<object, object>(metatype as new () => object, copied);
+    const instance = plainToInstance<T, object>(metatype, copied);
     for (const field of raw) {
       if (Object.prototype.hasOwnProperty.call(source, field)) {
         (instance as Record<string, unknown>)[field] = (source as Record<string, unknown>)[field];

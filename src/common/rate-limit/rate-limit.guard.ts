@@ -16,7 +16,6 @@ import {
 import type { Response } from 'express';
 import { PostgresThrottlerStorage, type RateWindow } from './postgres-throttler.storage';
 import { rateLimitExceeded, rateLimitHeaders } from './rate-limit-response';
-import { CALLER_THROTTLERS } from './rate-limit.throttlers';
 
 /**
  * Global guard, after authentication. The named throttlers (`rate-limit.throttlers.ts`) decide
@@ -43,29 +42,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     return true;
   }
 
-  /**
-   * Counts a call in the limits its route adds to the caller's own (`@LlmRateLimit()`), for a
-   * call that reaches the route's service without the route's HTTP request: an MCP tool call
-   * passes the context of its REST route, whose request already counted in the caller's limits.
-   */
-  async hitRouteLimits(context: ExecutionContext): Promise<void> {
-    const windows = await this.windowsOf(context, CALLER_THROTTLERS);
-    if (windows.length === 0) return;
-    const decision = await this.counters.hitAll(windows);
-    if (!decision.allowed) throw rateLimitExceeded(decision);
-  }
-
   /** The windows this request counts in, shortest first (their order in `throttlers`). */
-  private async windowsOf(
-    context: ExecutionContext,
-    except: readonly string[] = [],
-  ): Promise<RateWindow[]> {
+  private async windowsOf(context: ExecutionContext): Promise<RateWindow[]> {
     const request = context.switchToHttp().getRequest<Record<string, unknown>>();
     const targets = [context.getHandler(), context.getClass()];
     const windows: RateWindow[] = [];
     for (const throttler of this.throttlers) {
       const name = throttler.name as string;
-      if (except.includes(name)) continue;
       if (this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets)) continue;
       if (throttler.skipIf?.(context)) continue;
       const getTracker =

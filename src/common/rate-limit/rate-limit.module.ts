@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { AuthFailureLimiter } from './auth-failure-limiter';
+import { ModelCallLimiter } from './model-call-limiter';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
 import { rateLimitConfig, type RateLimitConfig } from './rate-limit.config';
 import { RateLimitCounterRepository } from './rate-limit-counter.repository';
@@ -14,6 +15,7 @@ import { rateLimitThrottlers } from './rate-limit.throttlers';
     RateLimitCounterRepository,
     PostgresThrottlerStorage,
     AuthFailureLimiter,
+    ModelCallLimiter,
     { provide: getStorageToken(), useExisting: PostgresThrottlerStorage },
     {
       provide: getOptionsToken(),
@@ -23,6 +25,6 @@ import { rateLimitThrottlers } from './rate-limit.throttlers';
       }),
     },
   ],
-  exports: [getStorageToken(), getOptionsToken(), AuthFailureLimiter],
+  exports: [getStorageToken(), getOptionsToken(), AuthFailureLimiter, ModelCallLimiter],
 })
 export class RateLimitModule {}

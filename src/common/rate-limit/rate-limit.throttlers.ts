@@ -17,9 +17,6 @@ const EMAIL_VERIFICATIONS_PER_HOUR = 5;
 /** The counter of a user's model calls (`RATE_LIMIT_LLM_PER_HOUR`). */
 const MODEL_CALLS = 'llm';
 
-/** The throttlers every request of a caller counts in; the others are added by a route. */
-export const CALLER_THROTTLERS: readonly string[] = ['minute', 'hour', 'day'];
-
 /**
  * The named throttlers of the service. A tracker is the name of the counter a request counts in
  * (`key:<id>:m`); an empty tracker means the throttler does not count that request.

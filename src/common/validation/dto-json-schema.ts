@@ -1,5 +1,9 @@
-import { getMetadataStorage } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import type { Type } from '@nestjs/common';
+import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { documentedProperties } from '../openapi/documented-properties';
+
+/** One class-validator rule of a property, as the metadata storage gives it. */
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 /** The JSON Schema subset a request DTO's rules translate to. */
 export interface JsonSchema {
@@ -26,23 +30,14 @@ export interface JsonObjectSchema extends JsonSchema {
   required: string[];
 }
 
-/** What `@ApiProperty()` recorded of a field: only its prose and default are read here. */
-interface SwaggerProperty {
-  description?: string;
-  default?: unknown;
-  items?: { description?: string };
-}
-
-/** Where `@ApiProperty()` keeps a field's OpenAPI metadata. */
-export const SWAGGER_PROPERTY_KEY = 'swagger/apiModelProperties';
-
 /**
  * The JSON Schema of a request DTO, read from the class-validator rules that validate it (and
  * the descriptions of its `@ApiProperty()`), so a schema published elsewhere (an MCP tool's
  * `inputSchema`) states the same bounds as the API without a second copy of them. Rules with no
  * JSON Schema form are left out of the schema; the DTO still enforces them.
  */
-export function dtoJsonSchema(dto: abstract new () => object): JsonObjectSchema {
+export function dtoJsonSchema(dto: Type<unknown>): JsonObjectSchema {
+  const documentedFields = documentedProperties(dto);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const rule of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
     const rules = byProperty.get(rule.propertyName) ?? [];
@@ -53,15 +48,12 @@ export function dtoJsonSchema(dto: abstract new () => object): JsonObjectSchema 
   for (const [property, rules] of byProperty) {
     const field: JsonSchema = {};
     for (const rule of rules) applyRule(field, rule, dto, property);
-    const documented = Reflect.getMetadata(
-      SWAGGER_PROPERTY_KEY,
-      dto.prototype as object,
-      property,
-    ) as SwaggerProperty | undefined;
-    if (documented?.description) field.description = documented.description;
-    if (documented?.default !== undefined) field.default = documented.default;
-    if (field.type === 'array' && documented?.items?.description)
-      field.items = { type: 'object', description: documented.items.description };
+    const documented = documentedFields[property] ?? {};
+    if (documented.description) field.description = documented.description;
+    if (documented.default !== undefined) field.default = documented.default;
+    const items = documented.items;
+    if (field.type === 'array' && items && !('$ref' in items) && items.description)
+      field.items = { type: 'object', description: items.description };
     schema.properties[property] = field;
     if (rules.some((rule) => rule.type === 'isDefined')) schema.required.push(property);
   }
@@ -71,7 +63,7 @@ export function dtoJsonSchema(dto: abstract new () => object): JsonObjectSchema 
 function applyRule(
   field: JsonSchema,
   rule: ValidationMetadata,
-  dto: abstract new () => object,
+  dto: Type<unknown>,
   property: string,
 ): void {
   const [first] = (rule.constraints ?? []) as unknown[];
@@ -79,7 +71,7 @@ function applyRule(
     // The declared type of the field (`emitDecoratorMetadata`), the class `@Type()` names.
     const nested: unknown = Reflect.getMetadata('design:type', dto.prototype as object, property);
     if (typeof nested === 'function' && nested !== Object && nested !== Array) {
-      const { properties, required } = dtoJsonSchema(nested as new () => object);
+      const { properties, required } = dtoJsonSchema(nested as Type<unknown>);
       Object.assign(field, { type: 'object', properties, required });
     }
     return;

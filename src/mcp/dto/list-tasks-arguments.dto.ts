@@ -1,5 +1,5 @@
 import { IntersectionType, PickType } from '@nestjs/swagger';
-import { PageQueryDto } from '../../common/dto/page-query.dto';
+import { PAGE_DEFAULT, PageQueryDto } from '../../common/dto/page-query.dto';
 import { ListTasksQueryDto } from '../../tasks/dto/list-tasks-query.dto';
 
 /**
@@ -10,4 +10,6 @@ import { ListTasksQueryDto } from '../../tasks/dto/list-tasks-query.dto';
 export class ListTasksArgumentsDto extends IntersectionType(
   PickType(ListTasksQueryDto, ['state'] as const),
   PageQueryDto,
-) {}
+) {
+  override limit?: number = PAGE_DEFAULT;
+}
