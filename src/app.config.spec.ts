@@ -1,4 +1,6 @@
 import { ConfigValidationError, loadConfig } from './app.config';
+import { alternatives } from './config/env-reader';
+import { SEARCH_PROVIDERS } from './search/search-provider.registry';
 
 describe('loadConfig', () => {
   it('should apply the documented defaults when the environment is empty', () => {
@@ -190,8 +192,9 @@ describe('loadConfig: search provider selection', () => {
   });
 
   it('should fail listing the names when SEARCH_PROVIDER is unknown', () => {
+    const names = alternatives(SEARCH_PROVIDERS.map((provider) => provider.name));
     expect(() => loadConfig({ SEARCH_PROVIDER: 'bing' })).toThrow(
-      'SEARCH_PROVIDER: expected gemini, openai, perplexity or searxng, got "bing"',
+      `SEARCH_PROVIDER: expected ${names}, got "bing"`,
     );
   });
 

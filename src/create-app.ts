@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './app.config';
 import { localHostsOnly } from './auth/local-hosts-only.middleware';
@@ -13,6 +13,7 @@ import { requestLogging } from './common/logging/http-logging';
 import type { RootLogger } from './common/logging/root-logger';
 import { mcpRequestBody } from './mcp/mcp-request-body';
 import { httpMetrics } from './metrics/http-metrics.middleware';
+import { openApiDocument } from './openapi-document';
 import { MetricsService } from './metrics/metrics.service';
 
 /** Node's own default: a client gets 5 minutes to send its request. */
@@ -44,22 +45,7 @@ export async function createApp(
   if (config.mcp.enabled) app.use('/mcp', mcpRequestBody());
   app.use(jsonBody({ maxDepth: MAX_JSON_DEPTH }));
   app.getHttpServer().requestTimeout = REQUEST_TIMEOUT_MS;
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Task Monitor API')
-      .setDescription('Grounded-search monitoring tasks, executions and notifications.')
-      .setVersion('1')
-      // Paths are absolute from the service's root, wherever it is reachable.
-      .addServer('/', 'This instance')
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        description: 'API key (sk_...) or identity-provider JWT',
-      })
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, {
+  SwaggerModule.setup('docs', app, openApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
   });

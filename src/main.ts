@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { ConfigValidationError, loadConfig, type AppConfig } from './app.config';
 import { createRootLogger, type RootLogger } from './common/logging/root-logger';
+import { LOG_SECRETS } from './log-secrets';
 import { createApp } from './create-app';
 import { loadEnvFile } from './config/env-file';
 import { prepareDatabase, type PreparedDatabase } from './database/prepare-database';
@@ -21,7 +22,11 @@ interface Service {
 
 /** Lines written before the configuration is known (or when it is refused) go to stderr. */
 function startupLogger(): RootLogger {
-  return createRootLogger({ level: 'info', destination: pino.destination({ fd: 2, sync: true }) });
+  return createRootLogger({
+    level: 'info',
+    destination: pino.destination({ fd: 2, sync: true }),
+    secrets: LOG_SECRETS,
+  });
 }
 
 let logger: RootLogger | undefined;
@@ -66,7 +71,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const root = createRootLogger({ level: config.server.logLevel });
+  const root = createRootLogger({ level: config.server.logLevel, secrets: LOG_SECRETS });
   logger = root;
 
   // A signal during start-up lets the start finish, then stops what it started, in order.

@@ -1,10 +1,20 @@
-/** The notification channels a task can use, and the fields a person fills in for each. */
+/**
+ * The notification channels a task can use, and the fields a person fills in for each: the list
+ * is channel-list.ts, written from the channels' definitions (console/generate.ts).
+ */
+import { CHANNELS } from './channel-list';
+
+export { CHANNELS };
+
 export interface ChannelField {
   name: string;
   label: string;
-  /** `headers`: HTTP header names and values (a JSON object in the config). */
-  input: 'email' | 'url' | 'text' | 'password' | 'method' | 'headers';
+  /** `choice`: one of `choices`; `headers`: HTTP header names and values (an object). */
+  input: 'email' | 'url' | 'text' | 'password' | 'choice' | 'headers';
+  choices?: readonly string[];
   optional?: boolean;
+  /** What the form starts with. */
+  default?: string;
   hint?: string;
 }
 
@@ -17,58 +27,33 @@ export interface GeneratedSecret {
 export interface Channel {
   type: string;
   label: string;
-  fields: ChannelField[];
+  fields: readonly ChannelField[];
   generatedSecret?: GeneratedSecret;
 }
 
-export const CHANNELS: Channel[] = [
-  {
-    type: 'email',
-    label: 'Email',
-    fields: [{ name: 'address', label: 'Address', input: 'email' }],
-  },
-  {
-    type: 'webhook',
-    label: 'Webhook',
-    fields: [
-      {
-        name: 'url',
-        label: 'URL',
-        input: 'url',
-        hint: 'Deliveries are signed with a secret the service makes; a new URL gets a new one.',
-      },
-      { name: 'method', label: 'Method', input: 'method' },
-      { name: 'headers', label: 'Headers', input: 'headers', optional: true },
-    ],
-    generatedSecret: { name: 'secret', label: 'Signing secret' },
-  },
-  {
-    type: 'slack',
-    label: 'Slack',
-    fields: [{ name: 'url', label: 'Incoming webhook URL', input: 'url' }],
-  },
-  {
-    type: 'discord',
-    label: 'Discord',
-    fields: [{ name: 'url', label: 'Webhook URL', input: 'url' }],
-  },
-  {
-    type: 'ntfy',
-    label: 'ntfy',
-    fields: [
-      { name: 'url', label: 'Topic URL', input: 'url' },
-      { name: 'token', label: 'Access token', input: 'password', optional: true },
-    ],
-  },
-  {
-    type: 'telegram',
-    label: 'Telegram',
-    fields: [
-      { name: 'chat_id', label: 'Chat id', input: 'text' },
-      { name: 'bot_token', label: 'Bot token', input: 'password' },
-    ],
-  },
-];
+/** A config as the console reads and edits it: any channel's fields, by name. */
+export type ChannelValues = { type: string } & Record<string, unknown>;
+
+/** A new config of `channel`: its type and the defaults of its fields. */
+export function newConfig(channel: Channel): ChannelValues {
+  return {
+    type: channel.type,
+    ...Object.fromEntries(
+      channel.fields.flatMap((field) =>
+        field.default === undefined ? [] : [[field.name, field.default]],
+      ),
+    ),
+  };
+}
+
+/** What a config sends to, without its secrets: its first field shown as text. */
+export function destination(config: ChannelValues): string {
+  const field = channelOf(config.type)?.fields.find((candidate) =>
+    ['email', 'url', 'text'].includes(candidate.input),
+  );
+  const value = field && config[field.name];
+  return typeof value === 'string' ? value : '';
+}
 
 export function channelOf(type: string): Channel | undefined {
   return CHANNELS.find((channel) => channel.type === type);

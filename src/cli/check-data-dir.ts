@@ -24,7 +24,9 @@ async function checkDataDir(): Promise<number> {
     await new EmbeddedDatabase(config.dataDir, silent).assertNotInUse();
   } catch (error) {
     if (!(error instanceof DataDirectoryInUseError)) return 0;
-    createRootLogger({ level: 'info' }).fatal({ err: error }, 'Start-up failed');
+    // The line names a directory and a pid: the log's own shapes are enough, and the provider and
+    // channel registries stay unloaded on this path, which runs before every `npm start`.
+    createRootLogger({ level: 'info', secrets: [] }).fatal({ err: error }, 'Start-up failed');
     return 1;
   }
   return 0;

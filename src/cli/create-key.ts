@@ -5,6 +5,7 @@ import { ConfigValidationError, loadConfig, type AppConfig } from '../app.config
 import { ApiKeyService } from '../auth/api-key.service';
 import pino from 'pino';
 import { createRootLogger } from '../common/logging/root-logger';
+import { LOG_SECRETS } from '../log-secrets';
 import { loadEnvFile } from '../config/env-file';
 import { prepareDatabase } from '../database/prepare-database';
 import { UsersService } from '../users/users.service';
@@ -82,6 +83,7 @@ async function createKey(): Promise<number> {
   const logger = createRootLogger({
     level: 'warn',
     destination: pino.destination({ fd: 2, sync: true }),
+    secrets: LOG_SECRETS,
   });
   // Beside a running service on the embedded database, use its server rather than start one.
   const database = await prepareDatabase(config.database, logger, { reuseRunningServer: true });

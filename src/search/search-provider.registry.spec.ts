@@ -1,16 +1,23 @@
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { variablesRead, wrongDefaults } from '../../test/support/extension-docs';
 import { readConfig } from '../config/config-slice';
+import type { EnvReader } from '../config/env-reader';
 import { schedulerConfig } from '../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS } from './provider-api';
-import { GeminiSearchProvider } from './providers/gemini/gemini-search.provider';
+import {
+  GeminiSearchProvider,
+  geminiSearchProvider,
+} from './providers/gemini/gemini-search.provider';
 import { SearxngSearchProvider } from './providers/searxng/searxng-search.provider';
 import {
   createSearchProvider,
   NO_PROVIDER_MESSAGE,
+  noProviderMessage,
   ProviderNotConfiguredError,
   SEARCH_PROVIDERS,
   UnconfiguredSearchProvider,
 } from './search-provider.registry';
+import { defineSearchProvider, requiredVariables } from './search-provider.definition';
 import { searchConfig } from './search.config';
 
 const client = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
@@ -32,19 +39,42 @@ describe('search provider registry', () => {
   afterAll(() => client.onApplicationShutdown());
 
   it('should name every way to configure a provider when none is configured', () => {
-    expect(NO_PROVIDER_MESSAGE).toBe(
-      'No grounded-search provider is configured (set GEMINI_API_KEY for Gemini, OPENAI_API_KEY for OpenAI, ' +
-        'PERPLEXITY_API_KEY for Perplexity, or SEARXNG_URL with LLM_BASE_URL and LLM_MODEL for SearXNG ' +
-        'judged by an OpenAI-compatible model; SEARCH_PROVIDER picks one when several are set)',
+    const provider = (label: string, ...required: string[]) =>
+      defineSearchProvider({
+        ...geminiSearchProvider,
+        name: label.toLowerCase(),
+        label,
+        variables: required.map((name) => ({ name, required: true, description: name })),
+      });
+    expect(
+      noProviderMessage([
+        provider('Alpha', 'ALPHA_KEY'),
+        provider('Beta', 'BETA_KEY'),
+        provider('Gamma', 'GAMMA_URL', 'GAMMA_BASE', 'GAMMA_MODEL'),
+      ]),
+    ).toBe(
+      'No grounded-search provider is configured (set ALPHA_KEY for Alpha, BETA_KEY for Beta, ' +
+        'or GAMMA_URL with GAMMA_BASE and GAMMA_MODEL for Gamma; SEARCH_PROVIDER picks one when several are set)',
     );
   });
 
   it('should name every variable of every provider when no provider is configured', () => {
     for (const registration of SEARCH_PROVIDERS) {
-      for (const variable of registration.variables)
+      expect(NO_PROVIDER_MESSAGE).toContain(`for ${registration.label}`);
+      for (const variable of requiredVariables(registration))
         expect(NO_PROVIDER_MESSAGE).toContain(variable);
     }
   });
+
+  it.each(SEARCH_PROVIDERS.map((provider) => [provider.name, provider] as const))(
+    'should declare every variable %s reads, with the value that unset stands for',
+    (_name, provider) => {
+      const read = (reader: EnvReader) => provider.readConfig(reader);
+      const declared = provider.variables.map((variable) => variable.name);
+      expect(variablesRead(read)).toEqual([...declared].sort());
+      expect(wrongDefaults(provider.variables, read)).toEqual([]);
+    },
+  );
 
   it('should build the provider SEARCH_PROVIDER selects when its variables are set', () => {
     const provider = create({

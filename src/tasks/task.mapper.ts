@@ -15,7 +15,7 @@ import {
   OutputSchemaDto,
   OutputSchemaProperty,
 } from './dto/alert-fields.dto';
-import { NotificationConfigDto, NotificationsProperty } from './dto/notification-config.dto';
+import { NotificationsProperty } from './dto/notification-config.dto';
 import type { EvidenceRule } from './evidence-rule';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import type { NotifyBehavior } from '../search/search.types';
@@ -24,7 +24,7 @@ import type { TaskState } from './task-state';
 
 export type TaskViewer = 'owner' | 'public';
 
-@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class TaskResponse {
   @UuidProperty()
   id: string;

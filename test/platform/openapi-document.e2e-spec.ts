@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { loadConfig } from '../../src/app.config';
+import { createRootLogger } from '../../src/common/logging/root-logger';
+import { LOG_SECRETS } from '../../src/log-secrets';
 import { NOTIFICATION_TYPES } from '../../src/notifications/channels/channel-registry';
+import { previewOpenApiDocument } from '../../src/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -121,6 +125,40 @@ describe('OpenAPI document', () => {
     expect(typeErrors(directory, 'wrong-consumer.ts')).toEqual([
       expect.stringContaining("Property 'schedule' does not exist"),
     ]);
+  });
+
+  it('should be the document that console/generate.ts types when it is built without a database', async () => {
+    const logger = createRootLogger({ level: 'error', secrets: LOG_SECRETS });
+    const preview = await previewOpenApiDocument(loadConfig({}), logger);
+    expect(JSON.parse(JSON.stringify(preview))).toEqual(document);
+  });
+
+  it('should describe each channel config by its type when a task holds notifications', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, object> } })
+      .components.schemas;
+    const telegram = schemas.TelegramNotificationConfig;
+    expect(telegram).toMatchObject({
+      required: ['type', 'chat_id', 'bot_token'],
+      properties: { type: { enum: ['telegram'] }, chat_id: { type: 'string' } },
+    });
+    expect(schemas.WebhookNotificationConfig).toMatchObject({
+      required: ['type', 'url'],
+      properties: { method: { enum: ['POST', 'PUT', 'PATCH'], default: 'POST' } },
+    });
+    expect(schemas.TaskResponse).toMatchObject({
+      properties: {
+        notifications: {
+          items: {
+            oneOf: NOTIFICATION_TYPES.map((type) => ({
+              $ref: expect.stringMatching(
+                new RegExp(`/${type}NotificationConfig$`, 'i'),
+              ) as unknown,
+            })),
+            discriminator: { propertyName: 'type' },
+          },
+        },
+      },
+    });
   });
 
   it('should declare 413 and 415 on every operation when it takes a JSON body', () => {

@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
 import { createRootLogger } from '../../src/common/logging/root-logger';
+import { LOG_SECRETS } from '../../src/log-secrets';
 import { loadConfig } from '../../src/app.config';
 import { runMigrations } from '../../src/database/migrate';
 import {
@@ -115,7 +116,7 @@ export async function startServiceContext(
       AppModule.forRoot({
         config,
         databaseUrl,
-        logger: createRootLogger({ level: config.server.logLevel }),
+        logger: createRootLogger({ level: config.server.logLevel, secrets: LOG_SECRETS }),
       }),
     ],
   })

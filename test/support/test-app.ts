@@ -6,6 +6,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/create-app';
 import { createRootLogger, type DestinationStream } from '../../src/common/logging/root-logger';
 import { loadConfig, type AppConfig } from '../../src/app.config';
+import { LOG_SECRETS } from '../../src/log-secrets';
 import { runMigrations } from '../../src/database/migrate';
 import type { GeminiStandIn } from './gemini-stand-in';
 import { JwksServer } from './jwks-server';
@@ -102,6 +103,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createRootLogger({
     level: config.server.logLevel,
     destination: options.logDestination,
+    secrets: LOG_SECRETS,
   });
   const app = await createApp(config, databaseUrl, logger);
   await app.listen(0, '127.0.0.1');

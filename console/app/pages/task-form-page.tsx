@@ -1,10 +1,10 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, fieldErrors } from '../api';
-import { CHANNELS, type Channel } from '../channels';
+import { CHANNELS, newConfig, type Channel, type ChannelValues } from '../channels';
 import { NOTIFY_BEHAVIORS } from '../labels';
 import { navigate } from '../router';
-import type { NotificationConfig, NotifyBehavior, Preview, Suggestion, Task } from '../types';
+import type { NotifyBehavior, Preview, Suggestion, Task } from '../types';
 import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
 import { useLoad } from '../use-load';
 import { HeadersEditor } from '../headers-editor';
@@ -19,7 +19,7 @@ interface FormValues {
   output_schema: string;
   evidence: string;
   /** Per channel type: its config (kept whole, so a webhook's secret survives an edit), or off. */
-  notifications: Record<string, NotificationConfig | null>;
+  notifications: Record<string, ChannelValues | null>;
 }
 
 function json(value: unknown): string {
@@ -68,7 +68,7 @@ function bodyOf(values: FormValues, creating: boolean): Record<string, unknown> 
   const outputSchema = parseJsonField('output_schema', values.output_schema);
   const evidence = parseJsonField('evidence', values.evidence);
   const notifications = Object.values(values.notifications)
-    .filter((config): config is NotificationConfig => config !== null)
+    .filter((config): config is ChannelValues => config !== null)
     .map((config) =>
       Object.fromEntries(Object.entries(config).filter(([, value]) => value !== '')),
     );
@@ -383,8 +383,8 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
 
 function ChannelFields(props: {
   channel: Channel;
-  config: NotificationConfig | null;
-  onChange: (config: NotificationConfig | null) => void;
+  config: ChannelValues | null;
+  onChange: (config: ChannelValues | null) => void;
 }): JSX.Element {
   const { channel, config } = props;
   const id = `channel-${channel.type}`;
@@ -396,11 +396,7 @@ function ChannelFields(props: {
           type="checkbox"
           checked={config !== null}
           onChange={(event) =>
-            props.onChange(
-              event.currentTarget.checked
-                ? { type: channel.type, ...(channel.type === 'webhook' ? { method: 'POST' } : {}) }
-                : null,
-            )
+            props.onChange(event.currentTarget.checked ? newConfig(channel) : null)
           }
         />
         {channel.label}
@@ -422,14 +418,14 @@ function ChannelFields(props: {
                 hint={field.hint}
               >
                 {(attributes) =>
-                  field.input === 'method' ? (
+                  field.input === 'choice' ? (
                     <select
                       {...attributes}
-                      value={value || 'POST'}
+                      value={value || field.default}
                       onChange={(event) => update(event.currentTarget.value)}
                     >
-                      {['POST', 'PUT', 'PATCH'].map((method) => (
-                        <option key={method}>{method}</option>
+                      {(field.choices ?? []).map((choice) => (
+                        <option key={choice}>{choice}</option>
                       ))}
                     </select>
                   ) : field.input === 'password' ? (

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
-import { channelLabel, channelOf } from '../channels';
+import { channelLabel, channelOf, destination, type ChannelValues } from '../channels';
 import { formatDate, formatUsd, formatValue } from '../format';
 import {
   EXECUTION_STATUSES,
@@ -12,7 +12,7 @@ import {
   TASK_STATES,
 } from '../labels';
 import { navigate } from '../router';
-import type { Execution, NotificationConfig, SendRecord, Task, TestSendResult } from '../types';
+import type { Execution, SendRecord, Task, TestSendResult } from '../types';
 import {
   Badge,
   ConfirmButton,
@@ -266,12 +266,6 @@ function TaskDetails(props: { task: Task }): JSX.Element {
   );
 }
 
-/** What a config sends to, without its secrets. */
-function destination(config: NotificationConfig): string {
-  const value = config.address ?? config.url ?? config.chat_id;
-  return typeof value === 'string' ? value : '';
-}
-
 function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Element {
   const { task } = props;
   const [results, setResults] = useState<Record<string, TestSendResult | string>>({});
@@ -301,7 +295,7 @@ function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Eleme
         </p>
       ) : (
         <ul class="configs">
-          {task.notifications.map((config) => {
+          {task.notifications.map((config: ChannelValues) => {
             const result = results[config.type];
             const generated = channelOf(config.type)?.generatedSecret;
             const secret = generated && config[generated.name];

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { CENSORED, REDACT_PATHS, scrubLogArguments, serializeError } from './log-redaction';
+import { CENSORED, LogRedaction, type LogSecrets } from './log-redaction';
 
 export type { DestinationStream, Logger as RootLogger };
 
@@ -8,6 +8,8 @@ export interface RootLoggerOptions {
   level: string;
   /** Where the JSON lines go; stdout by default (tests pass a stream of their own). */
   destination?: DestinationStream;
+  /** The secret field names and shapes of the registered providers and channels (`LOG_SECRETS`). */
+  secrets: readonly LogSecrets[];
 }
 
 let stdout: DestinationStream | undefined;
@@ -17,19 +19,20 @@ let stdout: DestinationStream | undefined;
  * censored by field name and masked in text (`log-redaction.ts`), errors reduced to their
  * class, message, code and stack. Every other logger is a child of it.
  */
-export function createRootLogger({ level, destination }: RootLoggerOptions): Logger {
+export function createRootLogger({ level, destination, secrets }: RootLoggerOptions): Logger {
   // One stdout stream for every logger of the process (tests start several applications).
   stdout ??= pino.destination(1);
+  const redaction = new LogRedaction(secrets);
   return pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      serializers: { err: serializeError },
-      redact: { paths: REDACT_PATHS, censor: CENSORED },
+      serializers: { err: (error: unknown) => redaction.serializeError(error) },
+      redact: { paths: redaction.paths, censor: CENSORED },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, scrubLogArguments(args) as Parameters<typeof method>);
+          method.apply(this, redaction.scrubLogArguments(args) as Parameters<typeof method>);
         },
       },
     },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 import type { ConfigSlice } from '../../config/config-slice';
+import type { EnvVariable } from '../../config/env-variable';
 import { discordChannel } from './discord/discord.channel';
 import { emailChannel } from './email/email.channel';
 import type { ChannelDefinition, NotificationChannel } from './notification-channel';
@@ -9,8 +10,10 @@ import { telegramChannel } from './telegram/telegram.channel';
 import { webhookChannel } from './webhook/webhook.channel';
 
 /**
- * The one list of channels: adding one is a folder under channels/ and a line here. The types a
- * task's `notifications` may hold, the config union, its validation and the API document follow.
+ * The one list of channels: adding one is a folder under channels/ and a line here
+ * (docs/extending.md). The types a task's `notifications` may hold, the config union, its
+ * validation, the API document, the console's form and the log's redaction follow; what follows
+ * at run time is a function of the list, so a test can add a channel to it.
  */
 export const CHANNELS = [
   emailChannel,
@@ -20,6 +23,8 @@ export const CHANNELS = [
   ntfyChannel,
   telegramChannel,
 ] as const;
+
+type Channels = readonly ChannelDefinition[];
 
 type ConfigOfChannel<D> = D extends ChannelDefinition<infer C> ? C : never;
 
@@ -33,31 +38,48 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = CHANNELS.map(
   (definition) => definition.type,
 );
 
-/** What each type's config holds besides `type` and `events`, for the API document. */
-export const NOTIFICATION_FIELDS = CHANNELS.map(
-  (definition) => `${definition.type}: ${definition.fields}`,
-).join('; ');
+/** The channels' own configuration slices, read at start-up with the rest. */
+export function channelConfigsOf(channels: Channels): ReadonlyArray<ConfigSlice<unknown>> {
+  return channels.flatMap((definition) => (definition.config ? [definition.config] : []));
+}
 
-/** The channels' own configuration, read at start-up with the rest. */
-export const CHANNEL_CONFIGS: ReadonlyArray<ConfigSlice<unknown>> = CHANNELS.flatMap(
-  (definition: ChannelDefinition) => (definition.config ? [definition.config] : []),
-);
+export const CHANNEL_CONFIGS = channelConfigsOf(CHANNELS);
+
+/** The channels' own variables, as `.env.example` and the README list them. */
+export function channelVariablesOf(channels: Channels): EnvVariable[] {
+  return channels.flatMap((definition) => definition.variables ?? []);
+}
 
 export const NOTIFICATION_CHANNELS = Symbol('NOTIFICATION_CHANNELS');
 
-const CHANNEL_CLASSES = CHANNELS.map((definition: ChannelDefinition) => definition.channel);
+/**
+ * The channel classes of `channels` and the multi-provider token that gathers them; refuses to
+ * start when a definition's type has no channel.
+ */
+export function channelProvidersOf(channels: Channels): Provider[] {
+  const classes = channels.map((definition) => definition.channel);
+  return [
+    ...classes,
+    {
+      provide: NOTIFICATION_CHANNELS,
+      useFactory: (...instances: NotificationChannel[]) => {
+        const missing = channels.filter(
+          (definition) => !instances.some((instance) => instance.type === definition.type),
+        );
+        if (missing.length > 0)
+          throw new Error(
+            `No channel for ${missing.map((definition) => definition.type).join(', ')}`,
+          );
+        return instances;
+      },
+      inject: classes,
+    },
+  ];
+}
 
-/** The channel classes and the multi-provider token that gathers them. */
-export const CHANNEL_PROVIDERS: Provider[] = [
-  ...CHANNEL_CLASSES,
-  {
-    provide: NOTIFICATION_CHANNELS,
-    useFactory: (...channels: NotificationChannel[]) => channels,
-    inject: CHANNEL_CLASSES,
-  },
-];
+export const CHANNEL_PROVIDERS = channelProvidersOf(CHANNELS);
 
-/** Finds the channel of a config type; refuses to start when a type has none, or two. */
+/** Finds the channel of a config type; refuses to start when a type has two. */
 @Injectable()
 export class NotificationChannelRegistry {
   private readonly byType = new Map<string, NotificationChannel>();
@@ -67,8 +89,15 @@ export class NotificationChannelRegistry {
       if (this.byType.has(channel.type)) throw new Error(`Two channels of type ${channel.type}`);
       this.byType.set(channel.type, channel);
     }
-    const missing = NOTIFICATION_TYPES.filter((type) => !this.byType.has(type));
-    if (missing.length > 0) throw new Error(`No channel for ${missing.join(', ')}`);
+  }
+
+  /** The registered types, in the registry's order. */
+  get types(): string[] {
+    return [...this.byType.keys()];
+  }
+
+  has(type: unknown): type is NotificationType {
+    return typeof type === 'string' && this.byType.has(type);
   }
 
   get<T extends NotificationType>(

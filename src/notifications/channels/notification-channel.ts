@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
+import type { LogSecrets } from '../../common/logging/log-redaction';
 import type { ConfigSlice } from '../../config/config-slice';
+import type { EnvVariable } from '../../config/env-variable';
 import type { AttemptOutcome } from '../delivery/attempt-outcome';
 import type { ConcurrencyLimit } from '../delivery/concurrency-limit';
 import type { NotificationContent } from '../content/notification-content';
@@ -79,17 +81,56 @@ export function maskUrl(url: string): string {
 }
 
 /**
- * One channel, described once (STYLE.md, "Extension points"): its type, its class, the fields its
- * config adds (for the API document) and its own variables. The registry lists the definitions;
- * the channel types, the config union, its validation and the API document follow it.
+ * What a person fills in for one field of a config: the console's form shows it, and the API
+ * document's schema of the config follows from it (docs/extending.md).
+ */
+export interface ChannelField {
+  /** Its name in the config (`bot_token`). */
+  readonly name: string;
+  /** The form's label: "Bot token". */
+  readonly label: string;
+  /**
+   * The kind of value: `email`, `url` and `text` are strings the form shows, `password` a string
+   * it hides, `choice` one of `choices`, `headers` HTTP header names and values (an object in the
+   * config).
+   */
+  readonly input: 'email' | 'url' | 'text' | 'password' | 'choice' | 'headers';
+  /** The values of a `choice`. */
+  readonly choices?: readonly string[];
+  /** May be left out. */
+  readonly optional?: boolean;
+  /** What a config left without it holds; the form starts with it. */
+  readonly default?: string;
+  /** One sentence the form shows under the field. */
+  readonly hint?: string;
+}
+
+/** A secret the service makes for a config and shows its owner (a webhook's signing secret). */
+export interface GeneratedSecret {
+  readonly name: string;
+  readonly label: string;
+}
+
+/**
+ * One channel, described once (docs/extending.md): its type and label, its class, the fields a
+ * person fills in, the secret it makes, its own variables with their descriptions, and what of it
+ * the log must never show. The registry lists the definitions; the channel types, the config
+ * union, its validation, the API document, the console's form and the log's redaction follow it.
  */
 export interface ChannelDefinition<C extends NotificationConfigBase = NotificationConfigBase> {
   readonly type: C['type'];
+  /** As the console names it: "Telegram". */
+  readonly label: string;
   readonly channel: Type<NotificationChannel<C>>;
-  /** The fields of its config besides `type` and `events`, as the API document lists them. */
-  readonly fields: string;
-  /** Its own variables (`SMTP_URL`, `TELEGRAM_API_BASE_URL`), when it has any. */
+  /** The fields of its config besides `type` and `events`, in the form's order. */
+  readonly fields: readonly ChannelField[];
+  readonly generatedSecret?: GeneratedSecret;
+  /** Its own configuration slice, when it has variables (`SMTP_URL`, `TELEGRAM_API_BASE_URL`). */
   readonly config?: ConfigSlice<unknown>;
+  /** The variables `config` reads, with their descriptions and defaults. */
+  readonly variables?: readonly EnvVariable[];
+  /** The names of its config's secret fields and the shapes of its secrets in text. */
+  readonly secrets?: LogSecrets;
 }
 
 export function defineChannel<C extends NotificationConfigBase>(

@@ -1,10 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import {
-  NOTIFICATION_TYPES,
-  NotificationChannelRegistry,
-  type NotificationConfig,
-  type NotificationType,
-} from './channel-registry';
+import { NotificationChannelRegistry, type NotificationConfig } from './channel-registry';
 import type { ChannelOwner } from './notification-channel';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-types';
 
@@ -33,9 +28,9 @@ export class NotificationConfigValidator {
         throw invalid('each notification must be an object with a type');
       }
       const entry = item as Record<string, unknown>;
-      const type = entry.type as NotificationType;
-      if (!NOTIFICATION_TYPES.includes(type)) {
-        throw invalid(`type must be one of ${NOTIFICATION_TYPES.join(', ')}`);
+      const type = entry.type;
+      if (!this.channels.has(type)) {
+        throw invalid(`type must be one of ${this.channels.types.join(', ')}`);
       }
       if (seen.has(type)) {
         throw new BadRequestException(

@@ -19,13 +19,13 @@ import {
   OutputSchemaDto,
   OutputSchemaProperty,
 } from './alert-fields.dto';
-import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
+import { NotificationsProperty } from './notification-config.dto';
 
 export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
-@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class CreateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })

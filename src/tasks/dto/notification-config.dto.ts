@@ -1,35 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import {
-  NOTIFICATION_FIELDS,
-  NOTIFICATION_TYPES,
-  type NotificationType,
-} from '../../notifications/channels/channel-registry';
-import {
-  NOTIFICATION_EVENTS,
-  type NotificationEvent,
-} from '../../notifications/channels/notification-types';
+import { ApiProperty } from '@nestjs/swagger';
+import { NOTIFICATION_SCHEMAS } from '../../notifications/channels/channel-schemas';
 
 /**
- * One element of `notifications`: its `type` decides the other fields (docs/api.md). Types and
- * fields come from the channel registry. Validation is done by `NotificationConfigValidator` (it
- * needs DNS for the SSRF guard and gives 400 `Invalid notification: ...` messages, not 422s).
- */
-export class NotificationConfigDto {
-  @ApiProperty({ enum: NOTIFICATION_TYPES })
-  type: NotificationType;
-
-  @ApiPropertyOptional({
-    enum: NOTIFICATION_EVENTS,
-    isArray: true,
-    description: 'Absent: every event',
-  })
-  events?: NotificationEvent[];
-}
-
-/**
- * A task's `notifications`, in requests and answers alike; the class that uses it names
- * `NotificationConfigDto` in `@ApiExtraModels`.
+ * A task's `notifications`, in requests and answers alike: each element one channel's config,
+ * told apart by its `type` (docs/api.md). The schemas come from the channel registry, and the
+ * document gets their components where it is built (`openApiDocument`). Validation is done by
+ * `NotificationConfigValidator` (it needs DNS for the SSRF guard and gives 400
+ * `Invalid notification: ...` messages, not 422s).
  */
 export function NotificationsProperty(options: {
   required: boolean;
@@ -39,11 +17,7 @@ export function NotificationsProperty(options: {
     ApiProperty({
       type: 'array',
       required: options.required,
-      items: {
-        allOf: [{ $ref: getSchemaPath(NotificationConfigDto) }],
-        additionalProperties: true,
-        description: NOTIFICATION_FIELDS,
-      },
+      items: NOTIFICATION_SCHEMAS.item,
       description: options.description,
     }),
   );

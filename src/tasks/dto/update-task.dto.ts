@@ -10,10 +10,10 @@ import {
   OutputSchemaDto,
   OutputSchemaProperty,
 } from './alert-fields.dto';
-import { NotificationConfigDto, NotificationsProperty } from './notification-config.dto';
+import { NotificationsProperty } from './notification-config.dto';
 
 /** Every field optional: only the fields sent change. */
-@ApiExtraModels(NotificationConfigDto, OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX })
   @OptionalText({ min: 1, max: NAME_MAX })

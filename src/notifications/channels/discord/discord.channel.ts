@@ -108,6 +108,17 @@ export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
 
 export const discordChannel = defineChannel<DiscordNotificationConfig>({
   type: 'discord',
+  label: 'Discord',
   channel: DiscordChannel,
-  fields: 'url',
+  fields: [{ name: 'url', label: 'Webhook URL', input: 'url' }],
+  secrets: {
+    fields: ['url'],
+    shapes: [
+      {
+        pattern: /\b(discord(?:app)?\.com\/api\/webhooks\/)[^\s"'<>]+/gi,
+        mask: '$1[Redacted]',
+        clue: /discord/,
+      },
+    ],
+  },
 });

@@ -13,7 +13,7 @@ import {
   type NotificationChannel,
   type OutgoingNotification,
 } from '../notification-channel';
-import { emailConfig, type EmailConfig } from './email.config';
+import { EMAIL_VARIABLES, emailConfig, type EmailConfig } from './email.config';
 import {
   smtpFailureClass,
   smtpFailureDetail,
@@ -139,7 +139,11 @@ export function isRetryableSmtpError(error: unknown): boolean {
 
 export const emailChannel = defineChannel<EmailNotificationConfig>({
   type: 'email',
+  label: 'Email',
   channel: EmailChannel,
-  fields: 'address',
+  fields: [{ name: 'address', label: 'Address', input: 'email' }],
   config: emailConfig,
+  variables: EMAIL_VARIABLES,
+  // Addresses in text are masked by the log itself.
+  secrets: { fields: ['address', 'smtpUrl'] },
 });

@@ -143,6 +143,14 @@ function isHeaderSafe(token: string): boolean {
 
 export const ntfyChannel = defineChannel<NtfyNotificationConfig>({
   type: 'ntfy',
+  label: 'ntfy',
   channel: NtfyChannel,
-  fields: 'url, token?',
+  fields: [
+    { name: 'url', label: 'Topic URL', input: 'url' },
+    { name: 'token', label: 'Access token', input: 'password', optional: true },
+  ],
+  secrets: {
+    fields: ['token'],
+    shapes: [{ pattern: /\btk_[A-Za-z0-9_-]{4,}/g, mask: 'tk_[Redacted]', clue: /tk_/ }],
+  },
 });

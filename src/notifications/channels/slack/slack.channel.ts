@@ -80,6 +80,17 @@ export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
 
 export const slackChannel = defineChannel<SlackNotificationConfig>({
   type: 'slack',
+  label: 'Slack',
   channel: SlackChannel,
-  fields: 'url',
+  fields: [{ name: 'url', label: 'Incoming webhook URL', input: 'url' }],
+  secrets: {
+    fields: ['url'],
+    shapes: [
+      {
+        pattern: /\b(hooks\.slack\.com\/)[^\s"'<>]+/gi,
+        mask: '$1[Redacted]',
+        clue: /hooks\.slack/,
+      },
+    ],
+  },
 });

@@ -14,7 +14,7 @@ import {
   type NotificationChannel,
   type OutgoingNotification,
 } from '../notification-channel';
-import { telegramConfig, type TelegramConfig } from './telegram.config';
+import { TELEGRAM_VARIABLES, telegramConfig, type TelegramConfig } from './telegram.config';
 
 export interface TelegramNotificationConfig extends NotificationConfigBase {
   type: 'telegram';
@@ -126,7 +126,23 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
 
 export const telegramChannel = defineChannel<TelegramNotificationConfig>({
   type: 'telegram',
+  label: 'Telegram',
   channel: TelegramChannel,
-  fields: 'chat_id, bot_token',
+  fields: [
+    { name: 'chat_id', label: 'Chat id', input: 'text' },
+    { name: 'bot_token', label: 'Bot token', input: 'password' },
+  ],
   config: telegramConfig,
+  variables: TELEGRAM_VARIABLES,
+  secrets: {
+    fields: ['bot_token'],
+    // `<bot id>:<secret>`, in a Bot API path (`/bot<token>/`) or alone.
+    shapes: [
+      {
+        pattern: /\b(bot)?\d{1,20}:[A-Za-z0-9_-]{20,}/g,
+        mask: '[Redacted]',
+        clue: /\d:[A-Za-z0-9_-]{20}/,
+      },
+    ],
+  },
 });

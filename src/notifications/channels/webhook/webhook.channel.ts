@@ -183,6 +183,21 @@ export function headerProblem(name: string, value: unknown): string | null {
 
 export const webhookChannel = defineChannel<WebhookNotificationConfig>({
   type: 'webhook',
+  label: 'Webhook',
   channel: WebhookChannel,
-  fields: 'url, method, headers, secret',
+  fields: [
+    {
+      name: 'url',
+      label: 'URL',
+      input: 'url',
+      hint: 'Deliveries are signed with a secret the service makes; a new URL gets a new one.',
+    },
+    { name: 'method', label: 'Method', input: 'choice', choices: WEBHOOK_METHODS, default: 'POST' },
+    { name: 'headers', label: 'Headers', input: 'headers', optional: true },
+  ],
+  generatedSecret: { name: 'secret', label: 'Signing secret' },
+  secrets: {
+    fields: ['url', 'headers', 'secret'],
+    shapes: [{ pattern: /\bwhsec_[A-Za-z0-9+/=]{4,}/g, mask: 'whsec_[Redacted]', clue: /whsec_/ }],
+  },
 });

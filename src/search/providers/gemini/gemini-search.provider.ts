@@ -18,7 +18,12 @@ import {
   type SuggestRequest,
 } from '../../search-provider';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
-import { DEFAULT_GEMINI_MODEL, readGeminiConfig, type GeminiConfig } from './gemini-search.config';
+import {
+  DEFAULT_GEMINI_MODEL,
+  GEMINI_VARIABLES,
+  readGeminiConfig,
+  type GeminiConfig,
+} from './gemini-search.config';
 
 /** Gemini 2.5 Flash list price (README, "Search providers"): grounding is billed per grounded prompt. */
 export const GEMINI_LIST_PRICE: ListPrice = {
@@ -157,7 +162,11 @@ export function geminiTokens(body: unknown): TokenUsage {
 export const geminiSearchProvider = defineSearchProvider({
   name: 'gemini',
   label: 'Gemini',
-  variables: ['GEMINI_API_KEY'],
+  variables: GEMINI_VARIABLES,
   readConfig: readGeminiConfig,
+  secrets: {
+    fields: ['apiKey'],
+    shapes: [{ pattern: /\bAIza[0-9A-Za-z_-]{35}/g, mask: 'AIza[Redacted]', clue: /AIza/ }],
+  },
   create: (...args) => new GeminiSearchProvider(...args),
 });

@@ -4,7 +4,12 @@ import type { ListPrice, TokenUsage } from '../../provider-usage';
 import { ResponsesApiProvider, type ResponsesEndpoint } from '../responses-api.provider';
 import { itemsOfType, responsesUsage, urlCitations, urlSource } from '../responses-api.wire';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
-import { DEFAULT_OPENAI_MODEL, readOpenAiConfig, type OpenAiConfig } from './openai-search.config';
+import {
+  DEFAULT_OPENAI_MODEL,
+  OPENAI_VARIABLES,
+  readOpenAiConfig,
+  type OpenAiConfig,
+} from './openai-search.config';
 
 /** GPT-5 mini list price with the web search tool (README, "Search providers"). */
 export const OPENAI_LIST_PRICE: ListPrice = {
@@ -72,7 +77,11 @@ function openAiTokens(body: unknown): TokenUsage {
 export const openAiSearchProvider = defineSearchProvider({
   name: 'openai',
   label: 'OpenAI',
-  variables: ['OPENAI_API_KEY'],
+  variables: OPENAI_VARIABLES,
   readConfig: readOpenAiConfig,
+  secrets: {
+    fields: ['apiKey'],
+    shapes: [{ pattern: /\bsk-[A-Za-z0-9_-]{20,}/g, mask: 'sk-[Redacted]', clue: /sk-/ }],
+  },
   create: (...args) => new OpenAiSearchProvider(...args),
 });

@@ -7,6 +7,7 @@ import { itemsOfType, responsesUsage } from '../responses-api.wire';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
 import {
   DEFAULT_PERPLEXITY_MODEL,
+  PERPLEXITY_VARIABLES,
   readPerplexityConfig,
   type PerplexityConfig,
 } from './perplexity-search.config';
@@ -102,7 +103,11 @@ function perplexityTokens(body: unknown): TokenUsage {
 export const perplexitySearchProvider = defineSearchProvider({
   name: 'perplexity',
   label: 'Perplexity',
-  variables: ['PERPLEXITY_API_KEY'],
+  variables: PERPLEXITY_VARIABLES,
   readConfig: readPerplexityConfig,
+  secrets: {
+    fields: ['apiKey'],
+    shapes: [{ pattern: /\bpplx-[A-Za-z0-9]{20,}/g, mask: 'pplx-[Redacted]', clue: /pplx-/ }],
+  },
   create: (...args) => new PerplexitySearchProvider(...args),
 });

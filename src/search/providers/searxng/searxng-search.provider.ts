@@ -22,7 +22,7 @@ import type {
   SuggestRequest,
 } from '../../search-provider';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
-import { readSearxngConfig, type SearxngConfig } from './searxng-search.config';
+import { SEARXNG_VARIABLES, readSearxngConfig, type SearxngConfig } from './searxng-search.config';
 
 /** SearXNG itself costs nothing per search; the model's tokens have no built-in price (self-hosted). */
 export const SEARXNG_LIST_PRICE: ListPrice = {
@@ -169,7 +169,8 @@ function chatTokens(body: unknown): TokenUsage {
 export const searxngSearchProvider = defineSearchProvider({
   name: 'searxng',
   label: 'SearXNG judged by an OpenAI-compatible model',
-  variables: ['SEARXNG_URL', 'LLM_BASE_URL', 'LLM_MODEL'],
+  variables: SEARXNG_VARIABLES,
   readConfig: readSearxngConfig,
+  secrets: { fields: ['apiKey'] },
   create: (...args) => new SearxngSearchProvider(...args),
 });

@@ -1,0 +1,4813 @@
+// Written by console/generate.ts from the API document (GET /openapi.json) with
+// openapi-typescript: change the API, not this file.
+
+export interface paths {
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether the database and the job engine answer
+     * @description One field per component (`database`, `job_queue`): `ok` or `unavailable`. The 503 body carries the same fields beside `detail`.
+     */
+    get: operations['HealthController_health'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/users/me/username': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Set the caller's username (once) */
+    patch: operations['UsernameController_setUsername'];
+    trace?: never;
+  };
+  '/api/v1/users/username/available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether a username can be claimed */
+    get: operations['UsernameController_checkAvailability'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sync-user': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update the caller's user from an identity-provider JWT
+     * @description Takes only a JWT: an API key gets 401.
+     */
+    post: operations['AuthController_syncUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The calling user */
+    get: operations['AuthController_me'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/me/roles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The calling user's roles */
+    get: operations['AuthController_roles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the caller's active API keys */
+    get: operations['AuthController_listApiKeys'];
+    put?: never;
+    /**
+     * Create an API key (the full key is shown only here)
+     * @description At most 50 active keys per user: the 51st answers 409.
+     */
+    post: operations['AuthController_createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke an API key */
+    delete: operations['AuthController_revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/execute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a task now
+     * @description Answers the new `pending` execution; the run itself is asynchronous.
+     */
+    post: operations['ExecutionsController_execute'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/executions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a task's executions, newest first */
+    get: operations['ExecutionsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the caller's tasks, newest first
+     * @description A bare array: every task without `limit`, a page with `limit` and `offset`.
+     */
+    get: operations['TasksController_list'];
+    put?: never;
+    /** Create a task */
+    post: operations['TasksController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/suggest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Suggest a task configuration from a prompt */
+    post: operations['TasksController_suggest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run a query and its condition once, without creating a task */
+    post: operations['TasksController_preview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a task (anyone, for a public task)
+     * @description Non-owners of a public task get it without owner data; a private task is 404.
+     */
+    get: operations['TasksController_get'];
+    /** Update a task */
+    put: operations['TasksController_update'];
+    post?: never;
+    /** Delete a task */
+    delete: operations['TasksController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/visibility': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Make a task public or private */
+    patch: operations['TaskSharingController_setVisibility'];
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fork a public task (or one of your own) */
+    post: operations['TaskSharingController_fork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/public/tasks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List public tasks */
+    get: operations['PublicTasksController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/public/tasks/id/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a public task (counts a view) */
+    get: operations['PublicTasksController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/tasks/{id}/rss': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** RSS 2.0 feed of a public task's met-condition executions */
+    get: operations['TaskFeedController_rss'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/waitlist': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Join the waitlist */
+    post: operations['WaitlistController_join'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Platform statistics */
+    get: operations['AdminController_getStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/queries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every task's query with its owner, newest first */
+    get: operations['AdminController_listQueries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/executions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** All executions, newest first */
+    get: operations['AdminController_listExecutions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/scheduler/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Check jobs waiting or running in the queue */
+    get: operations['AdminController_listSchedulerJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/errors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Failed executions, newest first */
+    get: operations['AdminController_listErrors'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Users, newest first */
+    get: operations['AdminController_listUsers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Provider usage per user in a month, highest cost first */
+    get: operations['AdminController_listUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/users/{id}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Deactivate a user and pause all the user's tasks */
+    patch: operations['AdminController_deactivateUser'];
+    trace?: never;
+  };
+  '/admin/users/{id}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Reactivate a deactivated user; the user's tasks stay paused */
+    patch: operations['AdminController_reactivateUser'];
+    trace?: never;
+  };
+  '/api/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's provider usage and cost in a month */
+    get: operations['UsageController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/notifications/sends': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List send attempts across the caller's tasks, newest first */
+    get: operations['NotificationsController_listSends'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{task_id}/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a task's executions that met their condition, newest first */
+    get: operations['NotificationsController_listForTask'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{task_id}/notifications/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a test event through the task's notification configs now, one attempt each */
+    post: operations['NotificationsController_sendTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/email-verifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's email addresses and their verification state */
+    get: operations['EmailVerificationController_list'];
+    put?: never;
+    /** Mail a 6-digit code to an address the caller wants to notify (5 requests an hour) */
+    post: operations['EmailVerificationController_request'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/email-verifications/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirm an address with the code mailed to it */
+    post: operations['EmailVerificationController_confirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/email-verifications/{email}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a verified or pending address */
+    delete: operations['EmailVerificationController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    ErrorResponse: {
+      /**
+       * @description What went wrong, in words
+       * @example Task not found
+       */
+      detail: string;
+    };
+    RateLimitErrorResponse: {
+      /**
+       * @description What went wrong, in words
+       * @example Task not found
+       */
+      detail: string;
+      /** @description Seconds until the window that refused the request opens again */
+      retry_after: number;
+    };
+    SetUsernameDto: {
+      /** @example ada_lovelace */
+      username: string;
+    };
+    UsernameClaimed: {
+      username: string;
+      /** @enum {boolean} */
+      updated: true;
+    };
+    ValidationIssue: {
+      /** @example missing */
+      type: string;
+      /**
+       * @description Where the input was: `body`, `query` or `path`, then the field
+       * @example [
+       *       "body",
+       *       "search_query"
+       *     ]
+       */
+      loc: (string | number)[];
+      /** @example Field required */
+      msg: string;
+      /** @description The rejected value, as sent: any JSON value */
+      input:
+        | string
+        | number
+        | boolean
+        | ({
+            [key: string]: unknown;
+          } | null)
+        | unknown[];
+      ctx?: {
+        [key: string]: unknown;
+      };
+    };
+    ValidationErrorResponse: {
+      detail: components['schemas']['ValidationIssue'][];
+    };
+    UsernameAvailability: {
+      available: boolean;
+    };
+    SyncedUserResponse: {
+      /** Format: uuid */
+      id: string;
+      email: string | null;
+      /** @enum {string} */
+      state: 'active' | 'deactivated';
+      /** Format: date-time */
+      created_at: string;
+      /** @description The identity provider's user id */
+      clerk_user_id: string | null;
+    };
+    UserResponse: {
+      /** Format: uuid */
+      id: string;
+      email: string | null;
+      /** @enum {string} */
+      state: 'active' | 'deactivated';
+      /** Format: date-time */
+      created_at: string;
+    };
+    CallerRolesResponse: {
+      /** @description Whether the caller has the admin role (the console shows its Admin page) */
+      is_admin: boolean;
+    };
+    CreateApiKeyDto: {
+      /** @example CI pipeline */
+      name: string;
+    };
+    CreatedApiKeyResponse: {
+      /** Format: uuid */
+      id: string;
+      /** @description Redacted key: `sk_...` and its last five characters */
+      key_prefix: string;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+      /** @enum {string} */
+      state: 'active' | 'revoked';
+      /** @description The full key (`sk_` and 32 characters); shown only here */
+      key: string;
+    };
+    ApiKeyResponse: {
+      /** Format: uuid */
+      id: string;
+      /** @description Redacted key: `sk_...` and its last five characters */
+      key_prefix: string;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+      /** @enum {string} */
+      state: 'active' | 'revoked';
+    };
+    ApiKeyRevokedResponse: {
+      /** @example API key revoked */
+      message: string;
+      /** Format: uuid */
+      id: string;
+    };
+    ExecuteTaskBodyDto: {
+      force?: boolean;
+    };
+    GroundingSourceResponse: {
+      uri: string;
+      title: string;
+    };
+    EvidenceReportResponse: {
+      /** @description Distinct domains among the sources */
+      distinct_domains: number;
+      /** @description Distinct domains that match a trusted domain */
+      trusted_matches: number;
+      /** @description Whether the sources meet the evidence rule (defaults without one) */
+      satisfied: boolean;
+    };
+    ValueChangeResponse: {
+      field: string;
+      before: (string | null) | number | boolean;
+      after: (string | null) | number | boolean;
+    };
+    ProviderUsageResponse: {
+      /** @example gemini */
+      provider: string;
+      model: string;
+      input_tokens: number;
+      output_tokens: number;
+      search_calls: number;
+      /** @description USD; null when no price is known */
+      cost_usd: number | null;
+    };
+    ExecutionResponse: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      task_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'retrying' | 'success' | 'failed' | 'cancelled';
+      /** Format: date-time */
+      started_at: string;
+      /** Format: date-time */
+      completed_at: string | null;
+      /** @description Null until the run ends; non-owners never see `error` */
+      result: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Owner only: null for others */
+      error_message: string | null;
+      /** @description Owner only: null for others */
+      notification: {
+        [key: string]: unknown;
+      } | null;
+      grounding_sources: components['schemas']['GroundingSourceResponse'][] | null;
+      /** @description claimed_met, and the evidence rule satisfied when the task has one */
+      condition_met: boolean | null;
+      /** @description The model's own verdict */
+      claimed_met: boolean | null;
+      evidence: components['schemas']['EvidenceReportResponse'] | null;
+      /** @description The values of the task's output_schema; null without one */
+      values: {
+        [key: string]: (string | null) | number | boolean;
+      } | null;
+      /** @description Against the previous successful execution with values; null without a schema */
+      changes: components['schemas']['ValueChangeResponse'][] | null;
+      answer: string | null;
+      reasoning: string | null;
+      /** @description Null before the run called a provider; owner only */
+      usage: components['schemas']['ProviderUsageResponse'] | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    OutputSchemaDto: {
+      /** @enum {string} */
+      type: 'object';
+      /** @description Names match ^[a-z][a-z0-9_]{0,39}$; no nesting, no $ref; 8 kB at most in all */
+      properties: {
+        [key: string]: components['schemas']['OutputPropertyDto'];
+      };
+      /** @description Names of properties */
+      required?: string[];
+    };
+    OutputPropertyDto: {
+      /** @enum {string} */
+      type: 'string' | 'number' | 'integer' | 'boolean';
+      description?: string;
+      /** @description Values of the property type */
+      enum?: (string | number | boolean)[];
+    };
+    EvidenceRuleDto: {
+      /** @default 1 */
+      min_domains: number;
+      /**
+       * @description Host names; a source matches one when its domain equals it or is a subdomain
+       * @default []
+       */
+      trusted_domains: string[];
+      /** @default 1 */
+      confirmations: number;
+    };
+    CreateTaskDto: {
+      /** @default New Monitor */
+      name: string;
+      search_query: string;
+      /** @description Defaults to search_query */
+      condition_description?: string;
+      /**
+       * @default active
+       * @enum {string}
+       */
+      state: 'active' | 'paused';
+      /**
+       * @description `on_change` requires an output_schema
+       * @default once
+       * @enum {string}
+       */
+      notify_behavior: 'once' | 'always' | 'on_change';
+      /** @description Values each check extracts */
+      output_schema?: components['schemas']['OutputSchemaDto'] | null;
+      /** @description What a met verdict needs from its sources */
+      evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /**
+       * @description Queue a run in the create itself, as execute does (also for a paused task); its result schedules the next check. Without it an active task is still checked at once: its first scheduled check is due on creation.
+       * @default false
+       */
+      run_immediately: boolean;
+      /** @description At most one config per type */
+      notifications?: (
+        | components['schemas']['EmailNotificationConfig']
+        | components['schemas']['WebhookNotificationConfig']
+        | components['schemas']['SlackNotificationConfig']
+        | components['schemas']['DiscordNotificationConfig']
+        | components['schemas']['NtfyNotificationConfig']
+        | components['schemas']['TelegramNotificationConfig']
+      )[];
+    };
+    CreatedTaskResponse: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Owner only
+       */
+      user_id?: string;
+      name: string;
+      search_query: string;
+      condition_description: string;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed';
+      /** @enum {string} */
+      notify_behavior: 'once' | 'always' | 'on_change';
+      /** @description Null when the task extracts no values */
+      output_schema: components['schemas']['OutputSchemaDto'] | null;
+      /** @description Null: a met verdict counts as the model claims it */
+      evidence: components['schemas']['EvidenceRuleDto'] | null;
+      /**
+       * Format: date-time
+       * @description Set by the agent; null when completed
+       */
+      next_run: string | null;
+      is_public: boolean;
+      view_count: number;
+      subscriber_count: number;
+      /** Format: uuid */
+      forked_from_task_id: string | null;
+      /** @description State the agent keeps between checks */
+      last_known_state: {
+        [key: string]: unknown;
+      } | null;
+      /** Format: uuid */
+      last_execution_id: string | null;
+      last_execution: components['schemas']['ExecutionResponse'] | null;
+      /** @description Owner only (secrets included): empty for others */
+      notifications: (
+        | components['schemas']['EmailNotificationConfig']
+        | components['schemas']['WebhookNotificationConfig']
+        | components['schemas']['SlackNotificationConfig']
+        | components['schemas']['DiscordNotificationConfig']
+        | components['schemas']['NtfyNotificationConfig']
+        | components['schemas']['TelegramNotificationConfig']
+      )[];
+      /** @description Owner only: null for others */
+      notification_email: string | null;
+      /** @description Owner only: null for others */
+      webhook_url: string | null;
+      /** Format: date-time */
+      state_changed_at: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string | null;
+      /** @description The error `run_immediately` met; null when none (or not asked) */
+      immediate_execution_error: string | null;
+    };
+    SuggestCurrentTaskDto: {
+      name?: string;
+      search_query?: string;
+      condition_description?: string;
+      /** @description cron expression, 5 fields */
+      schedule?: string;
+      /** @enum {string} */
+      notify_behavior?: 'once' | 'always';
+    };
+    SuggestTaskDto: {
+      prompt: string;
+      current_task?: components['schemas']['SuggestCurrentTaskDto'];
+    };
+    SuggestResponse: {
+      name: string;
+      search_query: string;
+      condition_description: string;
+      /**
+       * @description A 5-field cron expression
+       * @example 0 9 * * *
+       */
+      schedule: string;
+      /** @enum {string} */
+      notify_behavior: 'once' | 'always';
+    };
+    PreviewTaskDto: {
+      search_query: string;
+      /** @description Defaults to search_query */
+      condition_description?: string;
+      /** @description Values to extract, as on create; the answer carries them in `values` */
+      output_schema?: components['schemas']['OutputSchemaDto'] | null;
+    };
+    PreviewResponse: {
+      condition_met: boolean;
+      answer: string;
+      reasoning: string;
+      /** @description The values of the output_schema sent; null without one */
+      values: {
+        [key: string]: (string | null) | number | boolean;
+      } | null;
+      grounding_sources: components['schemas']['GroundingSourceResponse'][];
+    };
+    TaskResponse: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description Owner only
+       */
+      user_id?: string;
+      name: string;
+      search_query: string;
+      condition_description: string;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed';
+      /** @enum {string} */
+      notify_behavior: 'once' | 'always' | 'on_change';
+      /** @description Null when the task extracts no values */
+      output_schema: components['schemas']['OutputSchemaDto'] | null;
+      /** @description Null: a met verdict counts as the model claims it */
+      evidence: components['schemas']['EvidenceRuleDto'] | null;
+      /**
+       * Format: date-time
+       * @description Set by the agent; null when completed
+       */
+      next_run: string | null;
+      is_public: boolean;
+      view_count: number;
+      subscriber_count: number;
+      /** Format: uuid */
+      forked_from_task_id: string | null;
+      /** @description State the agent keeps between checks */
+      last_known_state: {
+        [key: string]: unknown;
+      } | null;
+      /** Format: uuid */
+      last_execution_id: string | null;
+      last_execution: components['schemas']['ExecutionResponse'] | null;
+      /** @description Owner only (secrets included): empty for others */
+      notifications: (
+        | components['schemas']['EmailNotificationConfig']
+        | components['schemas']['WebhookNotificationConfig']
+        | components['schemas']['SlackNotificationConfig']
+        | components['schemas']['DiscordNotificationConfig']
+        | components['schemas']['NtfyNotificationConfig']
+        | components['schemas']['TelegramNotificationConfig']
+      )[];
+      /** @description Owner only: null for others */
+      notification_email: string | null;
+      /** @description Owner only: null for others */
+      webhook_url: string | null;
+      /** Format: date-time */
+      state_changed_at: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string | null;
+    };
+    UpdateTaskDto: {
+      name?: string;
+      search_query?: string;
+      condition_description?: string;
+      /** @enum {string} */
+      state?: 'active' | 'paused' | 'completed';
+      /**
+       * @description `on_change` requires an output_schema
+       * @enum {string}
+       */
+      notify_behavior?: 'once' | 'always' | 'on_change';
+      /** @description null clears it */
+      output_schema?: components['schemas']['OutputSchemaDto'] | null;
+      /** @description null clears it */
+      evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description At most one config per type */
+      notifications?: (
+        | components['schemas']['EmailNotificationConfig']
+        | components['schemas']['WebhookNotificationConfig']
+        | components['schemas']['SlackNotificationConfig']
+        | components['schemas']['DiscordNotificationConfig']
+        | components['schemas']['NtfyNotificationConfig']
+        | components['schemas']['TelegramNotificationConfig']
+      )[];
+    };
+    SetVisibilityDto: {
+      /** @description true: anyone can read and fork the task */
+      is_public: boolean;
+    };
+    VisibilityResponse: {
+      is_public: boolean;
+    };
+    ForkTaskDto: {
+      /** @description Default `{original name} (Copy)`, then `(Copy 2)`, `(Copy 3)`... when taken */
+      name?: string;
+    };
+    PublicTaskPage: {
+      /** @description Public tasks, without owner data */
+      tasks: components['schemas']['TaskResponse'][];
+      total: number;
+      offset: number;
+      limit: number;
+    };
+    JoinWaitlistDto: {
+      /** @example ada@example.com */
+      email: string;
+    };
+    WaitlistJoined: {
+      message: string;
+      /** @description Place on the waitlist, from 1 */
+      position: number;
+    };
+    UserCounts: {
+      total: number;
+      active: number;
+    };
+    TaskCounts: {
+      total: number;
+      active: number;
+      paused: number;
+      completed: number;
+    };
+    ExecutionCounts: {
+      total: number;
+      success: number;
+      failed: number;
+    };
+    NotificationCounts: {
+      /** @description Send attempts */
+      total: number;
+      failed: number;
+    };
+    PlatformStats: {
+      users: components['schemas']['UserCounts'];
+      tasks: components['schemas']['TaskCounts'];
+      /** @description Executions created in the last 24 hours */
+      executions_24h: components['schemas']['ExecutionCounts'];
+      /** @description Send attempts of the last 24 hours */
+      notifications_24h: components['schemas']['NotificationCounts'];
+    };
+    AdminQueryResponse: {
+      /** Format: uuid */
+      task_id: string;
+      /** Format: uuid */
+      user_id: string;
+      user_email: string | null;
+      name: string;
+      search_query: string;
+      condition_description: string;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed';
+      is_public: boolean;
+      /** Format: date-time */
+      created_at: string;
+    };
+    AdminQueryPage: {
+      queries: components['schemas']['AdminQueryResponse'][];
+      total: number;
+    };
+    AdminExecutionPage: {
+      executions: components['schemas']['ExecutionResponse'][];
+      total: number;
+    };
+    AdminJobResponse: {
+      /** Format: uuid */
+      job_id: string;
+      /** Format: uuid */
+      task_id: string | null;
+      /**
+       * Format: uuid
+       * @description Set for a run requested through the API; null for a scheduled check
+       */
+      execution_id: string | null;
+      /** @description The queue state of the job (created, retry, active, ...) */
+      state: string;
+      /**
+       * Format: date-time
+       * @description When the queue may start the job: the task's next run
+       */
+      start_after: string;
+      /** Format: date-time */
+      started_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      retry_count: number;
+    };
+    AdminJobPage: {
+      jobs: components['schemas']['AdminJobResponse'][];
+      total: number;
+    };
+    AdminErrorResponse: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      task_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'retrying' | 'success' | 'failed' | 'cancelled';
+      /** Format: date-time */
+      started_at: string;
+      /** Format: date-time */
+      completed_at: string | null;
+      /** @description Null until the run ends; non-owners never see `error` */
+      result: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Owner only: null for others */
+      error_message: string | null;
+      /** @description Owner only: null for others */
+      notification: {
+        [key: string]: unknown;
+      } | null;
+      grounding_sources: components['schemas']['GroundingSourceResponse'][] | null;
+      /** @description claimed_met, and the evidence rule satisfied when the task has one */
+      condition_met: boolean | null;
+      /** @description The model's own verdict */
+      claimed_met: boolean | null;
+      evidence: components['schemas']['EvidenceReportResponse'] | null;
+      /** @description The values of the task's output_schema; null without one */
+      values: {
+        [key: string]: (string | null) | number | boolean;
+      } | null;
+      /** @description Against the previous successful execution with values; null without a schema */
+      changes: components['schemas']['ValueChangeResponse'][] | null;
+      answer: string | null;
+      reasoning: string | null;
+      /** @description Null before the run called a provider; owner only */
+      usage: components['schemas']['ProviderUsageResponse'] | null;
+      /** Format: date-time */
+      created_at: string;
+      task_name: string | null;
+      /**
+       * Format: uuid
+       * @description The task owner
+       */
+      user_id: string | null;
+    };
+    AdminErrorPage: {
+      errors: components['schemas']['AdminErrorResponse'][];
+      total: number;
+    };
+    AdminUserResponse: {
+      /** Format: uuid */
+      id: string;
+      email: string | null;
+      username: string | null;
+      /** @enum {string} */
+      role: 'user' | 'admin';
+      is_admin: boolean;
+      /** @enum {string} */
+      state: 'active' | 'deactivated';
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      deactivated_at: string | null;
+      task_count: number;
+    };
+    AdminUserPage: {
+      users: components['schemas']['AdminUserResponse'][];
+      total: number;
+    };
+    UserUsageResponse: {
+      /** @description Checks that called a provider */
+      executions: number;
+      /** @description Provider-backed operations: checks, suggestions, previews */
+      llm_calls: number;
+      input_tokens: number;
+      output_tokens: number;
+      search_calls: number;
+      /** @description USD; calls without a known price count 0 */
+      cost_usd: number;
+      /** Format: uuid */
+      user_id: string;
+      email: string | null;
+    };
+    AdminUsagePage: {
+      /** @description Highest cost first */
+      users: components['schemas']['UserUsageResponse'][];
+      total: number;
+    };
+    UserDeactivated: {
+      /** @enum {string} */
+      status: 'deactivated';
+      /** Format: uuid */
+      user_id: string;
+      /** @description How many of the user's tasks were paused */
+      tasks_paused: number;
+    };
+    UserReactivated: {
+      /** @enum {string} */
+      status: 'active';
+      /** Format: uuid */
+      user_id: string;
+    };
+    MonthlyUsageResponse: {
+      /** @description Checks that called a provider */
+      executions: number;
+      /** @description Provider-backed operations: checks, suggestions, previews */
+      llm_calls: number;
+      input_tokens: number;
+      output_tokens: number;
+      search_calls: number;
+      /** @description USD; calls without a known price count 0 */
+      cost_usd: number;
+      /**
+       * @description UTC month
+       * @example 2026-11
+       */
+      month: string;
+      /** @description `USER_MONTHLY_BUDGET_USD`; null: no budget */
+      budget_usd: number | null;
+    };
+    SendRecordResponse: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description The task owner
+       */
+      user_id: string;
+      /** Format: uuid */
+      task_id: string;
+      /**
+       * Format: uuid
+       * @description The execution that triggered the send; null for a test send
+       */
+      execution_id: string | null;
+      /** @description Free of secrets: the email address; for URL channels the origin, then `/****` when the URL has a path or query; the Telegram chat_id */
+      recipient: string;
+      /** @enum {string} */
+      notification_type: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram';
+      /** @enum {string} */
+      event:
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+        | 'test';
+      /**
+       * @description One record per attempt
+       * @enum {string}
+       */
+      status: 'success' | 'failed';
+      /** @description Set when delivery failed */
+      error_message: string | null;
+      /**
+       * Format: date-time
+       * @description When the attempt was made
+       */
+      created_at: string;
+    };
+    SendHistoryResponse: {
+      sends: components['schemas']['SendRecordResponse'][];
+      /** @description Records matching the filters, all pages */
+      total: number;
+    };
+    TaskNotificationResponse: {
+      /**
+       * Format: uuid
+       * @description The execution
+       */
+      id: string;
+      /** Format: uuid */
+      task_id: string;
+      task_name: string;
+      /** @enum {string} */
+      status: 'success';
+      /** @enum {boolean} */
+      condition_met: true;
+      answer: string;
+      reasoning: string;
+      grounding_sources: components['schemas']['GroundingSourceResponse'][];
+      /** Format: date-time */
+      created_at: string;
+    };
+    TestNotificationDto: {
+      /**
+       * @description Only this config; default: all
+       * @enum {string}
+       */
+      type?: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram';
+    };
+    TestSendResult: {
+      /** @enum {string} */
+      notification_type: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram';
+      /** @enum {string} */
+      status: 'success' | 'failed';
+      error_message: string | null;
+    };
+    TestNotificationResponse: {
+      /** @description One per config tried */
+      results: components['schemas']['TestSendResult'][];
+    };
+    RequestEmailVerificationDto: {
+      /** @example team@example.com */
+      email: string;
+    };
+    EmailVerificationResponse: {
+      email: string;
+      /** @enum {string} */
+      status: 'pending' | 'verified';
+    };
+    ConfirmEmailVerificationDto: {
+      /** @example team@example.com */
+      email: string;
+      /**
+       * @description The 6-digit code mailed to the address
+       * @example 123456
+       */
+      code: string;
+    };
+    EmailVerificationListItem: {
+      email: string;
+      /** @enum {string} */
+      status: 'pending' | 'verified';
+      /** Format: date-time */
+      verified_at: string | null;
+    };
+    /** @description A Email config */
+    EmailNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'email';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /**
+       * Format: email
+       * @description Address
+       */
+      address: string;
+    };
+    /** @description A Webhook config */
+    WebhookNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /**
+       * Format: uri
+       * @description URL. Deliveries are signed with a secret the service makes; a new URL gets a new one.
+       */
+      url: string;
+      /**
+       * @description Method
+       * @default POST
+       * @enum {string}
+       */
+      method: 'POST' | 'PUT' | 'PATCH';
+      /** @description Headers */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description Signing secret, made by the service (owner only) */
+      readonly secret?: string;
+    };
+    /** @description A Slack config */
+    SlackNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'slack';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /**
+       * Format: uri
+       * @description Incoming webhook URL
+       */
+      url: string;
+    };
+    /** @description A Discord config */
+    DiscordNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'discord';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /**
+       * Format: uri
+       * @description Webhook URL
+       */
+      url: string;
+    };
+    /** @description A ntfy config */
+    NtfyNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'ntfy';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /**
+       * Format: uri
+       * @description Topic URL
+       */
+      url: string;
+      /** @description Access token */
+      token?: string;
+    };
+    /** @description A Telegram config */
+    TelegramNotificationConfig: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'telegram';
+      /** @description Absent: every event */
+      events?: (
+        | 'condition_met'
+        | 'check_failing'
+        | 'check_recovered'
+        | 'values_changed'
+        | 'condition_retracted'
+      )[];
+      /** @description Chat id */
+      chat_id: string;
+      /** @description Bot token */
+      bot_token: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  HealthController_health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every component answers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ok';
+          } & {
+            [key: string]: 'ok' | 'unavailable';
+          };
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  UsernameController_setUsername: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetUsernameDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsernameClaimed'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Conflicts with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  UsernameController_checkAvailability: {
+    parameters: {
+      query: {
+        username: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsernameAvailability'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_syncUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SyncedUserResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_me: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_roles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CallerRolesResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKeyResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Conflicts with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AuthController_revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyRevokedResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  ExecutionsController_execute: {
+    parameters: {
+      query?: {
+        /** @description Cancel a pending or running execution and start a new one */
+        force?: boolean;
+      };
+      header?: {
+        /** @description A key of 1 to 255 visible ASCII characters: the same request with the same key within 24 hours answers the first answer again (header `Idempotent-Replayed: true`; a webhook `secret` as null, a 422 without `input`); another request with it is a 422, one while the first is still in progress a 409, and a new key while the user holds 10,000 live keys a 429. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ExecuteTaskBodyDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExecutionResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Conflicts with the current state
+       *
+       *     Conflicts with the current state
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Invalid input: one entry per rejected value
+       *
+       *     Invalid input: one entry per rejected value
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  ExecutionsController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        status?: 'pending' | 'running' | 'retrying' | 'success' | 'failed' | 'cancelled';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExecutionResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_list: {
+    parameters: {
+      query?: {
+        state?: 'active' | 'paused' | 'completed';
+        /** @description Page size; unset: every task */
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key of 1 to 255 visible ASCII characters: the same request with the same key within 24 hours answers the first answer again (header `Idempotent-Replayed: true`; a webhook `secret` as null, a 422 without `input`); another request with it is a 422, one while the first is still in progress a 409, and a new key while the user holds 10,000 live keys a 429. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTaskDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedTaskResponse'];
+        };
+      };
+      /**
+       * @description The request breaks a rule of the service
+       *
+       *     The request breaks a rule of the service
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Conflicts with the current state
+       *
+       *     Conflicts with the current state
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Invalid input: one entry per rejected value
+       *
+       *     Invalid input: one entry per rejected value
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_suggest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SuggestTaskDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuggestResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description The grounded-search provider failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_preview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PreviewTaskDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreviewResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description The grounded-search provider failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTaskDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Conflicts with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description The change failed and was rolled back */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TaskSharingController_setVisibility: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetVisibilityDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VisibilityResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TaskSharingController_fork: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key of 1 to 255 visible ASCII characters: the same request with the same key within 24 hours answers the first answer again (header `Idempotent-Replayed: true`; a webhook `secret` as null, a 422 without `input`); another request with it is a 422, one while the first is still in progress a 409, and a new key while the user holds 10,000 live keys a 429. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ForkTaskDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Conflicts with the current state
+       *
+       *     Conflicts with the current state
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /**
+       * @description Invalid input: one entry per rejected value
+       *
+       *     Invalid input: one entry per rejected value
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  PublicTasksController_list: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        /** @description recent: newest first; popular: most viewed, then most forked */
+        sort_by?: 'recent' | 'popular';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublicTaskPage'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+    };
+  };
+  PublicTasksController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+    };
+  };
+  TaskFeedController_rss: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/rss+xml': string;
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+    };
+  };
+  WaitlistController_join: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JoinWaitlistDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WaitlistJoined'];
+        };
+      };
+      /** @description Conflicts with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_getStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlatformStats'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listQueries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminQueryPage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listExecutions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminExecutionPage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listSchedulerJobs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminJobPage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listErrors: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminErrorPage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listUsers: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminUserPage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_listUsage: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description UTC month; default: this month */
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminUsagePage'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_deactivateUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserDeactivated'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description The change failed and was rolled back */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  AdminController_reactivateUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserReactivated'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Admin access required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  UsageController_get: {
+    parameters: {
+      query?: {
+        /** @description UTC month; default: this month */
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonthlyUsageResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  NotificationsController_listSends: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        notification_type?: 'email' | 'webhook' | 'slack' | 'discord' | 'ntfy' | 'telegram';
+        task_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SendHistoryResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  NotificationsController_listForTask: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        task_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskNotificationResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  NotificationsController_sendTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        task_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestNotificationDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestNotificationResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailVerificationListItem'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_request: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RequestEmailVerificationDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailVerificationResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_confirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConfirmEmailVerificationDto'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailVerificationResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+}

@@ -1,0 +1,15 @@
+import { variablesRead, wrongDefaults } from '../../../test/support/extension-docs';
+import type { EnvReader } from '../../config/env-reader';
+import { CHANNELS } from './channel-registry';
+
+describe('channel registry', () => {
+  it.each(CHANNELS.map((channel) => [channel.type, channel] as const))(
+    'should declare every variable the %s channel reads, with the value that unset stands for',
+    (_type, channel) => {
+      const variables = channel.variables ?? [];
+      const read = (reader: EnvReader) => channel.config?.read(reader);
+      expect(variablesRead(read)).toEqual(variables.map((variable) => variable.name).sort());
+      expect(wrongDefaults(variables, read)).toEqual([]);
+    },
+  );
+});
