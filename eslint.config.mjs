@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /** The feature folders under src/ (STYLE.md, "Layout"). */
 const FEATURES = [
+  'attention',
   'admin',
   'auth',
   'console',
