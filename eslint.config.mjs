@@ -6,8 +6,8 @@ import tseslint from 'typescript-eslint';
 
 /** The feature folders under src/ (STYLE.md, "Layout"). */
 const FEATURES = [
-  'attention',
   'admin',
+  'attention',
   'auth',
   'console',
   'executions',
