@@ -7,6 +7,7 @@ import tseslint from 'typescript-eslint';
 /** The feature folders under src/ (STYLE.md, "Layout"). */
 const FEATURES = [
   'admin',
+  'attention',
   'auth',
   'console',
   'executions',

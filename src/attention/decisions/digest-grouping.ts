@@ -1,0 +1,98 @@
+import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import type { DigestPeriod } from '../local-time';
+
+/** One event of a digest config waiting for its period's digest. */
+export interface DigestItem {
+  /** Its send record (`held` until the digest goes). */
+  recordId: string;
+  taskId: string;
+  config: NotificationConfig;
+  occurredAt: Date;
+  /** The webhook `data` of the event, as it would have been sent alone. */
+  data: unknown;
+}
+
+/** One message: the events of one destination in one period, oldest first. */
+export interface DigestGroup {
+  destination: string;
+  /** The config the digest goes through: that of the latest event (the newest credentials). */
+  config: NotificationConfig;
+  items: DigestItem[];
+}
+
+/**
+ * Where a digest goes (docs/attention.md, "Digests"): the same channel type and the same
+ * address, URL or chat across the owner's tasks; a webhook signs with its own config's secret,
+ * so its digest stays within that config (one task).
+ */
+export function digestDestination(config: NotificationConfig, taskId: string): string {
+  switch (config.type) {
+    case 'email':
+      return `email:${config.address.toLowerCase()}`;
+    case 'webhook':
+      return `webhook:${taskId}`;
+    case 'slack':
+    case 'discord':
+    case 'ntfy':
+      return `${config.type}:${config.url}`;
+    case 'telegram':
+      return `telegram:${config.chat_id}`;
+  }
+}
+
+/** Gathers one owner's digest events per destination; an empty period gives no group. */
+export function groupDigest(items: DigestItem[]): DigestGroup[] {
+  const groups = new Map<string, DigestItem[]>();
+  for (const item of items) {
+    const destination = digestDestination(item.config, item.taskId);
+    groups.set(destination, [...(groups.get(destination) ?? []), item]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([destination, members]) => {
+      const ordered = [...members].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+      return { destination, config: ordered[ordered.length - 1].config, items: ordered };
+    });
+}
+
+/** The one request a webhook digest sends (signed like any other webhook). */
+export function digestWebhookPayload(
+  period: DigestPeriod,
+  timestamp: Date,
+  items: DigestItem[],
+): Record<string, unknown> {
+  return {
+    type: 'digest',
+    timestamp: timestamp.toISOString(),
+    data: {
+      period_start: period.period_start.toISOString(),
+      period_end: period.period_end.toISOString(),
+      events: items.map((item) => item.data),
+    },
+  };
+}
+
+export interface DigestLinesInput {
+  lines: string[];
+  /** The channel's limit, in the unit `measure` counts. */
+  maxLength: number;
+  separator?: string;
+  /** Characters by default; ntfy counts bytes of UTF-8. */
+  measure?: (text: string) => number;
+}
+
+/**
+ * The lines of a chat digest that fit its channel's limit, joined, and "and N more" for the rest
+ * (the summary line fits within the limit too).
+ */
+export function fitDigestLines(input: DigestLinesInput): string {
+  const separator = input.separator ?? '\n';
+  const measure = input.measure ?? ((text: string) => text.length);
+  const joined = (lines: string[]) => lines.join(separator);
+  if (measure(joined(input.lines)) <= input.maxLength) return joined(input.lines);
+  for (let kept = input.lines.length - 1; kept >= 0; kept--) {
+    const text = joined([...input.lines.slice(0, kept), `and ${input.lines.length - kept} more`]);
+    if (measure(text) <= input.maxLength) return text;
+  }
+  return `and ${input.lines.length} more`;
+}
