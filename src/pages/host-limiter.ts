@@ -21,11 +21,6 @@ export class HostLimiter {
     }
   }
 
-  /** Tasks running now for `host`. */
-  activeFor(host: string): number {
-    return this.hosts.get(host)?.active ?? 0;
-  }
-
   private acquire(host: string): Promise<void> {
     const slots = this.hosts.get(host) ?? { active: 0, waiting: [] };
     this.hosts.set(host, slots);

@@ -5,7 +5,7 @@ import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { compileSelector } from './html-text';
 import type { PageTarget } from './page.types';
 
-export const MAX_PAGES = 10;
+const MAX_PAGES = 10;
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
 const MAX_PAGE_HEADERS = 10;
