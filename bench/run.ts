@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'lock-conflicts-bench.ts',
   'console-bench.ts',
   'redaction-bench.ts',
+  'pages-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

@@ -5,8 +5,6 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Request, Response } from 'express';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { z } from 'zod';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { RequestValidationException } from '../common/errors/validation-issue';
@@ -16,15 +14,11 @@ import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { ModelCallLimiter } from '../common/rate-limit/model-call-limiter';
 import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/validation/json-depth';
+import { PACKAGE_INFO } from '../config/package-info';
 import { TASK_TOOLS } from './task-tools';
 import type { ArgumentReader, TaskTool, ToolAnswer } from './tool-definition';
 import { toolInputSchema, toolOutputSchema } from './tool-schemas';
 
-/**
- * The server as `initialize` names it: the package and its version, read from `package.json`,
- * two levels up from this file both in `src/mcp/` and compiled in `dist/mcp/`.
- */
-const SERVER_INFO = packageInfo(resolve(__dirname, '..', '..', 'package.json'));
 /** The transport reads no part of the URL; the request's own Host is not trusted to make one. */
 const MCP_URL = 'http://localhost/mcp';
 
@@ -75,7 +69,7 @@ export class McpService implements OnModuleInit {
   }
 
   async handle(caller: AuthenticatedUser, request: Request, response: Response): Promise<void> {
-    const server = new McpServer(SERVER_INFO, {
+    const server = new McpServer(PACKAGE_INFO, {
       jsonSchemaValidator: this.schemaValidator,
       instructions:
         'Monitoring tasks: a grounded web search checked on a schedule against a condition. Every tool acts as the REST API at /api/v1 would for the same credentials.',
@@ -197,14 +191,6 @@ function assertArgumentsFit(tool: TaskTool, args: Record<string, unknown>): void
     throw new RequestValidationException(
       missing.map((name) => ({ type: 'missing', loc: [name], msg: 'Field required', input: args })),
     );
-}
-
-function packageInfo(path: string): { name: string; version: string } {
-  const { name, version } = JSON.parse(readFileSync(path, 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  return { name, version };
 }
 
 /**

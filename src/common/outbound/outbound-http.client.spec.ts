@@ -151,6 +151,24 @@ describe('OutboundHttpClient', () => {
       expect(response.body).toBe('');
     });
 
+    it('should return the bytes as sent, decompressed, and stop at the cap', async () => {
+      const latin1 = Buffer.from('caf\xe9', 'latin1');
+      receiver.handler = (_incoming, response) => {
+        response.writeHead(200, { 'content-encoding': 'gzip' });
+        response.end(gzipSync(latin1));
+      };
+      const answer = await open.request(call({ response: 'bytes' }));
+      receiver.handler = (_incoming, response) => response.end(Buffer.alloc(4096));
+      const capped = await failureOf(
+        open.request(call({ response: 'bytes', maxResponseBytes: 1024 })),
+      );
+      expect([answer.bytes.equals(latin1), answer.body, capped.code]).toEqual([
+        true,
+        '',
+        'too-large',
+      ]);
+    });
+
     it('should return the decompressed text when it fits', async () => {
       receiver.handler = (_incoming, response) => {
         response.writeHead(200, { 'content-encoding': 'gzip' });

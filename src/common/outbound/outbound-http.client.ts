@@ -33,10 +33,12 @@ export interface OutboundRequest {
   timeoutMs: number;
   /**
    * `text`: the body, decompressed, at most `maxResponseBytes` (more fails with `too-large`).
+   * `bytes`: the body, decompressed, as bytes, at most `maxResponseBytes` (more fails with
+   * `too-large`, and reading stops there).
    * `discard`: only the status and headers matter; at most `maxResponseBytes` of the body are
    * read (so the connection can be reused) and the connection is dropped past that.
    */
-  response: 'text' | 'discard';
+  response: 'text' | 'bytes' | 'discard';
   maxResponseBytes: number;
   /** The caller's own cancellation (an execution's deadline, say). */
   signal?: AbortSignal;
@@ -46,8 +48,10 @@ export interface OutboundResponse {
   status: number;
   /** A response header (lower-case name), the first value when repeated. */
   header(name: string): string | undefined;
-  /** Empty for `discard`. */
+  /** Empty for `bytes` and `discard`. */
   body: string;
+  /** The body for `bytes`; empty otherwise. */
+  bytes: Buffer;
 }
 
 /** An exchange that produced no answer; `code` says why. */
@@ -81,6 +85,7 @@ const AGENT_OPTIONS = {
   scheduling: 'lifo' as const,
 };
 const USER_AGENT = 'TaskMonitor/1.0';
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The one outbound HTTP client (docs/architecture.md, "One way out to HTTP"), on axios over
@@ -152,6 +157,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
     const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
     const agents = this.agents[call.destination];
     const discard = call.response === 'discard';
+    const bytes = call.response === 'bytes';
     const send = (): Promise<AxiosResponse<unknown>> =>
       this.axios.request({
         url: url.href,
@@ -165,7 +171,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         httpAgent: agents.http,
         httpsAgent: agents.https,
         signal,
-        responseType: discard ? 'stream' : 'text',
+        responseType: discard ? 'stream' : bytes ? 'arraybuffer' : 'text',
         responseEncoding: 'utf8',
         decompress: !discard,
         // For `discard` the drain below caps the body; axios's streamed cap costs a generator.
@@ -183,7 +189,8 @@ export class OutboundHttpClient implements OnApplicationShutdown {
       return {
         status: response.status,
         header: (name) => headerValue(response.headers[name]),
-        body: discard ? '' : String(response.data),
+        body: discard || bytes ? '' : String(response.data),
+        bytes: bytes ? (response.data as Buffer) : EMPTY,
       };
     } catch (error) {
       throw failureOf(error, call, deadline);

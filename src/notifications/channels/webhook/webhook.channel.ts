@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { headerProblem } from '../../../common/http/header-problem';
 import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
 import { webhookBody } from '../../content/notification-content';
@@ -43,7 +43,6 @@ const CONTROLLED_HEADERS = new Set([
   'expect',
 ]);
 const MAX_HEADERS = 20;
-const MAX_HEADER_VALUE_LENGTH = 4096;
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
@@ -157,28 +156,6 @@ function configuredHeaders(
     result[name] = value;
   }
   return result;
-}
-
-/**
- * Why HTTP would refuse this configured header, or null. Node's own checks (the ones its HTTP
- * client applies when it sends the request): a name must be an HTTP token; a value may hold
- * tabs and characters 0x20-0x7E and 0x80-0xFF only.
- */
-export function headerProblem(name: string, value: unknown): string | null {
-  try {
-    validateHeaderName(name);
-  } catch {
-    return `header name '${name}' is not valid`;
-  }
-  if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE_LENGTH) {
-    return `header '${name}' must have a string value of at most ${MAX_HEADER_VALUE_LENGTH} characters`;
-  }
-  try {
-    validateHeaderValue(name, value);
-  } catch {
-    return `header '${name}' has a value HTTP does not allow (control characters, line breaks or characters beyond Latin-1)`;
-  }
-  return null;
 }
 
 export const webhookChannel = defineChannel<WebhookNotificationConfig>({

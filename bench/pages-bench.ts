@@ -1,0 +1,62 @@
+/**
+ * Page monitors' text extraction (docs/pages.md, "Reading the text"): wall time to read a
+ * generated 1 MB HTML page (decoding, parsing, visible text, bot-check test), with and without a
+ * CSS selector, median of PAGES_BENCH_RUNS runs (default 30) after a few warm-up runs.
+ */
+import { readPageText } from '../src/pages/page-text';
+import { machineLine, percentile, writeBenchmarkSection } from './bench-support';
+
+const RUNS = Number(process.env.PAGES_BENCH_RUNS ?? 30);
+const WARM_UP_RUNS = 3;
+const PAGE_BYTES = 1_000_000;
+
+/** A shop-like page: headings, paragraphs with inline markup, lists, scripts and tables. */
+function generatedPage(): Buffer {
+  const parts = [
+    '<!doctype html><html><head><title>Catalogue</title><style>p{}</style></head><body>',
+  ];
+  let size = parts[0].length;
+  for (let item = 0; size < PAGE_BYTES; item++) {
+    const part =
+      `<div class="item"><h2>Item ${item}</h2><p>Some <b>bold</b> text and <a href="/i/${item}">a link</a>, ` +
+      `price ${item}.99 EUR</p><script>track(${item});</script><ul><li>size S</li><li>size M</li></ul>` +
+      `<table><tr><td>stock</td><td>${item % 7}</td></tr></table></div>\n`;
+    parts.push(part);
+    size += part.length;
+  }
+  parts.push('</body></html>');
+  return Buffer.from(parts.join(''));
+}
+
+function medianMs(read: () => unknown): number {
+  for (let run = 0; run < WARM_UP_RUNS; run++) read();
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const startedAt = process.hrtime.bigint();
+    read();
+    samples.push(Number(process.hrtime.bigint() - startedAt) / 1e6);
+  }
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
+}
+
+async function main(): Promise<void> {
+  const body = generatedPage();
+  const page = { contentType: 'text/html', charset: 'utf-8', body };
+  const whole = medianMs(() => readPageText(page));
+  const selected = medianMs(() => readPageText(page, 'div.item h2'));
+  const result = [
+    `${machineLine()}; a generated ${(body.length / 1e6).toFixed(2)} MB HTML page, median wall ms of ${RUNS} runs of \`readPageText\`.`,
+    '',
+    '| extraction | median ms |',
+    '|---|---|',
+    `| visible text of the body | ${whole.toFixed(1)} |`,
+    `| text of a CSS selector (\`div.item h2\`) | ${selected.toFixed(1)} |`,
+  ].join('\n');
+  console.log(result);
+  await writeBenchmarkSection('Page text extraction', result);
+}
+
+void main();

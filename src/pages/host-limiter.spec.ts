@@ -1,0 +1,39 @@
+import { HostLimiter } from './host-limiter';
+
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describe('HostLimiter', () => {
+  it('should run at most the limit per host at once and start the rest in arrival order', async () => {
+    const limiter = new HostLimiter(2);
+    const gates = [gate(), gate(), gate(), gate()];
+    const started: number[] = [];
+    const runs = gates.map((entry, index) =>
+      limiter.run('a.example', async () => {
+        started.push(index);
+        await entry.promise;
+        return index;
+      }),
+    );
+    const other = limiter.run('b.example', () => Promise.resolve('b'));
+    expect(await other).toBe('b');
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    gates[1].open();
+    await runs[1];
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    gates.forEach((entry) => entry.open());
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3]);
+    expect(await limiter.run('a.example', () => Promise.resolve('free again'))).toBe('free again');
+  });
+
+  it('should free the slot when the work fails', async () => {
+    const limiter = new HostLimiter(1);
+    await expect(limiter.run('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await limiter.run('a', () => Promise.resolve(1))).toBe(1);
+  });
+});

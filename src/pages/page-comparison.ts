@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { diffLines } from 'diff';
+import type { PageSnapshot, PageStatus } from './page.types';
+
+/** Lines of each kind kept per page and check, in document order. */
+export const MAX_DIFF_LINES = 50;
+export const MAX_DIFF_LINE_CHARS = 500;
+/** Past this many edits the line diff gives way to comparing the two texts' sets of lines. */
+const MAX_EDIT_LENGTH = 5_000;
+
+export interface PageComparison {
+  status: Exclude<PageStatus, 'error'>;
+  added: string[];
+  removed: string[];
+}
+
+/** Hex SHA-256 of a page's text. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * A good fetch's text against the last good one (docs/pages.md, "Page statuses"): `new` without
+ * one, `same` when equal, else `changed` with the lines that appeared and went away.
+ */
+export function comparePageText(text: string, previous: PageSnapshot | null): PageComparison {
+  if (previous === null) return { status: 'new', added: [], removed: [] };
+  if (previous.text === text) return { status: 'same', added: [], removed: [] };
+  const { added, removed } = changedLines(previous.text, text);
+  return { status: 'changed', added: kept(added), removed: kept(removed) };
+}
+
+function changedLines(before: string, after: string): { added: string[]; removed: string[] } {
+  // A final newline on both, so a last line that gains a successor is not a change of its own.
+  const parts = diffLines(`${before}\n`, `${after}\n`, { maxEditLength: MAX_EDIT_LENGTH });
+  if (parts === undefined) return setDifference(before.split('\n'), after.split('\n'));
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const part of parts) {
+    if (!part.added && !part.removed) continue;
+    const lines = part.value.replace(/\n$/, '').split('\n');
+    (part.added ? added : removed).push(...lines);
+  }
+  return { added, removed };
+}
+
+/** Lines of `after` not in `before` and the reverse, counted as multisets, in document order. */
+function setDifference(before: string[], after: string[]): { added: string[]; removed: string[] } {
+  const only = (lines: string[], others: string[]): string[] => {
+    const counts = new Map<string, number>();
+    for (const line of others) counts.set(line, (counts.get(line) ?? 0) + 1);
+    return lines.filter((line) => {
+      const left = counts.get(line) ?? 0;
+      counts.set(line, left - 1);
+      return left <= 0;
+    });
+  };
+  return { added: only(after, before), removed: only(before, after) };
+}
+
+function kept(lines: string[]): string[] {
+  return lines.slice(0, MAX_DIFF_LINES).map((line) => line.slice(0, MAX_DIFF_LINE_CHARS));
+}

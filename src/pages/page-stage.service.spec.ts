@@ -1,0 +1,98 @@
+import { contentHash } from './page-comparison';
+import { pageResult } from './page-stage.service';
+
+const page = { url: 'https://e.example/' };
+const at = new Date('2026-11-26T10:00:00Z');
+const snapshot = { text: 'old', title: 'Old', contentHash: contentHash('old'), etag: '"1"' };
+const htmlBody = (markup: string) => ({ contentType: 'text/html', body: Buffer.from(markup) });
+
+describe('pageResult', () => {
+  it('should read a body, compare it and keep its validators', () => {
+    const result = pageResult(
+      page,
+      snapshot,
+      {
+        kind: 'body',
+        httpStatus: 200,
+        finalUrl: 'https://e.example/b',
+        etag: '"2"',
+        ...htmlBody('<title>T</title><p>new</p>'),
+      },
+      at,
+    );
+    expect(result).toEqual({
+      url: 'https://e.example/',
+      finalUrl: 'https://e.example/b',
+      status: 'changed',
+      httpStatus: 200,
+      title: 'T',
+      error: null,
+      added: ['new'],
+      removed: ['old'],
+      fetchedAt: at,
+      text: 'new',
+      contentHash: contentHash('new'),
+      etag: '"2"',
+      lastModified: null,
+    });
+  });
+
+  it('should carry the snapshot for a 304 and call a 304 without one an error', () => {
+    const notModified = {
+      kind: 'not_modified' as const,
+      httpStatus: 304 as const,
+      finalUrl: page.url,
+    };
+    expect(pageResult(page, snapshot, notModified, at)).toMatchObject({
+      status: 'same',
+      httpStatus: 304,
+      title: 'Old',
+      text: 'old',
+      etag: '"1"',
+    });
+    expect(pageResult(page, null, notModified, at)).toMatchObject({
+      status: 'error',
+      error: 'HTTP 304',
+    });
+  });
+
+  it('should call an error answer that is a bot check blocked, and keep other errors as they are', () => {
+    const error = (markup: string) =>
+      pageResult(
+        page,
+        snapshot,
+        {
+          kind: 'error',
+          error: 'HTTP 503',
+          httpStatus: 503,
+          finalUrl: page.url,
+          answer: htmlBody(markup),
+        },
+        at,
+      );
+    expect(error('<title>Just a moment...</title>')).toMatchObject({
+      status: 'error',
+      error: 'blocked by a bot check',
+      httpStatus: 503,
+      text: null,
+    });
+    expect(error('<p>Service unavailable</p>')).toMatchObject({
+      status: 'error',
+      error: 'HTTP 503',
+    });
+  });
+
+  it('should call a page whose selector matches nothing an error', () => {
+    const result = pageResult(
+      { ...page, selector: '.price' },
+      null,
+      { kind: 'body', httpStatus: 200, finalUrl: page.url, ...htmlBody('<p>x</p>') },
+      at,
+    );
+    expect(result).toMatchObject({
+      status: 'error',
+      error: 'selector matched nothing',
+      httpStatus: 200,
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { comparePageText, contentHash } from './page-comparison';
+import { httpStatusError, PageErrorForm } from './page-errors';
+import { PageFetcher, type PageFetchResult } from './page-fetcher';
+import { isBotCheckAnswer, readPageText } from './page-text';
+import type { PageResult, PageSnapshot, PageTarget } from './page.types';
+
+/**
+ * The page stage of a check (docs/pages.md): fetch, read and compare every page of a task, given
+ * each page's last good snapshot by URL. Pages are read at once (the fetcher limits each host);
+ * the answer keeps the task's page order. Holds no database connection: the caller loads the
+ * snapshots before and stores the results after.
+ */
+@Injectable()
+export class PageStage {
+  constructor(
+    private readonly fetcher: PageFetcher,
+    private readonly clock: Clock,
+  ) {}
+
+  readPages(
+    pages: readonly PageTarget[],
+    snapshots: ReadonlyMap<string, PageSnapshot>,
+  ): Promise<PageResult[]> {
+    return Promise.all(pages.map((page) => this.readPage(page, snapshots.get(page.url) ?? null)));
+  }
+
+  private async readPage(page: PageTarget, snapshot: PageSnapshot | null): Promise<PageResult> {
+    const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+    return pageResult(page, snapshot, fetched, this.clock.now());
+  }
+}
+
+/** What one fetch means for a page (docs/pages.md, "Page statuses"). */
+export function pageResult(
+  page: PageTarget,
+  snapshot: PageSnapshot | null,
+  fetched: PageFetchResult,
+  fetchedAt: Date,
+): PageResult {
+  const base = { url: page.url, finalUrl: fetched.finalUrl ?? null, fetchedAt };
+  const failed = (error: string, httpStatus: number | null): PageResult => ({
+    ...base,
+    status: 'error',
+    httpStatus,
+    title: null,
+    error,
+    added: [],
+    removed: [],
+    text: null,
+    contentHash: null,
+    etag: null,
+    lastModified: null,
+  });
+  if (fetched.kind === 'error') {
+    const botCheck = fetched.answer !== undefined && isBotCheckAnswer(fetched.answer);
+    return failed(botCheck ? PageErrorForm.BOT_CHECK : fetched.error, fetched.httpStatus ?? null);
+  }
+  if (fetched.kind === 'not_modified') {
+    // Only a conditional request earns a 304, and only a snapshot gives one its validators.
+    if (snapshot === null) return failed(httpStatusError(304), 304);
+    return {
+      ...base,
+      status: 'same',
+      httpStatus: 304,
+      title: snapshot.title,
+      error: null,
+      added: [],
+      removed: [],
+      text: snapshot.text,
+      contentHash: snapshot.contentHash,
+      etag: snapshot.etag ?? null,
+      lastModified: snapshot.lastModified ?? null,
+    };
+  }
+  const read = readPageText(fetched, page.selector);
+  if (read.kind === 'error') return failed(read.error, fetched.httpStatus);
+  const comparison = comparePageText(read.text, snapshot);
+  return {
+    ...base,
+    ...comparison,
+    httpStatus: fetched.httpStatus,
+    title: read.title,
+    error: null,
+    text: read.text,
+    contentHash: contentHash(read.text),
+    etag: fetched.etag ?? null,
+    lastModified: fetched.lastModified ?? null,
+  };
+}

@@ -1,0 +1,83 @@
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { pageTargets, PageTargetsValidator } from './page-targets.validator';
+
+describe('pageTargets', () => {
+  it('should keep url, selector and headers, the URL as WHATWG writes it', () => {
+    expect(
+      pageTargets([
+        { url: 'HTTPS://Example.com:443/a/../b' },
+        { url: 'http://example.com/x', selector: 'main .price', headers: { Cookie: 'a=1' } },
+      ]),
+    ).toEqual([
+      { url: 'https://example.com/b' },
+      { url: 'http://example.com/x', selector: 'main .price', headers: { Cookie: 'a=1' } },
+    ]);
+  });
+
+  it.each([
+    [[], 'must be a list of 1 to 10 pages'],
+    [
+      Array.from({ length: 11 }, (_, index) => ({ url: `https://e.example/${index}` })),
+      'must be a list of 1 to 10 pages',
+    ],
+    [
+      [{ url: 'https://e.example/' }, { url: 'https://E.example:443/' }],
+      'https://e.example/ is listed twice',
+    ],
+    [[{ url: 'ftp://e.example/' }], 'pages[0].url must be an http or https URL'],
+    [
+      [{ url: `https://e.example/${'a'.repeat(2048)}` }],
+      'pages[0].url must be an http or https URL of at most 2048 characters',
+    ],
+    [
+      [{ url: 'https://user:pw@e.example/' }],
+      'pages[0].url must not contain credentials; use headers instead',
+    ],
+    [
+      [{ url: 'https://e.example/', selector: 'div[' }],
+      'pages[0].selector is not a CSS selector the parser can read',
+    ],
+    [
+      [{ url: 'https://e.example/', selector: 'a'.repeat(201) }],
+      'pages[0].selector must be a CSS selector of 1 to 200 characters',
+    ],
+    [
+      [{ url: 'https://e.example/', headers: { Host: 'x' } }],
+      "pages[0].headers: header 'Host' is not allowed",
+    ],
+    [
+      [{ url: 'https://e.example/', headers: { 'Transfer-Encoding': 'x' } }],
+      "pages[0].headers: header 'Transfer-Encoding' is not allowed",
+    ],
+    [
+      [{ url: 'https://e.example/', headers: { 'bad name': 'x' } }],
+      "pages[0].headers: header name 'bad name' is not valid",
+    ],
+    [
+      [
+        {
+          url: 'https://e.example/',
+          headers: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`x-${i}`, 'v'])),
+        },
+      ],
+      'pages[0].headers may hold at most 10 headers',
+    ],
+    [[{ url: 'https://e.example/', method: 'POST' }], 'pages[0] has an unknown field method'],
+  ])('should refuse %j', (value, reason) => {
+    expect(() => pageTargets(value)).toThrow(`Invalid pages: ${reason}`);
+  });
+});
+
+describe('PageTargetsValidator', () => {
+  const guarded = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
+  const open = new OutboundHttpClient({ allowPrivateNetworks: true, dnsServers: [] });
+  afterAll(() => [guarded, open].forEach((client) => client.onApplicationShutdown()));
+
+  it('should refuse a private address unless private networks are allowed', async () => {
+    const pages = [{ url: 'http://93.184.216.34/' }, { url: 'http://127.0.0.1:8080/' }];
+    await expect(new PageTargetsValidator(guarded).validatePages(pages)).rejects.toThrow(
+      'Invalid pages: url 127.0.0.1 resolves to a private or reserved address',
+    );
+    await expect(new PageTargetsValidator(open).validatePages(pages)).resolves.toHaveLength(2);
+  });
+});

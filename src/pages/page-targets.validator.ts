@@ -1,0 +1,127 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { headerProblem } from '../common/http/header-problem';
+import { BlockedDestinationError } from '../common/outbound/network-guard';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { compileSelector } from './html-text';
+import type { PageTarget } from './page.types';
+
+const MAX_PAGES = 10;
+const MAX_URL_CHARS = 2048;
+const MAX_SELECTOR_CHARS = 200;
+const MAX_PAGE_HEADERS = 10;
+/** HTTP itself sets these; a page may not. */
+const REFUSED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+const FIELDS = new Set(['url', 'selector', 'headers']);
+
+function invalid(reason: string): BadRequestException {
+  return new BadRequestException(`Invalid pages: ${reason}`);
+}
+
+/**
+ * A task's `pages` as saved (docs/pages.md, "Pages on a task"): their shape, then the SSRF guard
+ * for every host, resolved as fetches will resolve it. 400 `Invalid pages: ...` otherwise.
+ */
+@Injectable()
+export class PageTargetsValidator {
+  constructor(private readonly http: OutboundHttpClient) {}
+
+  async validatePages(value: unknown): Promise<PageTarget[]> {
+    const pages = pageTargets(value);
+    const hosts = [...new Set(pages.map((page) => new URL(page.url).hostname))];
+    await Promise.all(hosts.map((host) => this.checkHost(host)));
+    return pages;
+  }
+
+  private async checkHost(host: string): Promise<void> {
+    try {
+      await this.http.resolveUserHost(host);
+    } catch (error) {
+      if (error instanceof BlockedDestinationError) throw invalid(`url ${error.message}`);
+      throw invalid(`url host ${host} could not be resolved`);
+    }
+  }
+}
+
+/** The shape of `pages`, without looking up any host. */
+export function pageTargets(value: unknown): PageTarget[] {
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_PAGES) {
+    throw invalid(`must be a list of 1 to ${MAX_PAGES} pages`);
+  }
+  const pages = value.map((entry, index) => pageTarget(entry, `pages[${index}]`));
+  const seen = new Set<string>();
+  for (const page of pages) {
+    if (seen.has(page.url)) throw invalid(`${page.url} is listed twice`);
+    seen.add(page.url);
+  }
+  return pages;
+}
+
+function pageTarget(entry: unknown, at: string): PageTarget {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    throw invalid(`${at} must be an object with a url`);
+  }
+  const fields = entry as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((name) => !FIELDS.has(name));
+  if (unknown !== undefined) throw invalid(`${at} has an unknown field ${unknown}`);
+  const selector = pageSelector(fields.selector, at);
+  const headers = pageHeaders(fields.headers, at);
+  return {
+    url: pageUrl(fields.url, at),
+    ...(selector === undefined ? {} : { selector }),
+    ...(headers === undefined ? {} : { headers }),
+  };
+}
+
+/** The URL as WHATWG parsing writes it, so two spellings of one URL compare equal. */
+function pageUrl(value: unknown, at: string): string {
+  if (typeof value !== 'string' || value.length > MAX_URL_CHARS) {
+    throw invalid(`${at}.url must be an http or https URL of at most ${MAX_URL_CHARS} characters`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(`${at}.url must be an http or https URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalid(`${at}.url must be an http or https URL`);
+  }
+  if (url.username || url.password) {
+    throw invalid(`${at}.url must not contain credentials; use headers instead`);
+  }
+  if (url.href.length > MAX_URL_CHARS) {
+    throw invalid(`${at}.url must be at most ${MAX_URL_CHARS} characters`);
+  }
+  return url.href;
+}
+
+function pageSelector(value: unknown, at: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_SELECTOR_CHARS) {
+    throw invalid(`${at}.selector must be a CSS selector of 1 to ${MAX_SELECTOR_CHARS} characters`);
+  }
+  try {
+    compileSelector(value);
+  } catch {
+    throw invalid(`${at}.selector is not a CSS selector the parser can read`);
+  }
+  return value;
+}
+
+function pageHeaders(value: unknown, at: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(`${at}.headers must map header names to string values`);
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_PAGE_HEADERS) {
+    throw invalid(`${at}.headers may hold at most ${MAX_PAGE_HEADERS} headers`);
+  }
+  for (const [name, headerValue] of entries) {
+    const problem = headerProblem(name, headerValue);
+    if (problem) throw invalid(`${at}.headers: ${problem}`);
+    if (REFUSED_HEADERS.has(name.toLowerCase()))
+      throw invalid(`${at}.headers: header '${name}' is not allowed`);
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}

@@ -1,0 +1,42 @@
+/** The vocabulary of page monitors (docs/pages.md); a leaf that imports nothing of ours. */
+
+/** A page a task watches, as validated when saved. */
+export interface PageTarget {
+  url: string;
+  selector?: string;
+  headers?: Record<string, string>;
+}
+
+/** What the last good fetch of a page left behind, for conditional requests and comparison. */
+export interface PageSnapshot {
+  text: string;
+  title: string | null;
+  contentHash: string;
+  etag?: string;
+  lastModified?: string;
+}
+
+export type PageStatus = 'new' | 'same' | 'changed' | 'error';
+
+/** One page as a check read it. */
+export interface PageResult {
+  url: string;
+  finalUrl: string | null;
+  status: PageStatus;
+  httpStatus: number | null;
+  title: string | null;
+  /** The short fixed form of why the page could not be read; null unless `error`. */
+  error: string | null;
+  added: string[];
+  removed: string[];
+  fetchedAt: Date;
+  /** The text read (or, for a 304, the last good text); null for `error`. */
+  text: string | null;
+  contentHash: string | null;
+  /** Validators of this fetch, for the next one's conditional request. */
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export type PageRule =
+  { type: 'changed' } | { type: 'contains'; text: string } | { type: 'not_contains'; text: string };
