@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { closeNow, listenOnLoopback } from './loopback';
 
 /** A page's answer to one request: write the status, headers and body as a test needs. */
 export type PageHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -20,7 +20,6 @@ export class PageServer {
   port = 0;
 
   private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
   private readonly pages = new Map<string, PageHandler>();
 
   async start(): Promise<this> {
@@ -30,13 +29,8 @@ export class PageServer {
       if (handler) handler(request, response);
       else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
-    server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = await listenOnLoopback(server);
     this.server = server;
-    this.port = (server.address() as AddressInfo).port;
     this.origin = `http://127.0.0.1:${this.port}`;
     return this;
   }
@@ -44,9 +38,7 @@ export class PageServer {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
-    if (!server) return;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server) await closeNow(server);
   }
 
   /** Serves `path` with `handler`; returns the page's URL. */

@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { closeNow, listenOnLoopback } from './loopback';
 
 /** One request as the receiver got it. */
 export interface ReceivedWebhook {
@@ -45,7 +45,6 @@ export class WebhookReceiver {
   port = 0;
 
   private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
   private readonly queue: Array<WebhookReply | WebhookReplyHandler> = [];
   private handler: WebhookReplyHandler = () => ({ status: 200, body: 'ok' });
 
@@ -54,13 +53,8 @@ export class WebhookReceiver {
       this.serve(request, response).catch(() => response.destroy());
     });
     server.keepAliveTimeout = 30_000;
-    server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.port = await listenOnLoopback(server, port);
     this.server = server;
-    this.port = (server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
     return this;
   }
@@ -68,9 +62,7 @@ export class WebhookReceiver {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
-    if (!server) return;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server) await closeNow(server);
   }
 
   respondWith(reply: WebhookReply | WebhookReplyHandler): this {

@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeNow, listenOnLoopback } from './loopback';
 import type { ProviderUsage } from '../../src/search/provider-usage';
 
 /** One request as a stand-in received it, whatever the wire format. */
@@ -212,9 +212,8 @@ export abstract class WireStandIn<R extends RecordedRequest<object> = RecordedRe
       // A client that hangs up mid-body must not become an unhandled rejection.
       this.serve(request, response).catch(() => response.destroy());
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listenOnLoopback(server);
     this.server = server;
-    const { port } = server.address() as AddressInfo;
     this.baseUrl = `http://127.0.0.1:${port}`;
     return this;
   }
@@ -227,9 +226,7 @@ export abstract class WireStandIn<R extends RecordedRequest<object> = RecordedRe
       resolve();
     }
     this.delays.clear();
-    if (server === null) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server !== null) await closeNow(server);
   }
 
   /** Forgets recorded requests and queued replies and restores the default handler. */
