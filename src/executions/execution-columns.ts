@@ -24,6 +24,8 @@ const EXECUTION_FIELDS: ReadonlyArray<[column: string, property: keyof Execution
   ['answer', 'answer'],
   ['reasoning', 'reasoning'],
   ['usage', 'usage'],
+  ['page_results', 'pageResults'],
+  ['verdict_execution_id', 'verdictExecutionId'],
   ['created_at', 'createdAt'],
 ];
 

@@ -7,6 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { PageResultLine } from '../pages/page-result-line';
 import type { OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { GroundingSource } from '../search/search.types';
@@ -121,6 +122,14 @@ export class ExecutionEntity {
   /** What the provider call cost (docs/api.md); null until a provider was called. */
   @Column({ type: 'jsonb', nullable: true })
   usage: ProviderUsage | null;
+
+  /** What a page task's check read of each page (docs/pages.md, "Page results"); null otherwise. */
+  @Column({ type: 'jsonb', nullable: true })
+  pageResults: PageResultLine[] | null;
+
+  /** The execution whose model call (or page rule) made the verdict this one carries. */
+  @Column({ type: 'uuid', nullable: true })
+  verdictExecutionId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -12,7 +12,7 @@ import {
   type ProviderUsage,
   type TokenUsage,
 } from './provider-usage';
-import type { GroundingSource, NotifyBehavior } from './search.types';
+import type { GroundingSource, NotifyBehavior, PromptPage } from './search.types';
 import { CodedError } from '../common/errors/coded-error';
 import { SearchErrorCode } from './search-error-code';
 
@@ -30,6 +30,11 @@ export interface CheckRequest {
   now: Date;
   /** The values to extract (`output_schema`), or null when the task asks for none. */
   outputSchema: OutputSchema | null;
+  /**
+   * A page task's pages as its check read them (docs/pages.md, "The model call"): the call is
+   * made without the provider's search tool, the pages given as data. Absent: a web search.
+   */
+  pages?: PromptPage[];
 }
 
 /** The verdict of one check as an adapter reads it from the wire, with what the call consumed. */

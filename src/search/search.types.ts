@@ -9,3 +9,16 @@ export type NotifyBehavior = (typeof NOTIFY_BEHAVIORS)[number];
 
 /** The name of a task created or suggested without one. */
 export const DEFAULT_TASK_NAME = 'New Monitor';
+
+/** A page a page check shows the model: every page that is not an error. */
+export interface PromptPage {
+  /** The page's URL after redirects. */
+  url: string;
+  status: 'new' | 'same' | 'changed';
+  title: string | null;
+  /** Its text, already cut to `PAGE_PROMPT_MAX_CHARS` with a note. */
+  text: string;
+  /** For a `changed` page, the lines that appeared and went away. */
+  added: string[];
+  removed: string[];
+}

@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import type { PageRule, PageTarget } from '../pages/page.types';
 import type { OutputSchema } from '../search/output-schema';
 import type { NotifyBehavior } from '../search/search.types';
 import { UserEntity } from '../users/user.entity';
@@ -91,6 +92,14 @@ export class TaskEntity {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];
+
+  /** The pages the task watches instead of searching the web (docs/pages.md); headers are secrets. */
+  @Column({ type: 'jsonb', nullable: true })
+  pages: PageTarget[] | null;
+
+  /** A rule that decides a page task without a model (docs/pages.md, "Page rules"). */
+  @Column({ type: 'jsonb', nullable: true })
+  pageRule: PageRule | null;
 
   /** Failed executions in a row (README, "Notification channels", `task.check_failing`). */
   @Column({ type: 'integer', default: 0 })

@@ -52,7 +52,8 @@ const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "se
   t.next_run AS "nextRun", t.is_public AS "isPublic", t.view_count AS "viewCount",
   t.subscriber_count AS "subscriberCount", t.forked_from_task_id AS "forkedFromTaskId",
   t.last_known_state AS "lastKnownState", t.last_execution_id AS "lastExecutionId",
-  t.check_job_id AS "checkJobId", t.notifications, t.consecutive_failures AS "consecutiveFailures",
+  t.check_job_id AS "checkJobId", t.notifications, t.pages, t.page_rule AS "pageRule",
+  t.consecutive_failures AS "consecutiveFailures",
   t.failure_alerted AS "failureAlerted", t.state_changed_at AS "stateChangedAt",
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
@@ -401,6 +402,8 @@ function withLastExecution(row: Row): TaskWithLastExecution {
     lastExecutionId: row.lastExecutionId,
     checkJobId: row.checkJobId,
     notifications: row.notifications,
+    pages: row.pages,
+    pageRule: row.pageRule,
     consecutiveFailures: row.consecutiveFailures,
     failureAlerted: row.failureAlerted,
     stateChangedAt: row.stateChangedAt,
