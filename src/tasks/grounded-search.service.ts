@@ -1,7 +1,13 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Clock } from '../common/clock/clock';
+import { InjectConfig } from '../config/config-slice';
 import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
+import { allPagesFailed, pageSources, promptPages } from '../pages/page-prompt';
+import { pageResultLine, type PageResultLine } from '../pages/page-result-line';
+import { PageStage } from '../pages/page-stage.service';
+import type { PageTarget } from '../pages/page.types';
+import { pagesConfig, type PagesConfig } from '../pages/pages.config';
 import type { OutputValues } from '../search/output-schema';
 import {
   ProviderError,
@@ -36,6 +42,14 @@ export class PreviewResponse {
 
   @ApiProperty({ type: [GroundingSourceResponse] })
   grounding_sources: GroundingSourceResponse[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description:
+      'With `pages` only: each page as read now (every page `new` or `error`), as in an execution',
+  })
+  page_results?: PageResultLine[];
 }
 
 export class SuggestResponse implements SuggestResult {
@@ -66,11 +80,33 @@ export class GroundedSearchService {
     private readonly provider: SearchProvider,
     private readonly usage: UsageService,
     private readonly clock: Clock,
+    private readonly pageStage: PageStage,
+    @InjectConfig(pagesConfig) private readonly pagesSettings: PagesConfig,
   ) {}
 
-  /** One check as a task with these fields would run it; an `output_schema` is checked first. */
+  /**
+   * One check as a task with these fields would run it; an `output_schema` is checked first.
+   * With `pages`, they are fetched now, every one new (nothing is stored), and the model reads
+   * them without searching; when none could be read, no model is called (docs/pages.md,
+   * "Previews").
+   */
   async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
     const outputSchema = readOutputSchema(request.output_schema) ?? null;
+    const pages: PageTarget[] | undefined = request.pages;
+    const read = pages === undefined ? null : await this.pageStage.readPages(pages, new Map());
+    const shown = read === null ? undefined : promptPages(read, this.pagesSettings.promptMaxChars);
+    const pageResults = read === null ? {} : { page_results: read.map(pageResultLine) };
+    if (read !== null && shown?.length === 0) {
+      const failed = allPagesFailed(read);
+      return {
+        condition_met: false,
+        answer: failed,
+        reasoning: `${failed}. No page could be read, so no model was asked.`,
+        values: null,
+        grounding_sources: [],
+        ...pageResults,
+      };
+    }
     const result = await this.call(userId, 'preview', async () => {
       const check = await this.provider.check({
         searchQuery: request.search_query,
@@ -79,6 +115,8 @@ export class GroundedSearchService {
         previousCheckAt: null,
         now: this.clock.now(),
         outputSchema,
+        pages: shown,
+        purpose: 'preview',
       });
       return { value: check, usage: check.usage };
     });
@@ -87,7 +125,8 @@ export class GroundedSearchService {
       answer: result.answer,
       reasoning: result.reasoning,
       values: result.values,
-      grounding_sources: result.groundingSources,
+      grounding_sources: read === null ? result.groundingSources : pageSources(read),
+      ...pageResults,
     };
   }
 
