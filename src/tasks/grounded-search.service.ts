@@ -8,10 +8,12 @@ import { pageResultLine, type PageResultLine } from '../pages/page-result-line';
 import { PageStage } from '../pages/page-stage.service';
 import type { PageTarget } from '../pages/page.types';
 import { pagesConfig, type PagesConfig } from '../pages/pages.config';
-import type { OutputValues } from '../search/output-schema';
+import type { OutputSchema, OutputValues } from '../search/output-schema';
 import {
   ProviderError,
   SearchProvider,
+  type CheckResult,
+  type PromptPage,
   type ProviderUsage,
   type SuggestRequest,
   type SuggestResult,
@@ -93,10 +95,21 @@ export class GroundedSearchService {
   async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
     const outputSchema = readOutputSchema(request.output_schema) ?? null;
     const pages: PageTarget[] | undefined = request.pages;
-    const read = pages === undefined ? null : await this.pageStage.readPages(pages, new Map());
-    const shown = read === null ? undefined : promptPages(read, this.pagesSettings.promptMaxChars);
-    const pageResults = read === null ? {} : { page_results: read.map(pageResultLine) };
-    if (read !== null && shown?.length === 0) {
+    if (pages !== undefined) return this.previewPages(userId, request, outputSchema, pages);
+    const result = await this.previewCheck(userId, request, outputSchema);
+    return { ...previewVerdict(result), grounding_sources: result.groundingSources };
+  }
+
+  private async previewPages(
+    userId: string,
+    request: PreviewTaskDto,
+    outputSchema: OutputSchema | null,
+    pages: PageTarget[],
+  ): Promise<PreviewResponse> {
+    const read = await this.pageStage.readPages(pages, new Map());
+    const shown = promptPages(read, this.pagesSettings.promptMaxChars);
+    const pageResults = read.map(pageResultLine);
+    if (shown.length === 0) {
       const failed = allPagesFailed(read);
       return {
         condition_met: false,
@@ -104,10 +117,25 @@ export class GroundedSearchService {
         reasoning: `${failed}. No page could be read, so no model was asked.`,
         values: null,
         grounding_sources: [],
-        ...pageResults,
+        page_results: pageResults,
       };
     }
-    const result = await this.call(userId, 'preview', async () => {
+    const result = await this.previewCheck(userId, request, outputSchema, shown);
+    return {
+      ...previewVerdict(result),
+      grounding_sources: pageSources(read),
+      page_results: pageResults,
+    };
+  }
+
+  /** The preview's one model call: a web search, or a reading of `pages` without one. */
+  private previewCheck(
+    userId: string,
+    request: PreviewTaskDto,
+    outputSchema: OutputSchema | null,
+    pages?: PromptPage[],
+  ): Promise<CheckResult> {
+    return this.call(userId, 'preview', async () => {
       const check = await this.provider.check({
         searchQuery: request.search_query,
         conditionDescription: request.condition_description ?? request.search_query,
@@ -115,19 +143,11 @@ export class GroundedSearchService {
         previousCheckAt: null,
         now: this.clock.now(),
         outputSchema,
-        pages: shown,
+        pages,
         purpose: 'preview',
       });
       return { value: check, usage: check.usage };
     });
-    return {
-      condition_met: result.conditionMet,
-      answer: result.answer,
-      reasoning: result.reasoning,
-      values: result.values,
-      grounding_sources: read === null ? result.groundingSources : pageSources(read),
-      ...pageResults,
-    };
   }
 
   suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
@@ -170,4 +190,15 @@ export class GroundedSearchService {
       if (!recorded) await this.usage.releaseCalls([reservation]);
     }
   }
+}
+
+function previewVerdict(
+  result: CheckResult,
+): Pick<PreviewResponse, 'condition_met' | 'answer' | 'reasoning' | 'values'> {
+  return {
+    condition_met: result.conditionMet,
+    answer: result.answer,
+    reasoning: result.reasoning,
+    values: result.values,
+  };
 }
