@@ -72,6 +72,7 @@ describe.each(CASES)('A page call on $name', ({ name, create, searchCalls }) => 
 
   it('should make one call without its search tool and show the pages as data when a check carries pages', async () => {
     const query = uniqueQuery('espresso price');
+    standIn.enqueue(standIn.checkReply({ conditionMet: true, answer: 'It costs 249 EUR now.' }));
     const result = await testApp.app.get(SearchProvider).check({
       searchQuery: query,
       conditionDescription: 'The espresso machine costs less than 250 EUR',
@@ -87,6 +88,7 @@ describe.each(CASES)('A page call on $name', ({ name, create, searchCalls }) => 
     expect(request.promptText).toContain('Price: 249 EUR\\nIn stock');
     expect(request.promptText).toContain('"removed": [\n      "Price: 299 EUR"');
     expect(request.systemText).toContain('This check cannot search the web');
+    expect(result).toMatchObject({ conditionMet: true, answer: 'It costs 249 EUR now.' });
     expect(result.usage).toMatchObject({ provider: name, search_calls: searchCalls });
   });
 
