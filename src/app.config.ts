@@ -8,6 +8,7 @@ import { databaseConfig } from './database/database.config';
 import { executionsConfig } from './executions/executions.config';
 import { mcpConfig } from './mcp/mcp.config';
 import { metricsConfig } from './metrics/metrics.config';
+import { pagesConfig } from './pages/pages.config';
 import { CHANNEL_CONFIGS } from './notifications/channels/channel-registry';
 import { notificationsConfig } from './notifications/notifications.config';
 import { retentionConfig } from './retention/retention.config';
@@ -32,6 +33,7 @@ export const CONFIG_SLICES = {
   rateLimit: rateLimitConfig,
   scheduler: schedulerConfig,
   search: searchConfig,
+  pages: pagesConfig,
   usage: usageConfig,
   tasks: tasksConfig,
   executions: executionsConfig,

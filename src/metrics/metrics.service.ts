@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ModelCallKind } from '../search/search.types';
 import { QueueJobsCollector } from './queue-jobs.collector';
 
 /** How a check ended, for `monitor_checks_total` (README, "Operations"). */
@@ -61,6 +62,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly modelCalls = new Counter({
+    name: 'monitor_model_calls_total',
+    help: 'Calls made to the configured model, by provider and kind (check, preview or suggest)',
+    labelNames: ['provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor(queueJobs: QueueJobsCollector) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -99,6 +107,10 @@ export class MetricsService {
     if (usage !== null && usage.cost_usd !== null && usage.cost_usd > 0) {
       this.llmCost.inc({ provider: usage.provider }, usage.cost_usd);
     }
+  }
+
+  recordModelCall(provider: string, kind: ModelCallKind): void {
+    this.modelCalls.inc({ provider, kind });
   }
 
   recordDelivery(channel: string, status: string): void {

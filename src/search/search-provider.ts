@@ -12,7 +12,7 @@ import {
   type ProviderUsage,
   type TokenUsage,
 } from './provider-usage';
-import type { GroundingSource, NotifyBehavior, PromptPage } from './search.types';
+import type { GroundingSource, ModelCallKind, NotifyBehavior, PromptPage } from './search.types';
 import { CodedError } from '../common/errors/coded-error';
 import { SearchErrorCode } from './search-error-code';
 
@@ -35,6 +35,8 @@ export interface CheckRequest {
    * made without the provider's search tool, the pages given as data. Absent: a web search.
    */
   pages?: PromptPage[];
+  /** What the call is for, as `monitor_model_calls_total` counts it: a task's check by default. */
+  purpose?: Exclude<ModelCallKind, 'suggest'>;
 }
 
 /** The verdict of one check as an adapter reads it from the wire, with what the call consumed. */
@@ -108,10 +110,18 @@ export abstract class SearchProvider {
     signal?: AbortSignal,
   ): Promise<SuggestReply>;
 
+  private countCall: (kind: ModelCallKind) => void = () => {};
+
   /** Releases the adapter's kept-alive connections at shutdown. */
   close(): void {}
 
+  /** Reports every call made to a configured provider to `count`, with what it is for. */
+  countCallsWith(count: (kind: ModelCallKind) => void): void {
+    this.countCall = count;
+  }
+
   async check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    this.counted(request.purpose ?? 'check');
     const { tokens, values, ...reply } = await this.priced(
       cleaned(this.runCheck(request, signal)).then((cleanReply) => ({
         ...cleanReply,
@@ -122,6 +132,7 @@ export abstract class SearchProvider {
   }
 
   async suggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestOutcome> {
+    this.counted('suggest');
     const { suggestion, tokens } = await this.priced(cleaned(this.runSuggest(request, signal)));
     return { suggestion, usage: this.usageOf(tokens) };
   }
@@ -134,6 +145,10 @@ export abstract class SearchProvider {
       if (error instanceof ProviderError) error.tokens = tokens;
       throw error;
     }
+  }
+
+  private counted(kind: ModelCallKind): void {
+    if (this.isConfigured()) this.countCall(kind);
   }
 
   private usageOf(tokens: TokenUsage): ProviderUsage {

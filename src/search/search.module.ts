@@ -1,6 +1,7 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { MetricsService } from '../metrics/metrics.service';
 import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS, type ProviderHttpOptions } from './provider-api';
 import { SearchProvider } from './search-provider';
@@ -11,8 +12,8 @@ import { searchConfig, type SearchConfig } from './search.config';
 export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
 
 /**
- * The grounded-search provider `SEARCH_PROVIDER` selects (see the registry). Feature code
- * depends on the abstract `SearchProvider` only.
+ * The grounded-search provider `SEARCH_PROVIDER` selects (see the registry), its calls counted
+ * in `monitor_model_calls_total`. Feature code depends on the abstract `SearchProvider` only.
  */
 @Module({
   providers: [
@@ -23,22 +24,26 @@ export const PROVIDER_HTTP_OPTIONS = Symbol('PROVIDER_HTTP_OPTIONS');
         scheduler: SchedulerConfig,
         client: OutboundHttpClient,
         logger: PinoLogger,
+        metrics: MetricsService,
         options?: Partial<ProviderHttpOptions>,
       ) => {
         logger.setContext('SearchProvider');
         // A retry warning logged during a check carries the check's ids (its log context).
-        return createSearchProvider(
+        const provider = createSearchProvider(
           search.provider,
           { ...search, scheduler },
           { client, options: { ...DEFAULT_PROVIDER_HTTP_OPTIONS, ...options } },
           (message) => logger.warn(message),
         );
+        provider.countCallsWith((kind) => metrics.recordModelCall(provider.name, kind));
+        return provider;
       },
       inject: [
         searchConfig.token,
         schedulerConfig.token,
         OutboundHttpClient,
         PinoLogger,
+        MetricsService,
         { token: PROVIDER_HTTP_OPTIONS, optional: true },
       ],
     },

@@ -7,6 +7,9 @@ export interface GroundingSource {
 export const NOTIFY_BEHAVIORS = ['once', 'always', 'on_change'] as const;
 export type NotifyBehavior = (typeof NOTIFY_BEHAVIORS)[number];
 
+/** What a model call is for (`monitor_model_calls_total`'s `kind`). */
+export type ModelCallKind = 'check' | 'preview' | 'suggest';
+
 /** The name of a task created or suggested without one. */
 export const DEFAULT_TASK_NAME = 'New Monitor';
 

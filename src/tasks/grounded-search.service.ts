@@ -1,11 +1,19 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Clock } from '../common/clock/clock';
+import { InjectConfig } from '../config/config-slice';
 import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
-import type { OutputValues } from '../search/output-schema';
+import { allPagesFailed, pageSources, promptPages } from '../pages/page-prompt';
+import { pageResultLine, type PageResultLine } from '../pages/page-result-line';
+import { PageStage } from '../pages/page-stage.service';
+import type { PageTarget } from '../pages/page.types';
+import { pagesConfig, type PagesConfig } from '../pages/pages.config';
+import type { OutputSchema, OutputValues } from '../search/output-schema';
 import {
   ProviderError,
   SearchProvider,
+  type CheckResult,
+  type PromptPage,
   type ProviderUsage,
   type SuggestRequest,
   type SuggestResult,
@@ -36,6 +44,14 @@ export class PreviewResponse {
 
   @ApiProperty({ type: [GroundingSourceResponse] })
   grounding_sources: GroundingSourceResponse[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description:
+      'With `pages` only: each page as read now (every page `new` or `error`), as in an execution',
+  })
+  page_results?: PageResultLine[];
 }
 
 export class SuggestResponse implements SuggestResult {
@@ -66,12 +82,60 @@ export class GroundedSearchService {
     private readonly provider: SearchProvider,
     private readonly usage: UsageService,
     private readonly clock: Clock,
+    private readonly pageStage: PageStage,
+    @InjectConfig(pagesConfig) private readonly pagesSettings: PagesConfig,
   ) {}
 
-  /** One check as a task with these fields would run it; an `output_schema` is checked first. */
+  /**
+   * One check as a task with these fields would run it; an `output_schema` is checked first.
+   * With `pages`, they are fetched now, every one new (nothing is stored), and the model reads
+   * them without searching; when none could be read, no model is called (docs/pages.md,
+   * "Previews").
+   */
   async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
     const outputSchema = readOutputSchema(request.output_schema) ?? null;
-    const result = await this.call(userId, 'preview', async () => {
+    const pages: PageTarget[] | undefined = request.pages;
+    if (pages !== undefined) return this.previewPages(userId, request, outputSchema, pages);
+    const result = await this.previewCheck(userId, request, outputSchema);
+    return { ...previewVerdict(result), grounding_sources: result.groundingSources };
+  }
+
+  private async previewPages(
+    userId: string,
+    request: PreviewTaskDto,
+    outputSchema: OutputSchema | null,
+    pages: PageTarget[],
+  ): Promise<PreviewResponse> {
+    const read = await this.pageStage.readPages(pages, new Map());
+    const shown = promptPages(read, this.pagesSettings.promptMaxChars);
+    const pageResults = read.map(pageResultLine);
+    if (shown.length === 0) {
+      const failed = allPagesFailed(read);
+      return {
+        condition_met: false,
+        answer: failed,
+        reasoning: `${failed}. No page could be read, so no model was asked.`,
+        values: null,
+        grounding_sources: [],
+        page_results: pageResults,
+      };
+    }
+    const result = await this.previewCheck(userId, request, outputSchema, shown);
+    return {
+      ...previewVerdict(result),
+      grounding_sources: pageSources(read),
+      page_results: pageResults,
+    };
+  }
+
+  /** The preview's one model call: a web search, or a reading of `pages` without one. */
+  private previewCheck(
+    userId: string,
+    request: PreviewTaskDto,
+    outputSchema: OutputSchema | null,
+    pages?: PromptPage[],
+  ): Promise<CheckResult> {
+    return this.call(userId, 'preview', async () => {
       const check = await this.provider.check({
         searchQuery: request.search_query,
         conditionDescription: request.condition_description ?? request.search_query,
@@ -79,16 +143,11 @@ export class GroundedSearchService {
         previousCheckAt: null,
         now: this.clock.now(),
         outputSchema,
+        pages,
+        purpose: 'preview',
       });
       return { value: check, usage: check.usage };
     });
-    return {
-      condition_met: result.conditionMet,
-      answer: result.answer,
-      reasoning: result.reasoning,
-      values: result.values,
-      grounding_sources: result.groundingSources,
-    };
   }
 
   suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
@@ -131,4 +190,15 @@ export class GroundedSearchService {
       if (!recorded) await this.usage.releaseCalls([reservation]);
     }
   }
+}
+
+function previewVerdict(
+  result: CheckResult,
+): Pick<PreviewResponse, 'condition_met' | 'answer' | 'reasoning' | 'values'> {
+  return {
+    condition_met: result.conditionMet,
+    answer: result.answer,
+    reasoning: result.reasoning,
+    values: result.values,
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
-import { GeminiStandIn } from '../support/gemini-stand-in';
+import { errorReply, GeminiStandIn, suggestReply } from '../support/gemini-stand-in';
 import { parseExposition, sampleValue, type MetricFamily } from '../support/prometheus-text';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -77,6 +77,10 @@ describe('GET /metrics', () => {
     expect(
       sampleValue(families, 'monitor_deliveries_total', { channel: 'webhook', status: 'success' }),
     ).toBe(1);
+    expect(families.get('monitor_model_calls_total')?.type).toBe('counter');
+    expect(
+      sampleValue(families, 'monitor_model_calls_total', { provider: 'gemini', kind: 'check' }),
+    ).toBe(1);
 
     const { rows } = await testApp.db.query<{ cost: number }>(
       `SELECT (usage->>'cost_usd')::float AS cost FROM executions WHERE task_id = $1`,
@@ -113,6 +117,27 @@ describe('GET /metrics', () => {
       expect(families.has(name)).toBe(true);
     }
     expect(families.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
+  });
+
+  it('should count previews and suggestions as model calls of their own kind, failed ones too', async () => {
+    const calls = async (kind: string) =>
+      sampleValue(await scrape(), 'monitor_model_calls_total', { provider: 'gemini', kind }) ?? 0;
+    const [previews, suggestions] = [await calls('preview'), await calls('suggest')];
+    await testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', user.auth)
+      .send({ search_query: 'Metrics preview of a release' })
+      .expect(200);
+    gemini.enqueue(suggestReply(), errorReply(400, 'Bad request'));
+    for (const status of [200, 502]) {
+      await testApp.http
+        .post('/api/v1/tasks/suggest')
+        .set('Authorization', user.auth)
+        .send({ prompt: 'Tell me when the next release is out' })
+        .expect(status);
+    }
+    expect(await calls('preview')).toBe(previews + 1);
+    expect(await calls('suggest')).toBe(suggestions + 2);
   });
 
   it('should label requests by route pattern, and unknown paths as unmatched', async () => {

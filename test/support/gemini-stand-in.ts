@@ -193,6 +193,11 @@ export class GeminiStandIn extends WireStandIn<RecordedGeminiRequest> {
     };
   }
 
+  /** Each `tools` entry is named by its one key (`{"google_search": {}}`). */
+  searchTools(request: RecordedGeminiRequest): string[] {
+    return (request.body.tools ?? []).flatMap((tool) => Object.keys(tool));
+  }
+
   defaultReply(request: RecordedGeminiRequest): StandInReply {
     return request.kind === 'suggest' ? suggestReply() : checkReply();
   }

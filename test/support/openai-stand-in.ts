@@ -9,6 +9,7 @@ import {
   promptKind,
   STAND_IN_TOKENS,
   suggestText,
+  toolTypes,
   WireStandIn,
   type CheckReplyOptions,
   type Described,
@@ -175,6 +176,10 @@ export class OpenAiStandIn extends WireStandIn {
       OPENAI_API_KEY: this.apiKey,
       OPENAI_BASE_URL: `${this.baseUrl}/v1`,
     };
+  }
+
+  searchTools(request: RecordedRequest): string[] {
+    return toolTypes(request.body);
   }
 
   defaultReply(request: RecordedRequest): StandInReply {

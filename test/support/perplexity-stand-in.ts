@@ -7,6 +7,7 @@ import {
   hostnameOf,
   STAND_IN_TOKENS,
   suggestText,
+  toolTypes,
   WireStandIn,
   type CheckReplyOptions,
   type Described,
@@ -94,6 +95,10 @@ export class PerplexityStandIn extends WireStandIn {
       PERPLEXITY_API_KEY: this.apiKey,
       PERPLEXITY_BASE_URL: this.baseUrl,
     };
+  }
+
+  searchTools(request: RecordedRequest): string[] {
+    return toolTypes(request.body);
   }
 
   defaultReply(request: RecordedRequest): StandInReply {

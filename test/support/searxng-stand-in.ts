@@ -7,6 +7,7 @@ import {
   promptKind,
   STAND_IN_TOKENS,
   suggestText,
+  toolTypes,
   WireStandIn,
   type CheckReplyOptions,
   type Described,
@@ -108,6 +109,11 @@ export class SearxngStandIn extends WireStandIn {
       LLM_MODEL: 'qwen3:8b',
       ...SEARXNG_TEST_PRICES,
     };
+  }
+
+  /** A query to SearXNG is a search; a chat completion searches only through its `tools`. */
+  searchTools(request: RecordedRequest): string[] {
+    return request.kind === 'search' ? ['searxng'] : toolTypes(request.body);
   }
 
   defaultReply(request: RecordedRequest): StandInReply {

@@ -203,6 +203,11 @@ export abstract class WireStandIn<R extends RecordedRequest<object> = RecordedRe
   abstract readonly checkUsage: ProviderUsage;
   /** HTTP calls one check makes. */
   abstract readonly callsPerCheck: number;
+  /**
+   * The search tools `request` asks for, by name (`google_search`, `web_search`, or `searxng`
+   * for a query to the search engine itself); [] for a call without search.
+   */
+  abstract searchTools(request: R): string[];
   protected abstract describe(request: IncomingMessage, rawBody: string): Described<R>;
   protected abstract textBody(text: string, finishReason?: string): unknown;
   protected abstract errorBody(status: number, message?: string): unknown;
@@ -352,6 +357,14 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
+}
+
+/** The `type` of each entry of a request's `tools` (OpenAI-style APIs). */
+export function toolTypes(body: object): string[] {
+  const tools = (body as { tools?: unknown }).tools;
+  return (Array.isArray(tools) ? tools : []).map((tool) =>
+    String((tool as { type?: unknown } | null)?.type),
+  );
 }
 
 /** The `Authorization: Bearer <key>` check every OpenAI-style API makes. */

@@ -11,15 +11,16 @@ import { incompleteHint, responsesText } from './responses-api.wire';
 export interface ResponsesEndpoint {
   url: string;
   apiKey: string;
-  /** Body fields beside the model, the prompt and `tools: [{type: 'web_search'}]`. */
+  /** Body fields that go with `tools: [{type: 'web_search'}]` (none without the tool). */
   searchOptions: Record<string, unknown>;
 }
 
 /**
  * The adapters of Responses-style APIs (OpenAI's `POST /responses`, Perplexity's `POST /v1/agent`):
  * one call per check or suggestion, the system prompt as `instructions` and the request as
- * `input`, the web search tool forced; the answer's text in `output[].content[]`. Each adapter
- * says where to call, and how its API reports sources and usage.
+ * `input`, the web search tool forced (a page check's call has no tool); the answer's text in
+ * `output[].content[]`. Each adapter says where to call, and how its API reports sources and
+ * usage.
  */
 export abstract class ResponsesApiProvider<
   C extends ProviderSettings = ProviderSettings,
@@ -34,7 +35,11 @@ export abstract class ResponsesApiProvider<
   protected assertCompleted(_body: unknown): void {}
 
   protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
-    const body = await this.respond(buildCheckPrompt(request, this.config.scheduler), signal);
+    const body = await this.respond(
+      buildCheckPrompt(request, this.config.scheduler),
+      request.pages === undefined,
+      signal,
+    );
     const tokens = this.tokens(body);
     return this.withTokens(tokens, () => {
       this.assertCompleted(body);
@@ -47,7 +52,7 @@ export abstract class ResponsesApiProvider<
   }
 
   protected async runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestReply> {
-    const body = await this.respond(buildSuggestPrompt(request, new Date()), signal);
+    const body = await this.respond(buildSuggestPrompt(request, new Date()), true, signal);
     const tokens = this.tokens(body);
     return this.withTokens(tokens, () => {
       this.assertCompleted(body);
@@ -58,7 +63,8 @@ export abstract class ResponsesApiProvider<
     });
   }
 
-  private respond(prompt: ModelPrompt, signal?: AbortSignal): Promise<unknown> {
+  /** One call, with the web search tool forced unless `search` is false (a page check). */
+  private respond(prompt: ModelPrompt, search: boolean, signal?: AbortSignal): Promise<unknown> {
     const { url, apiKey, searchOptions } = this.endpoint();
     return this.http.requestJson({
       method: 'POST',
@@ -70,8 +76,7 @@ export abstract class ResponsesApiProvider<
         model: this.model,
         instructions: prompt.systemInstruction,
         input: prompt.userText,
-        tools: [{ type: 'web_search' }],
-        ...searchOptions,
+        ...(search ? { tools: [{ type: 'web_search' }], ...searchOptions } : {}),
       },
     });
   }

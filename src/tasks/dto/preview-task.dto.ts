@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OptionalRawJson, OptionalText, RequiredText } from '../../common/validation/fields';
 import { OutputSchemaProperty } from './alert-fields.dto';
 import { TEXT_MAX, TEXT_MIN } from './create-task.dto';
+import type { PageTarget } from '../../pages/page.types';
 
 export class PreviewTaskDto {
   @ApiProperty({ minLength: TEXT_MIN, maxLength: TEXT_MAX })
@@ -22,4 +23,6 @@ export class PreviewTaskDto {
   })
   @OptionalRawJson()
   output_schema?: unknown;
+
+  pages?: PageTarget[];
 }

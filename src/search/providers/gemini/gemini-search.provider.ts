@@ -43,7 +43,7 @@ const BLOCKING_FINISH_REASONS = new Set([
 
 /**
  * The Gemini adapter: one `generateContent` call with Google Search
- * grounding per check or suggestion.
+ * grounding per check or suggestion; a page check's call has no `tools`.
  */
 export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & GeminiConfig> {
   readonly name = 'gemini';
@@ -62,9 +62,13 @@ export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & 
   }
 
   protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
-    const prompt = buildCheckPrompt(request, this.config.scheduler);
-    const body = await this.generateContent(prompt, signal);
-    const tokens = geminiTokens(body);
+    const search = request.pages === undefined;
+    const body = await this.generateContent(
+      buildCheckPrompt(request, this.config.scheduler),
+      search,
+      signal,
+    );
+    const tokens = geminiTokens(body, search);
     return this.withTokens(tokens, () => {
       const [text, hint] = replyText(body);
       return {
@@ -76,15 +80,20 @@ export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & 
   }
 
   protected async runSuggest(request: SuggestRequest, signal?: AbortSignal): Promise<SuggestReply> {
-    const body = await this.generateContent(buildSuggestPrompt(request, new Date()), signal);
-    const tokens = geminiTokens(body);
+    const body = await this.generateContent(buildSuggestPrompt(request, new Date()), true, signal);
+    const tokens = geminiTokens(body, true);
     return this.withTokens(tokens, () => {
       const [text, hint] = replyText(body);
       return { suggestion: parseSuggestText(text, request, hint), tokens };
     });
   }
 
-  private generateContent(prompt: ModelPrompt, signal?: AbortSignal): Promise<unknown> {
+  /** One call, grounded with Google Search unless `search` is false (a page check). */
+  private generateContent(
+    prompt: ModelPrompt,
+    search: boolean,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const apiKey = this.config.gemini.apiKey ?? '';
     return this.http.requestJson({
       method: 'POST',
@@ -95,7 +104,7 @@ export class GeminiSearchProvider extends HttpSearchProvider<ProviderSettings & 
       body: {
         systemInstruction: { parts: [{ text: prompt.systemInstruction }] },
         contents: [{ role: 'user', parts: [{ text: prompt.userText }] }],
-        tools: [{ google_search: {} }],
+        ...(search ? { tools: [{ google_search: {} }] } : {}),
         generationConfig: { temperature: 0.2 },
       },
     });
@@ -148,14 +157,14 @@ export function groundingSources(body: unknown): GroundingSource[] {
   );
 }
 
-/** `usageMetadata`: thinking tokens are billed as output; one search per call. */
-export function geminiTokens(body: unknown): TokenUsage {
+/** `usageMetadata`: thinking tokens are billed as output; one search per grounded call. */
+export function geminiTokens(body: unknown, grounded: boolean): TokenUsage {
   const metadata = asRecord(asRecord(body)?.usageMetadata);
   return {
     inputTokens: tokenCount(metadata?.promptTokenCount),
     outputTokens:
       tokenCount(metadata?.candidatesTokenCount) + tokenCount(metadata?.thoughtsTokenCount),
-    searchCalls: 1,
+    searchCalls: grounded ? 1 : 0,
   };
 }
 

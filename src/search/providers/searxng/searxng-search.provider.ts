@@ -1,4 +1,5 @@
 import {
+  buildCheckPrompt,
   buildResultsCheckPrompt,
   buildSuggestPrompt,
   type ModelPrompt,
@@ -36,7 +37,8 @@ export const MAX_RESULTS_SHOWN = 10;
 /**
  * SearXNG and any OpenAI-compatible chat model: a check is one search
  * (`GET /search?format=json`), then one `POST /chat/completions` that judges the numbered
- * results. A suggestion is the chat call alone: the model has no search of its own.
+ * results. A suggestion, and a page check, is the chat call alone: the model has no search of
+ * its own.
  */
 export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings & SearxngConfig> {
   readonly name = 'searxng';
@@ -58,6 +60,7 @@ export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings &
   }
 
   protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
+    if (request.pages !== undefined) return this.readPages(request, signal);
     const url = new URL(`${this.config.searxng.url}/search`);
     url.searchParams.set('q', request.searchQuery);
     url.searchParams.set('format', 'json');
@@ -73,6 +76,16 @@ export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings &
       const [text, hint] = chatText(body);
       const check = parseCheckText(text, request.now, hint);
       return { ...check, groundingSources: citedSources(results, citedResultIds(text)), tokens };
+    });
+  }
+
+  /** A page check: no search, the pages in the prompt; its sources are the pipeline's. */
+  private async readPages(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
+    const body = await this.complete(buildCheckPrompt(request, this.config.scheduler), signal);
+    const tokens = chatTokens(body);
+    return this.withTokens(tokens, () => {
+      const [text, hint] = chatText(body);
+      return { ...parseCheckText(text, request.now, hint), groundingSources: [], tokens };
     });
   }
 
