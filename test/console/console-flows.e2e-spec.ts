@@ -437,8 +437,8 @@ describe('Console in the browser', () => {
     await page.reload();
     const results = page.locator('.execution').first().locator('.page-results');
     await results.getByRole('link', { name: 'Pricing' }).waitFor();
-    expect(await results.locator('.diff-added').innerText()).toBe('+ Pro: 19 €');
-    expect(await results.locator('.diff-removed').innerText()).toBe('- Pro: 15 €');
+    expect((await results.locator('.diff-added').innerText()).trim()).toBe('+ Pro: 19 €');
+    expect((await results.locator('.diff-removed').innerText()).trim()).toBe('- Pro: 15 €');
     const text = await results.innerText();
     expect(text).toMatch(/Pricing\s+Changed\s+HTTP 200/);
     expect(text).toMatch(/Error\s+HTTP 503\s+HTTP 503/);
