@@ -38,7 +38,7 @@ describe('pagesValuesOf', () => {
     const values = pagesValuesOf({
       pages,
       page_rule: { type: 'not_contains', text: 'Sold out' },
-    } as Parameters<typeof pagesValuesOf>[0]);
+    });
     expect(values).toMatchObject({ rule: 'not_contains', ruleText: 'Sold out' });
     expect(pagesBody(values)).toEqual({
       pages,

@@ -29,7 +29,9 @@ export function pageRow(page: PageTarget): PageRow {
   };
 }
 
-export function pagesValuesOf(task: TaskWithPages | null): PagesValues {
+export function pagesValuesOf(
+  task: Pick<TaskWithPages, 'pages' | 'page_rule'> | null,
+): PagesValues {
   return {
     rows: (task?.pages ?? []).map(pageRow),
     rule: task?.page_rule?.type ?? 'none',
