@@ -64,7 +64,7 @@ type ExecutionContent = NonNullable<NotificationContent['execution']>;
 export const MAX_SOURCES = 5;
 
 /** A message quotes this many added and this many removed lines of a changed page. */
-export const MAX_PAGE_LINES = 3;
+const MAX_PAGE_LINES = 3;
 const PAGE_LINE_MAX = 200;
 
 /**
@@ -273,14 +273,11 @@ function linkedSources(
   changedPages: PageResultLine[],
   groundingSources: GroundingSource[],
 ): GroundingSource[] {
-  const sources = changedPages.map(pageLink);
-  const linked = new Set(sources.map((source) => source.uri));
-  for (const source of groundingSources) {
-    if (linked.has(source.uri)) continue;
-    linked.add(source.uri);
-    sources.push(source);
-  }
-  return sources.filter((source) => isWebLink(source.uri)).slice(0, MAX_SOURCES);
+  const pages = changedPages.map(pageLink);
+  const linked = new Set(pages.map((page) => page.uri));
+  return [...pages, ...groundingSources.filter((source) => !linked.has(source.uri))]
+    .filter((source) => isWebLink(source.uri))
+    .slice(0, MAX_SOURCES);
 }
 
 function countOf(count: number, noun: string): string {
