@@ -35,6 +35,8 @@ const FIELD_OF_MESSAGE: Array<[string, string]> = [
   ['Invalid output_schema', 'output_schema'],
   ['Invalid evidence', 'evidence'],
   ['Invalid notification', 'notifications'],
+  ['Invalid pages', 'pages'],
+  ['Invalid page_rule', 'page_rule'],
   ['notify_behavior', 'notify_behavior'],
   ['Invalid state transition', 'state'],
 ];

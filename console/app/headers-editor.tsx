@@ -32,12 +32,14 @@ function plainText(value: string, onText: (text: string) => void) {
 }
 
 /**
- * HTTP headers sent with every delivery, as rows of a name and a value (a config's `headers`
- * object). A row without a name is not sent, nor is a repeated name after its first row.
+ * HTTP headers sent with every request, as rows of a name and a value (a `headers` object). A
+ * row without a name is not sent, nor is a repeated name after its first row; `emptyHint` says
+ * what is sent without any.
  */
 export function HeadersEditor(props: {
   id: string;
   label: string;
+  emptyHint: string;
   headers: Record<string, string>;
   onChange: (headers: Record<string, string>) => void;
 }): JSX.Element {
@@ -59,7 +61,7 @@ export function HeadersEditor(props: {
   return (
     <fieldset class="headers">
       <legend>{props.label}</legend>
-      {rows.length === 0 && <p class="hint">None: deliveries carry only the signature headers.</p>}
+      {rows.length === 0 && <p class="hint">{props.emptyHint}</p>}
       {rows.map((row, index) => {
         const id = `${props.id}-${row.key}`;
         return (

@@ -51,6 +51,22 @@ export const JOB_STATES: Record<string, string> = {
   failed: 'Failed',
 };
 
+/** A page's status in a check (docs/pages.md, "Page statuses"). */
+export const PAGE_STATUSES: Record<string, string> = {
+  new: 'First read',
+  same: 'Unchanged',
+  changed: 'Changed',
+  error: 'Error',
+};
+
+/** What a page rule decides without a model (docs/pages.md, "Page rules"). */
+export const PAGE_RULES: Record<string, string> = {
+  none: 'None: a model reads the pages',
+  changed: 'Met when a page changes',
+  contains: 'Met when a page contains the text',
+  not_contains: 'Met when no page contains the text',
+};
+
 /** The label of `value`, or the value itself when the service sends one the console lacks. */
 export function labelOf(labels: Record<string, string>, value: string): string {
   return labels[value] ?? value;

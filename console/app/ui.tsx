@@ -61,6 +61,10 @@ const BADGE_TONES: Record<string, string> = {
   failed: 'bad',
   cancelled: 'muted',
   deactivated: 'bad',
+  new: 'info',
+  same: 'muted',
+  changed: 'warn',
+  error: 'bad',
 };
 
 /** An enum value as a coloured badge, named by its label in `labels` (`labels.ts`). */

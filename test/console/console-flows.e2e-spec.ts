@@ -373,6 +373,78 @@ describe('Console in the browser', () => {
     expect(await page.evaluate('window.__consoleXss')).toBeUndefined();
   });
 
+  it("should edit a task's pages and page rule and show each run's page results with its added and removed lines", async () => {
+    const user = await factory.user();
+    const task = await factory.task(user, { name: 'Pricing page watch' });
+    const pageUrl = `${receiver.url}/pricing`;
+    await tab.signIn(user.apiKey);
+    await tab.goto(`#/tasks/${task.id}/edit`);
+    const { page } = tab;
+    await page.getByText('None: every check searches the web.').waitFor();
+    await page.getByRole('button', { name: 'Add a page' }).click();
+    await page.getByLabel('Page 1 URL').fill(pageUrl);
+    await page.getByLabel('Page 1 CSS selector (optional)').fill('#price');
+    await page.getByRole('button', { name: 'Add a header' }).click();
+    await page.getByLabel('Header 1 name').fill('Cookie');
+    await page.getByLabel('Header 1 value').fill('session=abc');
+    await page.getByLabel('Page rule').selectOption('not_contains');
+    await page.getByLabel('Text', { exact: true }).fill('Sold out');
+    await tab.audit('task-pages-form');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pricing page watch' }).waitFor();
+    const stored = await testApp.http
+      .get(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(stored.body).toMatchObject({
+      pages: [{ url: pageUrl, selector: '#price', headers: { Cookie: 'session=abc' } }],
+      page_rule: { type: 'not_contains', text: 'Sold out' },
+    });
+    const details = page.getByRole('region', { name: 'What it watches' });
+    expect(await details.innerText()).toMatch(/Selector: #price/);
+    expect(await details.innerText()).toContain(
+      'Page rule: Met when no page contains the text: “Sold out”',
+    );
+
+    const executionId = await factory.execution(task, { answer: 'Prices moved.', last: true });
+    await testApp.db.query(`UPDATE executions SET page_results = $2::jsonb WHERE id = $1`, [
+      executionId,
+      JSON.stringify([
+        {
+          url: pageUrl,
+          final_url: pageUrl,
+          status: 'changed',
+          http_status: 200,
+          title: 'Pricing',
+          error: null,
+          added: ['Pro: 19 €'],
+          removed: ['Pro: 15 €'],
+          fetched_at: new Date().toISOString(),
+        },
+        {
+          url: `${receiver.url}/status`,
+          final_url: null,
+          status: 'error',
+          http_status: 503,
+          title: null,
+          error: 'HTTP 503',
+          added: [],
+          removed: [],
+          fetched_at: new Date().toISOString(),
+        },
+      ]),
+    ]);
+    await page.reload();
+    const results = page.locator('.execution').first().locator('.page-results');
+    await results.getByRole('link', { name: 'Pricing' }).waitFor();
+    expect((await results.locator('.diff-added').innerText()).trim()).toBe('+ Pro: 19 €');
+    expect((await results.locator('.diff-removed').innerText()).trim()).toBe('- Pro: 15 €');
+    const text = await results.innerText();
+    expect(text).toMatch(/Pricing\s+Changed\s+HTTP 200/);
+    expect(text).toMatch(/Error\s+HTTP 503\s+HTTP 503/);
+    await tab.audit('task-page-results');
+  });
+
   it('should be usable by keyboard alone, with a visible focus', async () => {
     const user = await factory.user();
     const task = await factory.task(user, { name: 'Keyboard watch' });

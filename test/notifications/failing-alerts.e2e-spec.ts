@@ -119,6 +119,8 @@ describe('Failing-check alerts', () => {
           evidence: null,
           values: null,
           changes: null,
+          page_results: null,
+          verdict_execution_id: null,
           error_message: expect.stringContaining('invalid argument'),
           completed_at: expect.any(String),
         },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { deliveryJobId } from '../../src/notifications/delivery/delivery-job';
+import type { NotificationType } from '../../src/notifications/channels/channel-registry';
 import { FINAL_DELIVERY_STATES } from '../../src/notifications/delivery/notification-delivery.entity';
 import { JobQueueService } from '../../src/scheduler/job-queue.service';
 import { Factory, type TestUser } from '../support/factory';
@@ -178,7 +179,7 @@ export async function queueDeliveries(
   testApp: TestApp,
   executionId: string,
   taskId: string,
-  channels: Array<'email' | 'webhook'>,
+  channels: NotificationType[],
   startAfter?: Date,
 ): Promise<void> {
   const queue = testApp.app.get(JobQueueService);

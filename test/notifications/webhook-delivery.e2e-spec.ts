@@ -120,6 +120,9 @@ describe('Webhook notifications', () => {
           evidence: { distinct_domains: 2, trusted_matches: 0, satisfied: true },
           values: null,
           changes: null,
+          // A search task's execution has no page results and no carried verdict.
+          page_results: null,
+          verdict_execution_id: null,
           answer: MET_ANSWER,
           reasoning: MET_REASONING,
           grounding_sources: MET_SOURCES,

@@ -8,6 +8,10 @@ import type { NotifyBehavior, Preview, Suggestion, Task } from '../types';
 import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
 import { useLoad } from '../use-load';
 import { HeadersEditor } from '../headers-editor';
+import { PageFields } from '../page-fields';
+import { pagesBody, pagesValuesOf, type PagesValues } from '../page-form';
+import { PageResults } from '../page-results';
+import type { PageResult, TaskWithPages } from '../page-types';
 import { TaskNotFound } from './task-page';
 
 interface FormValues {
@@ -20,13 +24,14 @@ interface FormValues {
   evidence: string;
   /** Per channel type: its config (kept whole, so a webhook's secret survives an edit), or off. */
   notifications: Record<string, ChannelValues | null>;
+  pages: PagesValues;
 }
 
 function json(value: unknown): string {
   return value === null || value === undefined ? '' : JSON.stringify(value, null, 2);
 }
 
-function valuesOf(task: Task | null): FormValues {
+function valuesOf(task: TaskWithPages | null): FormValues {
   return {
     name: task?.name ?? '',
     search_query: task?.search_query ?? '',
@@ -41,6 +46,7 @@ function valuesOf(task: Task | null): FormValues {
         task?.notifications.find((config) => config.type === channel.type) ?? null,
       ]),
     ),
+    pages: pagesValuesOf(task),
   };
 }
 
@@ -63,8 +69,12 @@ function parseJsonField(field: string, text: string): unknown {
   }
 }
 
-/** The request body for create (`POST`) or update (`PUT`). */
-function bodyOf(values: FormValues, creating: boolean): Record<string, unknown> {
+/**
+ * The request body for create (`POST`) or update (`PUT`). `pages` and `page_rule` are sent when
+ * set, and as null on update to clear what the task had.
+ */
+function bodyOf(values: FormValues, task: TaskWithPages | null): Record<string, unknown> {
+  const creating = task === null;
   const outputSchema = parseJsonField('output_schema', values.output_schema);
   const evidence = parseJsonField('evidence', values.evidence);
   const notifications = Object.values(values.notifications)
@@ -90,6 +100,9 @@ function bodyOf(values: FormValues, creating: boolean): Record<string, unknown> 
     body.output_schema = outputSchema;
     body.evidence = evidence;
   }
+  const { pages, page_rule } = pagesBody(values.pages);
+  if (pages !== null || task?.pages) body.pages = pages;
+  if (page_rule !== null || task?.page_rule) body.page_rule = page_rule;
   return body;
 }
 
@@ -118,13 +131,13 @@ export function TaskFormPage(props: { taskId?: string }): JSX.Element {
   );
 }
 
-function TaskForm(props: { task: Task | null }): JSX.Element {
+function TaskForm(props: { task: TaskWithPages | null }): JSX.Element {
   const creating = props.task === null;
   const [values, setValues] = useState<FormValues>(() => valuesOf(props.task));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<'save' | 'suggest' | 'preview' | null>(null);
   const [prompt, setPrompt] = useState('');
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [preview, setPreview] = useState<PreviewWithPages | null>(null);
   const form = useRef<HTMLFormElement>(null);
   // A refused action moves the focus to what needs fixing: the first invalid field, else the
   // error that names no field.
@@ -171,11 +184,13 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
     run('preview', async () => {
       setPreview(null);
       const outputSchema = parseJsonField('output_schema', values.output_schema);
+      const { pages } = pagesBody(values.pages);
       setPreview(
-        await api<Preview>('POST', '/api/v1/tasks/preview', {
+        await api<PreviewWithPages>('POST', '/api/v1/tasks/preview', {
           search_query: values.search_query,
           condition_description: values.condition_description || undefined,
           ...(outputSchema === null ? {} : { output_schema: outputSchema }),
+          ...(pages === null ? {} : { pages }),
         }),
       );
     });
@@ -183,7 +198,7 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
   const save = (event: Event): Promise<void> => {
     event.preventDefault();
     return run('save', async () => {
-      const body = bodyOf(values, creating);
+      const body = bodyOf(values, props.task);
       const saved = creating
         ? await api<Task>('POST', '/api/v1/tasks', body)
         : await api<Task>('PUT', `/api/v1/tasks/${props.task!.id}`, body);
@@ -301,6 +316,12 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
             </Field>
           )}
         </div>
+
+        <PageFields
+          values={values.pages}
+          errors={errors}
+          onChange={(pages) => set('pages', pages)}
+        />
 
         <details class="advanced" open={Boolean(values.output_schema || values.evidence)}>
           <summary>Values and evidence</summary>
@@ -461,6 +482,7 @@ function ChannelFields(props: {
               key={field.name}
               id={`${id}-${field.name}`}
               label={`${field.label}${field.optional ? ' (optional)' : ''}`}
+              emptyHint="None: deliveries carry only the signature headers."
               headers={(config[field.name] as Record<string, string> | undefined) ?? {}}
               onChange={(headers) => props.onChange({ ...config, [field.name]: headers })}
             />
@@ -469,7 +491,9 @@ function ChannelFields(props: {
   );
 }
 
-function PreviewResult(props: { preview: Preview }): JSX.Element {
+type PreviewWithPages = Preview & { page_results?: PageResult[] };
+
+function PreviewResult(props: { preview: PreviewWithPages }): JSX.Element {
   const { preview } = props;
   return (
     <section class="card preview" aria-labelledby="preview-title">
@@ -484,6 +508,12 @@ function PreviewResult(props: { preview: Preview }): JSX.Element {
         <>
           <h3>Values</h3>
           <Values values={preview.values} />
+        </>
+      )}
+      {preview.page_results && (
+        <>
+          <h3>Pages</h3>
+          <PageResults results={preview.page_results} />
         </>
       )}
       <h3>Sources</h3>

@@ -11,6 +11,8 @@ import {
   SEND_STATUSES,
   TASK_STATES,
 } from '../labels';
+import { PageResults, PageTargets } from '../page-results';
+import type { ExecutionWithPages, TaskWithPages } from '../page-types';
 import { navigate } from '../router';
 import type { Execution, SendRecord, Task, TestSendResult } from '../types';
 import {
@@ -239,7 +241,7 @@ function TaskHeader(props: {
   );
 }
 
-function TaskDetails(props: { task: Task }): JSX.Element {
+function TaskDetails(props: { task: TaskWithPages }): JSX.Element {
   const { task } = props;
   return (
     <section class="card" aria-labelledby="details-title">
@@ -247,6 +249,14 @@ function TaskDetails(props: { task: Task }): JSX.Element {
       <dl class="details">
         <dt>Search query</dt>
         <dd class="prose">{task.search_query}</dd>
+        {task.pages && (
+          <>
+            <dt>Pages</dt>
+            <dd>
+              <PageTargets pages={task.pages} rule={task.page_rule ?? null} />
+            </dd>
+          </>
+        )}
         <dt>Condition</dt>
         <dd class="prose">{task.condition_description}</dd>
         <dt>Notify</dt>
@@ -377,7 +387,7 @@ function Charts(props: { task: Task; executions: Execution[] }): JSX.Element {
   );
 }
 
-function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Element {
+function ExecutionItem(props: { execution: ExecutionWithPages; open: boolean }): JSX.Element {
   const { execution } = props;
   return (
     <li class="execution">
@@ -454,6 +464,12 @@ function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Elem
                   </li>
                 ))}
               </ul>
+            </>
+          )}
+          {execution.page_results && (
+            <>
+              <h3>Pages</h3>
+              <PageResults results={execution.page_results} />
             </>
           )}
           {execution.status === 'success' && (

@@ -29,6 +29,8 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
         uri: `https://shop.example.com/${index}?a=1&b=2`,
         title: `Shop <${index}> | x`,
       })),
+      pageResults: null,
+      verdictExecutionId: 'execution-1',
       completedAt: new Date('2026-02-03T04:05:06Z'),
     },
     consecutiveFailures: 0,
@@ -207,5 +209,87 @@ describe('values changed and withdrawn alerts in every chat channel', () => {
     expect((message.content as string).length).toBeLessThanOrEqual(2000);
     const embed = (message.embeds as Array<{ fields: Array<{ value: string }> }>)[0];
     for (const field of embed.fields) expect(field.value.length).toBeLessThanOrEqual(1024);
+  });
+});
+
+describe('page tasks in every chat channel', () => {
+  function pageTask(answer = 'https://shop.example.com/x changed: 2 lines added, 1 removed') {
+    const base = content(answer);
+    base.execution!.pageResults = [
+      {
+        url: 'https://shop.example.com/x',
+        final_url: 'https://shop.example.com/x',
+        status: 'changed',
+        http_status: 200,
+        title: 'Shop <x>',
+        error: null,
+        added: ['Price: *9*', 'In stock'],
+        removed: ['Price: 12'],
+        fetched_at: '2026-02-03T04:05:00.000Z',
+      },
+    ];
+    return base;
+  }
+
+  it('should name the changed page with its first added and removed lines and link it', () => {
+    const slack = JSON.stringify(slackMessage(pageTask()).blocks);
+    expect(slack).toContain(
+      '*Changed pages*\\nShop &lt;x&gt; (https://shop.example.com/x)\\n2 lines added, 1 removed\\n+ Price: *9*\\n+ In stock\\n- Price: 12',
+    );
+    expect(slack).toContain('<https://shop.example.com/x|Shop &lt;x&gt;>');
+    const telegram = telegramText(pageTask());
+    expect(telegram).toContain('<b>Changed pages</b>\nShop &lt;x&gt; (https://shop.example.com/x)');
+    expect(telegram).toContain('+ Price: *9*\n+ In stock\n- Price: 12');
+    expect(telegram).toContain('• <a href="https://shop.example.com/x">Shop &lt;x&gt;</a>');
+    const embed = (
+      discordMessage(pageTask()).embeds as Array<{
+        fields: Array<{ name: string; value: string }>;
+      }>
+    )[0];
+    expect(embed.fields).toContainEqual({
+      name: 'Changed pages',
+      value:
+        'Shop \\<x\\> \\(https://shop.example.com/x\\)\n2 lines added, 1 removed\n\\+ Price: \\*9\\*\n\\+ In stock\n\\- Price: 12',
+    });
+    expect(embed.fields.at(-1)).toEqual({
+      name: 'Sources',
+      value: expect.stringMatching(/^\[Shop \\<x\\>\]\(https:\/\/shop\.example\.com\/x\)\n/),
+    });
+    const ntfy = ntfyMessage(pageTask());
+    expect(ntfy.body).toContain('Changed pages: Shop <x> (https://shop.example.com/x)\n2 lines');
+    expect(ntfy.headers.Click).toBe('https://shop.example.com/x');
+  });
+
+  it('should keep the whole Discord embed within 6,000 characters when every text is long', () => {
+    const long = pageTask('y'.repeat(5000));
+    long.task.conditionDescription = 'c'.repeat(5000);
+    long.execution!.reasoning = 'r'.repeat(5000);
+    long.execution!.changes = [{ field: 'f', before: 'b'.repeat(2000), after: 'a'.repeat(2000) }];
+    long.execution!.pageResults![0].added = Array.from({ length: 50 }, () => 'l'.repeat(500));
+    const embed = (
+      discordMessage(long).embeds as Array<{
+        title: string;
+        description: string;
+        fields: Array<{ name: string; value: string }>;
+        footer: { text: string };
+      }>
+    )[0];
+    const total =
+      embed.title.length +
+      embed.description.length +
+      embed.footer.text.length +
+      embed.fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
+    expect(total).toBeLessThanOrEqual(6000);
+    for (const field of embed.fields) expect(field.value.length).toBeLessThanOrEqual(1024);
+  });
+
+  it('should keep Telegram within 4,096 visible characters when every text is long', () => {
+    const long = pageTask('y'.repeat(5000));
+    long.execution!.reasoning = 'r'.repeat(5000);
+    long.execution!.changes = [{ field: 'f', before: 'b'.repeat(2000), after: 'a'.repeat(2000) }];
+    const text = telegramText(long);
+    expect(text).toContain('<b>Changed pages</b>');
+    const visible = text.replace(/<[^>]+>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, '_');
+    expect(visible.length).toBeLessThanOrEqual(4096);
   });
 });

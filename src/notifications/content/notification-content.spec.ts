@@ -31,6 +31,8 @@ function content(overrides: Partial<NotificationContent['task']> = {}): Notifica
         { uri: 'https://shop.example.com/x?a=1&b=2', title: 'Shop <x>' },
         { uri: 'javascript:alert(1)', title: 'Bad' },
       ],
+      pageResults: null,
+      verdictExecutionId: 'execution-1',
       completedAt: new Date('2026-02-03T04:05:06.789Z'),
     },
     consecutiveFailures: 0,
@@ -84,6 +86,8 @@ describe('webhookBody', () => {
           evidence: { distinct_domains: 1, trusted_matches: 0, satisfied: true },
           values: null,
           changes: null,
+          page_results: null,
+          verdict_execution_id: 'execution-1',
           answer: 'It is <b>9</b> now',
           reasoning: 'Line one.\n\nLine "two".',
           grounding_sources: content().execution?.groundingSources,
@@ -105,6 +109,7 @@ describe('webhookBody for streak and test events', () => {
       claimedMet: null,
       evidence: null,
       errorMessage: 'Provider timed out',
+      verdictExecutionId: null,
     },
     consecutiveFailures: 3,
   };
@@ -123,6 +128,8 @@ describe('webhookBody for streak and test events', () => {
           evidence: null,
           values: null,
           changes: null,
+          page_results: null,
+          verdict_execution_id: null,
           completed_at: '2026-02-03T04:05:06.789Z',
         },
         consecutive_failures: 3,
@@ -214,5 +221,93 @@ describe('values_changed and condition_retracted', () => {
     });
     expect(email.subject).toBe('[Monitor] Price <watch>: values changed');
     expect(email.text).toContain('Changes:\nprice: 10 → 9');
+  });
+});
+
+describe('page tasks', () => {
+  const fetchedAt = '2026-02-03T04:05:00.000Z';
+  function pageTask(): NotificationContent {
+    const base = content();
+    return {
+      ...base,
+      execution: {
+        ...base.execution!,
+        answer: 'https://shop.example.com/x changed: 4 lines added, 1 removed',
+        groundingSources: [{ uri: 'https://other.example.com/', title: 'Other' }],
+        verdictExecutionId: 'execution-1',
+        pageResults: [
+          {
+            url: 'https://shop.example.com/x',
+            final_url: 'https://shop.example.com/x?a=1&b=2',
+            status: 'changed',
+            http_status: 200,
+            title: 'Shop <x>',
+            error: null,
+            added: ['Price: 9', 'In <stock>', 'Ships\ttoday', 'Fourth line'],
+            removed: ['Price: 12'],
+            fetched_at: fetchedAt,
+          },
+          {
+            url: 'https://other.example.com/',
+            final_url: 'https://other.example.com/',
+            status: 'same',
+            http_status: 304,
+            title: 'Other',
+            error: null,
+            added: [],
+            removed: [],
+            fetched_at: fetchedAt,
+          },
+        ],
+      },
+    };
+  }
+
+  it('should name each changed page with its counts and first added and removed lines', () => {
+    const parts = messageParts(pageTask());
+    expect(parts.sections).toContainEqual({
+      label: 'Changed pages',
+      text: [
+        'Shop <x> (https://shop.example.com/x?a=1&b=2)',
+        '4 lines added, 1 removed',
+        '+ Price: 9',
+        '+ In <stock>',
+        '+ Ships today',
+        '- Price: 12',
+      ].join('\n'),
+    });
+    expect(parts.sources[0]).toEqual({
+      uri: 'https://shop.example.com/x?a=1&b=2',
+      title: 'Shop <x>',
+    });
+  });
+
+  it('should link the changed page and quote its lines escaped in the condition-met email', () => {
+    const { text, html } = renderEmail(pageTask());
+    expect(text).toContain('Changed pages:\nShop <x> (https://shop.example.com/x?a=1&b=2)');
+    expect(html).toContain(
+      '<p><a href="https://shop.example.com/x?a=1&amp;b=2">Shop &lt;x&gt;</a><br>4 lines added, 1 removed</p>',
+    );
+    expect(html).toContain('<pre>+ Price: 9\n+ In &lt;stock&gt;\n+ Ships today\n- Price: 12</pre>');
+  });
+
+  it('should list changed pages in the email of a withdrawn alert', () => {
+    const email = renderEmail({ ...pageTask(), event: 'condition_retracted' });
+    expect(email.text).toContain('Changed pages:\nShop <x>');
+  });
+
+  it('should say nothing of pages when no page changed', () => {
+    const same = pageTask();
+    same.execution!.pageResults = same.execution!.pageResults!.slice(1);
+    expect(messageParts(same).sections.map((section) => section.label)).toEqual([
+      'Answer',
+      'Reasoning',
+    ]);
+  });
+
+  it('should carry page_results and verdict_execution_id in the webhook execution', () => {
+    const body = JSON.parse(webhookBody({ ...pageTask(), event: 'values_changed' }));
+    expect(body.data.execution.verdict_execution_id).toBe('execution-1');
+    expect(body.data.execution.page_results).toEqual(pageTask().execution!.pageResults);
   });
 });

@@ -1,3 +1,4 @@
+import type { PageResultLine } from '../../pages/page-result-line';
 import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { SendEvent } from '../channels/notification-types';
@@ -43,6 +44,10 @@ export interface NotificationContent {
     reasoning: string;
     errorMessage: string | null;
     groundingSources: GroundingSource[];
+    /** What each page of a page task read (null for a task without pages). */
+    pageResults: PageResultLine[] | null;
+    /** The execution whose model call (or page rule) made the verdict. */
+    verdictExecutionId: string | null;
     completedAt: Date;
   } | null;
   /** The failing streak an alert or a recovery is about (0 otherwise). */
@@ -57,6 +62,10 @@ type ExecutionContent = NonNullable<NotificationContent['execution']>;
 
 /** Chat apps show this many sources at most. */
 export const MAX_SOURCES = 5;
+
+/** A message quotes this many added and this many removed lines of a changed page. */
+const MAX_PAGE_LINES = 3;
+const PAGE_LINE_MAX = 200;
 
 /**
  * The parts every chat message is built from, in plain text; each channel escapes and cuts them
@@ -99,6 +108,8 @@ export function webhookBody(content: NotificationContent): string {
     evidence: run.evidence,
     values: run.values,
     changes: run.changes,
+    page_results: run.pageResults,
+    verdict_execution_id: run.verdictExecutionId,
   });
   if (execution && VERDICT_EVENTS.has(content.event)) {
     data.execution = {
@@ -174,9 +185,10 @@ export function messageParts(content: NotificationContent): MessageParts {
   const changes = execution?.changes ?? [];
   const changeSections =
     changes.length > 0 ? [{ label: 'Changes', text: changeLines(changes) }] : [];
-  const sources = (execution?.groundingSources ?? [])
-    .filter((source) => isWebLink(source.uri))
-    .slice(0, MAX_SOURCES);
+  const changedPages = changedPagesOf(execution);
+  const pageSections =
+    changedPages.length > 0 ? [{ label: 'Changed pages', text: pageChangeText(changedPages) }] : [];
+  const sources = linkedSources(changedPages, execution?.groundingSources ?? []);
   const footer =
     content.event === 'test'
       ? `Sent at ${checkedAt(content.occurredAt)}`
@@ -186,7 +198,9 @@ export function messageParts(content: NotificationContent): MessageParts {
       return {
         title: `${name}: condition met`,
         summary: `Condition: ${content.task.conditionDescription}`,
-        sections: execution ? [...answerSections(execution), ...changeSections] : [],
+        sections: execution
+          ? [...answerSections(execution), ...pageSections, ...changeSections]
+          : [],
         sources,
         footer,
       };
@@ -197,7 +211,11 @@ export function messageParts(content: NotificationContent): MessageParts {
           changes.length === 1
             ? '1 value changed since the last check.'
             : `${changes.length} values changed since the last check.`,
-        sections: [...changeSections, ...(execution ? answerSections(execution).slice(0, 1) : [])],
+        sections: [
+          ...changeSections,
+          ...(execution ? answerSections(execution).slice(0, 1) : []),
+          ...pageSections,
+        ],
         sources,
         footer,
       };
@@ -205,7 +223,7 @@ export function messageParts(content: NotificationContent): MessageParts {
       return {
         title: `${name}: alert withdrawn`,
         summary: `The earlier alert is withdrawn: the condition is no longer met. Condition: ${content.task.conditionDescription}`,
-        sections: execution ? answerSections(execution) : [],
+        sections: execution ? [...answerSections(execution), ...pageSections] : [],
         sources,
         footer,
       };
@@ -221,7 +239,7 @@ export function messageParts(content: NotificationContent): MessageParts {
       return {
         title: `${name}: checks recovered`,
         summary: `The check succeeded again after ${content.consecutiveFailures} failed checks.`,
-        sections: execution ? answerSections(execution) : [],
+        sections: execution ? [...answerSections(execution), ...pageSections] : [],
         sources,
         footer,
       };
@@ -234,6 +252,80 @@ export function messageParts(content: NotificationContent): MessageParts {
         footer,
       };
   }
+}
+
+/** The pages of a page task's check whose text changed, in the task's page order. */
+function changedPagesOf(execution: ExecutionContent | null): PageResultLine[] {
+  return (execution?.pageResults ?? []).filter((page) => page.status === 'changed');
+}
+
+/** The page a message links: where the fetch ended, else the page's own URL. */
+function pageLink(page: PageResultLine): GroundingSource {
+  const uri = page.final_url ?? page.url;
+  return { uri, title: page.title || uri };
+}
+
+/**
+ * The links a message shows: the changed pages first (so each of them is linked), then the
+ * other web sources, at most MAX_SOURCES.
+ */
+function linkedSources(
+  changedPages: PageResultLine[],
+  groundingSources: GroundingSource[],
+): GroundingSource[] {
+  const pages = changedPages.map(pageLink);
+  const linked = new Set(pages.map((page) => page.uri));
+  return [...pages, ...groundingSources.filter((source) => !linked.has(source.uri))]
+    .filter((source) => isWebLink(source.uri))
+    .slice(0, MAX_SOURCES);
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** What a message says of one changed page: its link, its counts and its first changed lines. */
+function pageChange(page: PageResultLine): {
+  link: GroundingSource;
+  counts: string;
+  lines: string[];
+} {
+  const quoted = (sign: string, lines: string[]) =>
+    lines
+      .slice(0, MAX_PAGE_LINES)
+      .map((line) => `${sign} ${truncate(oneLine(line), PAGE_LINE_MAX)}`);
+  return {
+    link: pageLink(page),
+    counts: `${countOf(page.added.length, 'line')} added, ${page.removed.length} removed`,
+    lines: [...quoted('+', page.added), ...quoted('-', page.removed)],
+  };
+}
+
+/**
+ * Each changed page on lines of its own: its title and URL, its counts, then its first added
+ * lines (`+ `) and removed lines (`- `); pages apart by an empty line.
+ */
+export function pageChangeText(pages: PageResultLine[]): string {
+  return pages
+    .map((page) => {
+      const { link, counts, lines } = pageChange(page);
+      const name = link.title === link.uri ? link.uri : `${oneLine(link.title)} (${link.uri})`;
+      return [name, counts, ...lines].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** The same in HTML: each page linked, its changed lines as preformatted text. */
+function pageChangeHtml(pages: PageResultLine[]): string {
+  return pages
+    .map((page) => {
+      const { link, counts, lines } = pageChange(page);
+      return [
+        `<p><a href="${escapeHtml(link.uri)}">${escapeHtml(link.title)}</a><br>${counts}</p>`,
+        ...(lines.length > 0 ? [`<pre>${escapeHtml(lines.join('\n'))}</pre>`] : []),
+      ].join('\n');
+    })
+    .join('\n');
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -291,6 +383,8 @@ export function renderConditionMetEmail(
   const sources = execution.groundingSources;
   const when = checkedAt(execution.completedAt);
   const changes = execution.changes ?? [];
+  const changedPages = changedPagesOf(execution);
+  const pageText = changedPages.length > 0 ? pageChangeText(changedPages) : null;
 
   const text = [
     `The condition of your monitor "${name}" is met.`,
@@ -303,6 +397,7 @@ export function renderConditionMetEmail(
     'Reasoning:',
     execution.reasoning,
     '',
+    ...(pageText ? ['Changed pages:', pageText, ''] : []),
     ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
     'Sources:',
     ...(sources.length === 0
@@ -336,6 +431,7 @@ export function renderConditionMetEmail(
     paragraphs(execution.answer),
     '<h3>Reasoning</h3>',
     paragraphs(execution.reasoning),
+    ...(pageText ? ['<h3>Changed pages</h3>', pageChangeHtml(changedPages)] : []),
     ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
     '<h3>Sources</h3>',
     sourceItems,

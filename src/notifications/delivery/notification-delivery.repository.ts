@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
+import type { PageResultLine } from '../../pages/page-result-line';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { ChangeContent, EvidenceContent } from '../content/notification-content';
@@ -41,6 +42,8 @@ export interface AttemptContextRow {
   answer: string | null;
   reasoning: string | null;
   grounding_sources: GroundingSource[] | null;
+  page_results: PageResultLine[] | null;
+  verdict_execution_id: string | null;
   completed_at: Date | null;
   created_at: Date;
   /** Null when the delivery has no row yet (its first attempt has not been recorded). */
@@ -188,7 +191,8 @@ export class NotificationDeliveryRepository {
          (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,
          e.condition_met, e.claimed_met, e.evidence, e.output_values, e.value_changes,
          e.notification -> 'retraction' ->> 'retracted_execution_id' AS retracted_execution_id,
-         e.answer, e.reasoning, e.grounding_sources, e.completed_at, e.created_at,
+         e.answer, e.reasoning, e.grounding_sources, e.page_results, e.verdict_execution_id,
+         e.completed_at, e.created_at,
          d.state AS delivery_state, d.attempt AS delivery_attempt
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
        JOIN executions e ON e.id = v.execution_id

@@ -329,6 +329,8 @@ function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): Notifi
       reasoning: context.reasoning ?? '',
       errorMessage: context.error_message,
       groundingSources: context.grounding_sources ?? [],
+      pageResults: context.page_results,
+      verdictExecutionId: context.verdict_execution_id,
       completedAt,
     },
     consecutiveFailures: context.consecutive_failures ?? 0,

@@ -19,6 +19,8 @@ const TITLE_MAX = 256;
 const DESCRIPTION_MAX = 1500;
 const FIELD_MAX = 1024;
 const FOOTER_MAX = 2048;
+/** The sum of an embed's title, description, field names and values and footer. */
+const EMBED_MAX = 6000;
 const COLORS: Record<SendEvent, number> = {
   condition_met: 0x2e7d32,
   check_failing: 0xc62828,
@@ -29,11 +31,12 @@ const COLORS: Record<SendEvent, number> = {
 };
 
 /**
- * Discord markdown: a backslash before any character that could start formatting, a masked link
- * (`[`, `]`, `(`, `)`) or an angle-bracket link or mention (`<`, `>`).
+ * Discord markdown: a backslash before any character that could start formatting (a list item
+ * too: `-`, `+`), a masked link (`[`, `]`, `(`, `)`) or an angle-bracket link or mention (`<`,
+ * `>`).
  */
 function escapeDiscord(character: string): string {
-  return /[\\*_~`|<>#[\]()-]/.test(character) ? `\\${character}` : character;
+  return /[\\*_~`|<>#[\]()+-]/.test(character) ? `\\${character}` : character;
 }
 
 /** The characters that could close a masked link's target or open another link. */
@@ -68,22 +71,36 @@ export function discordMessage(content: NotificationContent): Record<string, unk
     if ([...sourceLines, line].join('\n').length > FIELD_MAX) break;
     sourceLines.push(line);
   }
+  const title = escapeWithin(parts.title, TITLE_MAX, (c) => c);
+  const description = escapeWithin(parts.summary, DESCRIPTION_MAX, escapeDiscord);
+  const footer = escapeWithin(parts.footer, FOOTER_MAX, (c) => c);
+  const sources =
+    sourceLines.length > 0 ? [{ name: 'Sources', value: sourceLines.join('\n') }] : [];
+  // Sections are cut to what the embed has left, in order, so the whole embed stays in its limit.
+  let room =
+    EMBED_MAX -
+    title.length -
+    description.length -
+    footer.length -
+    sources.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
+  const fields: Array<{ name: string; value: string }> = [];
+  for (const section of parts.sections) {
+    const max = Math.min(FIELD_MAX, room - section.label.length);
+    if (max < 2) break;
+    const value = escapeWithin(section.text || '-', max, escapeDiscord);
+    room -= section.label.length + value.length;
+    fields.push({ name: section.label, value });
+  }
   return {
     content: `**${escapeWithin(parts.title, CONTENT_MAX - 4, escapeDiscord)}**`,
     embeds: [
       {
-        title: escapeWithin(parts.title, TITLE_MAX, (c) => c),
-        description: escapeWithin(parts.summary, DESCRIPTION_MAX, escapeDiscord),
+        title,
+        description,
         ...(parts.sources[0] ? { url: new URL(parts.sources[0].uri).href } : {}),
         color: COLORS[content.event],
-        fields: [
-          ...parts.sections.map((section) => ({
-            name: section.label,
-            value: escapeWithin(section.text || '-', FIELD_MAX, escapeDiscord),
-          })),
-          ...(sourceLines.length > 0 ? [{ name: 'Sources', value: sourceLines.join('\n') }] : []),
-        ],
-        footer: { text: escapeWithin(parts.footer, FOOTER_MAX, (c) => c) },
+        fields: [...fields, ...sources],
+        footer: { text: footer },
         timestamp: content.occurredAt.toISOString(),
       },
     ],

@@ -4,6 +4,7 @@ import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
 import {
   escapeHtml,
+  escapeWithin,
   messageParts,
   truncate,
   type NotificationContent,
@@ -35,6 +36,7 @@ const TITLE_MAX = 256;
 const SUMMARY_MAX = 500;
 const SECTION_MAX = 1200;
 const SOURCE_TITLE_MAX = 100;
+const TEXT_MAX = 4096;
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
@@ -43,26 +45,41 @@ function invalid(reason: string): BadRequestException {
 /** The `sendMessage` text in Telegram's HTML parse mode. */
 export function telegramText(content: NotificationContent): string {
   const parts = messageParts(content);
-  const lines = [
-    `<b>${escapeHtml(truncate(parts.title, TITLE_MAX))}</b>`,
-    escapeHtml(truncate(parts.summary, SUMMARY_MAX)),
-  ];
+  const title = truncate(parts.title, TITLE_MAX);
+  const summary = truncate(parts.summary, SUMMARY_MAX);
+  const links = parts.sources.map((source) => ({
+    href: new URL(source.uri).href,
+    title: truncate(source.title || source.uri, SOURCE_TITLE_MAX),
+  }));
+  const sourceLines =
+    links.length > 0 ? ['', 'Sources', ...links.map((link) => `• ${link.title}`)] : [];
+  // Sections get what the visible text has left, in order: each is its label and text on
+  // lines of their own after an empty line.
+  let room = TEXT_MAX - [title, summary, ...sourceLines, '', parts.footer].join('\n').length;
+  const sections: string[] = [];
   for (const section of parts.sections) {
-    lines.push(
-      '',
-      `<b>${escapeHtml(section.label)}</b>`,
-      escapeHtml(truncate(section.text, SECTION_MAX)),
-    );
+    const max = Math.min(SECTION_MAX, room - section.label.length - 3);
+    if (max < 2) break;
+    const text = escapeWithin(section.text, max, (c) => c);
+    room -= section.label.length + text.length + 3;
+    sections.push('', `<b>${escapeHtml(section.label)}</b>`, escapeHtml(text));
   }
-  if (parts.sources.length > 0) {
-    lines.push('', '<b>Sources</b>');
-    for (const source of parts.sources) {
-      const title = truncate(source.title || source.uri, SOURCE_TITLE_MAX);
-      lines.push(`• <a href="${escapeHtml(new URL(source.uri).href)}">${escapeHtml(title)}</a>`);
-    }
-  }
-  lines.push('', `<i>${escapeHtml(parts.footer)}</i>`);
-  return lines.join('\n');
+  return [
+    `<b>${escapeHtml(title)}</b>`,
+    escapeHtml(summary),
+    ...sections,
+    ...(links.length > 0
+      ? [
+          '',
+          '<b>Sources</b>',
+          ...links.map(
+            (link) => `• <a href="${escapeHtml(link.href)}">${escapeHtml(link.title)}</a>`,
+          ),
+        ]
+      : []),
+    '',
+    `<i>${escapeHtml(parts.footer)}</i>`,
+  ].join('\n');
 }
 
 /**

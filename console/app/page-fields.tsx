@@ -1,0 +1,132 @@
+import type { JSX } from 'preact';
+import { HeadersEditor } from './headers-editor';
+import { PAGE_RULES } from './labels';
+import { MAX_PAGES, pageRow, type PageRow, type PagesValues } from './page-form';
+import { Field } from './ui';
+
+/** Pages to fetch instead of searching the web (url, selector, headers), and the page rule. */
+export function PageFields(props: {
+  values: PagesValues;
+  errors: Record<string, string>;
+  onChange: (values: PagesValues) => void;
+}): JSX.Element {
+  const { values, errors } = props;
+  const setRows = (rows: PageRow[]): void => props.onChange({ ...values, rows });
+  const edit = (index: number, change: Partial<PageRow>): void =>
+    setRows(values.rows.map((page, at) => (at === index ? { ...page, ...change } : page)));
+  return (
+    <fieldset class="page-targets" aria-describedby={errors.pages ? 'pages-error' : undefined}>
+      <legend>Pages</legend>
+      <p class="hint">
+        {values.rows.length === 0
+          ? 'None: every check searches the web.'
+          : 'Every check reads these pages instead of searching the web.'}
+      </p>
+      {values.rows.map((page, index) => {
+        const id = `page-${page.key}`;
+        return (
+          <div class="page-target" key={page.key}>
+            <Field id={`${id}-url`} label={`Page ${index + 1} URL`}>
+              {(attributes) => (
+                <input
+                  {...attributes}
+                  type="text"
+                  inputMode="url"
+                  autoComplete="off"
+                  spellcheck={false}
+                  value={page.url}
+                  onInput={(event) => edit(index, { url: event.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field
+              id={`${id}-selector`}
+              label={`Page ${index + 1} CSS selector (optional)`}
+              hint="Only the text of the matching elements is read (HTML pages)."
+            >
+              {(attributes) => (
+                <input
+                  {...attributes}
+                  type="text"
+                  autoComplete="off"
+                  spellcheck={false}
+                  maxLength={200}
+                  value={page.selector}
+                  onInput={(event) => edit(index, { selector: event.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <HeadersEditor
+              id={`${id}-headers`}
+              label={`Page ${index + 1} request headers (optional)`}
+              emptyHint="None: the page is fetched without a cookie or token."
+              headers={page.headers}
+              onChange={(headers) => edit(index, { headers })}
+            />
+            <button
+              type="button"
+              class="small"
+              aria-label={`Remove page ${index + 1}`}
+              onClick={() => setRows(values.rows.filter((_, at) => at !== index))}
+            >
+              Remove page
+            </button>
+          </div>
+        );
+      })}
+      {values.rows.length < MAX_PAGES && (
+        <button
+          type="button"
+          class="small"
+          onClick={() => setRows([...values.rows, pageRow({ url: '' })])}
+        >
+          Add a page
+        </button>
+      )}
+      {errors.pages && (
+        <p class="field-error" id="pages-error" role="alert" tabIndex={-1}>
+          {errors.pages}
+        </p>
+      )}
+      {values.rows.length > 0 && (
+        <div class="field-row">
+          <Field id="page-rule" label="Page rule" error={errors.page_rule}>
+            {(attributes) => (
+              <select
+                {...attributes}
+                value={values.rule}
+                onChange={(event) =>
+                  props.onChange({
+                    ...values,
+                    rule: event.currentTarget.value as PagesValues['rule'],
+                  })
+                }
+              >
+                {Object.entries(PAGE_RULES).map(([rule, label]) => (
+                  <option key={rule} value={rule}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {(values.rule === 'contains' || values.rule === 'not_contains') && (
+            <Field id="page-rule-text" label="Text" hint="1 to 200 characters, any case.">
+              {(attributes) => (
+                <input
+                  {...attributes}
+                  type="text"
+                  maxLength={200}
+                  value={values.ruleText}
+                  onInput={(event) =>
+                    props.onChange({ ...values, ruleText: event.currentTarget.value })
+                  }
+                />
+              )}
+            </Field>
+          )}
+        </div>
+      )}
+    </fieldset>
+  );
+}

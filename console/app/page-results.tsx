@@ -1,0 +1,76 @@
+import type { JSX } from 'preact';
+import { safeHttpUrl } from './format';
+import { PAGE_RULES, PAGE_STATUSES } from './labels';
+import type { PageResult, PageRule, PageTarget } from './page-types';
+import { Badge } from './ui';
+
+/** A page's link: the URL when it is http(s), else the text alone. */
+function PageLink(props: { url: string; label: string }): JSX.Element {
+  const href = safeHttpUrl(props.url);
+  return href ? (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {props.label}
+    </a>
+  ) : (
+    <span>{props.label}</span>
+  );
+}
+
+/** The pages a task watches, each with its selector, and its page rule. */
+export function PageTargets(props: { pages: PageTarget[]; rule: PageRule | null }): JSX.Element {
+  const { rule } = props;
+  return (
+    <>
+      <ul class="sources">
+        {props.pages.map((page) => (
+          <li key={page.url}>
+            <PageLink url={page.url} label={page.url} />
+            {page.selector && <span class="source-uri">Selector: {page.selector}</span>}
+          </li>
+        ))}
+      </ul>
+      <p>
+        Page rule: {rule ? PAGE_RULES[rule.type] : PAGE_RULES.none}
+        {rule?.text !== undefined && <>: “{rule.text}”</>}
+      </p>
+    </>
+  );
+}
+
+/**
+ * What each page of a check read: its status, HTTP status and error, and the lines that were
+ * added (`+`, green) and removed (`-`, red), as plain text.
+ */
+export function PageResults(props: { results: PageResult[] }): JSX.Element {
+  return (
+    <ul class="page-results">
+      {props.results.map((page) => (
+        <li key={page.url}>
+          <div>
+            <PageLink url={page.final_url ?? page.url} label={page.title || page.url} />{' '}
+            <Badge value={page.status} labels={PAGE_STATUSES} />
+            {page.http_status !== null && <span class="muted"> HTTP {page.http_status}</span>}
+          </div>
+          {page.title && <span class="source-uri">{page.url}</span>}
+          {page.error && <p class="field-error">{page.error}</p>}
+          {(page.added.length > 0 || page.removed.length > 0) && (
+            <pre class="diff" aria-label={`Lines added and removed on ${page.url}`}>
+              {page.added.map((line, index) => (
+                <span key={`a${index}`} class="diff-added">
+                  + {line}
+                  {'\n'}
+                </span>
+              ))}
+              {page.removed.map((line, index) => (
+                <span key={`r${index}`} class="diff-removed">
+                  - {line}
+                  {'\n'}
+                </span>
+              ))}
+            </pre>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
