@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { PagesModule } from '../pages/pages.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -9,6 +10,7 @@ import { CheckRunnerService } from './checks/check-runner.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { CheckWorkerService } from './checks/check-worker.service';
 import { CheckCaller } from './checks/check.caller';
+import { CheckPageReader } from './checks/check-page.reader';
 import { CheckClaimer } from './checks/check.claimer';
 import { CheckPlanner } from './checks/check.planner';
 import { ExecutionRepository } from './execution.repository';
@@ -17,7 +19,7 @@ import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
-  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule],
+  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule, PagesModule],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,
@@ -25,6 +27,7 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckScheduleRepository,
     CheckClaimer,
     CheckCaller,
+    CheckPageReader,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,
