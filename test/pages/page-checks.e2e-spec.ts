@@ -27,7 +27,7 @@ interface ExecutionRow {
   value_changes: unknown;
   page_results: Array<Record<string, unknown>> | null;
   verdict_execution_id: string | null;
-  notification: { notify: boolean; reason: string };
+  notification: { notify: boolean; reason: string; retraction?: unknown };
   result: { current_state?: unknown };
 }
 
@@ -65,8 +65,9 @@ class PageChecks {
     query: string,
     urls: string[],
     pageRule: Record<string, unknown> | null = null,
+    fields: Record<string, unknown> = {},
   ): Promise<string> {
-    const task = await this.factory.task(this.owner, { search_query: query });
+    const task = await this.factory.task(this.owner, { search_query: query, ...fields });
     await this.testApp.db.query('UPDATE tasks SET pages = $2, page_rule = $3 WHERE id = $1', [
       task.id,
       JSON.stringify(urls.map((url) => ({ url }))),
@@ -172,9 +173,57 @@ describe('Checks of tasks with pages, with a model', () => {
     expect(moved.changed_at!.getTime()).toBeGreaterThan(baseline.changed_at!.getTime());
   });
 
+  it('should not carry a verdict waiting for confirmation, and leave carried verdicts out of streaks', async () => {
+    const query = uniqueQuery('confirmed page');
+    const html = { body: '<p>In stock</p>' };
+    const url = editablePage(server, '/stock', html);
+    const met = harness.gemini.checkReply({ conditionMet: true, nextCheckAt: null });
+    const notMet = harness.gemini.checkReply({ conditionMet: false, nextCheckAt: null });
+    harness.provider.script(query, met, met, met, notMet);
+    const taskId = await checks.task(query, [url], null, {
+      notify_behavior: 'always',
+      evidence: { confirmations: 3 },
+    });
+    const reasons: string[] = [];
+    const runAndNote = async () => {
+      const execution = await checks.run(taskId);
+      reasons.push(execution.notification.reason);
+      return execution;
+    };
+
+    // Met three times in a row: the first two wait for confirmation, so the pages read the same
+    // but the model is asked again.
+    for (let run = 0; run < 3; run++) await runAndNote();
+    expect(harness.provider.requestsFor(query)).toHaveLength(3);
+    expect(await runAndNote()).toMatchObject({ claimed_met: true, condition_met: true });
+
+    html.body = '<p>Sold out</p>';
+    await runAndNote();
+    await runAndNote();
+    html.body = '<p>Sold out again</p>';
+    // Two not-met model verdicts with a carried one between them: the carried one does not
+    // count, so the third not-met verdict withdraws the alert.
+    const second = await runAndNote();
+    html.body = '<p>Still sold out</p>';
+    const third = await runAndNote();
+    expect(reasons).toEqual([
+      'awaiting_confirmation',
+      'awaiting_confirmation',
+      'condition_met',
+      'pages_unchanged',
+      'condition_not_met',
+      'pages_unchanged',
+      'condition_not_met',
+      'condition_not_met',
+    ]);
+    expect(second.notification.retraction).toBeUndefined();
+    expect(third.notification.retraction).toBeDefined();
+    expect(harness.provider.requestsFor(query)).toHaveLength(6);
+  });
+
   it('should fail without a model call when every page fails, keeping the last good text', async () => {
     const query = uniqueQuery('failing pages');
-    const html = { body: '<p>Up</p>' };
+    const html: { body: string; status?: number } = { body: '<p>Up</p>' };
     const good = editablePage(server, '/flaky', html);
     const missing = `${server.origin}/missing`;
     const taskId = await checks.task(query, [good, missing]);

@@ -9,7 +9,7 @@ import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
 import { BudgetReachedError, CheckError, CheckErrorCode } from '../decisions/check-errors';
 import type { CheckAnswer } from '../decisions/check-outcome';
-import { CheckPageReader } from './check-page.reader';
+import { CheckPageReader, type ReadPages } from './check-page.reader';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
 /** The pages a page check shows the model, and the sources they stand for. */
@@ -73,7 +73,13 @@ export class CheckCaller {
       const outcome = unreserved ?? (await this.callProvider(check));
       return { check, outcome, provider, pageResults: null };
     }
-    const { results, decision } = await this.pageReader.read(check, check.pages, snapshots);
+    let read: ReadPages;
+    try {
+      read = await this.pageReader.read(check, check.pages, snapshots);
+    } catch (error) {
+      return { check, outcome: asError(error), provider, pageResults: null };
+    }
+    const { results, decision } = read;
     const finished = (outcome: CheckAnswer | Error): FinishedCheck => ({
       check,
       outcome,
@@ -106,9 +112,13 @@ export class CheckCaller {
       });
       return shown ? { ...result, groundingSources: shown.sources } : result;
     } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+      return asError(error);
     }
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** A check that may call a model: any but one with a page rule. */

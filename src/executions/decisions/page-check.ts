@@ -42,7 +42,7 @@ export type PageCheckDecision =
  * waits for confirmation); anything else is one model call with the pages that were read.
  */
 export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
-  const read = input.pages.filter((page) => page.status !== 'error');
+  const read = input.pages.filter(isRead);
   if (read.length === 0) {
     return {
       kind: 'failed',
@@ -93,6 +93,13 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
   };
 }
 
+/** A page that is not `error`. */
+type ReadPage = PageResult & { status: PromptPage['status'] };
+
+function isRead(page: PageResult): page is ReadPage {
+  return page.status !== 'error';
+}
+
 function isSame(page: PageResult): boolean {
   return page.status === 'same';
 }
@@ -103,10 +110,10 @@ export function pageSource(page: PageResult): GroundingSource {
   return { uri, title: page.title ?? new URL(uri).hostname };
 }
 
-function promptPage(page: PageResult, maxChars: number): PromptPage {
+function promptPage(page: ReadPage, maxChars: number): PromptPage {
   return {
     url: page.finalUrl ?? page.url,
-    status: page.status as PromptPage['status'],
+    status: page.status,
     title: page.title,
     text: pageTextForPrompt(page.text ?? '', maxChars),
     added: page.added,
