@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { PageSnapshotWriter } from '../pages/page-snapshot.writer';
 import { PagesModule } from '../pages/pages.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
@@ -28,6 +29,8 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckClaimer,
     CheckCaller,
     CheckPageReader,
+    // The check pipeline's writes of page snapshots; PagesModule itself needs no database.
+    PageSnapshotWriter,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,

@@ -7,7 +7,6 @@ import {
   PageFetcher,
   type PageFetchOptions,
 } from './page-fetcher';
-import { PageSnapshotWriter } from './page-snapshot.writer';
 import { PageStage } from './page-stage.service';
 import { PageTargetsValidator } from './page-targets.validator';
 
@@ -21,7 +20,7 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
 
 /**
  * Page monitors (docs/pages.md): the page stage of a check and the validation of `pages` and
- * `page_rule`, the snapshots a check loads and stores. Needs the database, the global outbound client, clock and configuration.
+ * `page_rule`. Needs the global outbound client, clock and configuration.
  */
 @Module({
   providers: [
@@ -29,8 +28,7 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
     PageFetcher,
     PageStage,
     PageTargetsValidator,
-    PageSnapshotWriter,
   ],
-  exports: [PageStage, PageTargetsValidator, PageSnapshotWriter],
+  exports: [PageStage, PageTargetsValidator],
 })
 export class PagesModule {}
