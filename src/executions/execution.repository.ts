@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { queryRows, Statement } from '../database/sql-rows';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
+import type { PageRule, PageTarget } from '../pages/page.types';
 import type { CheckHistory } from './decisions/check-outcome';
 import { ExecutionColumns } from './execution-columns';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, type ExecutionStatus } from './execution.entity';
@@ -25,6 +26,18 @@ export interface RunDetails {
   last_known_state: Record<string, unknown> | null;
   previous_state: Record<string, unknown> | null;
   previous_at: Date | null;
+  pages: PageTarget[] | null;
+  page_rule: PageRule | null;
+  /** The last successful execution's verdict, which a page check may carry (null: none). */
+  previous_verdict: {
+    verdict_execution_id: string;
+    claimed_met: boolean | null;
+    condition_met: boolean | null;
+    answer: string | null;
+    reasoning: string | null;
+    output_values: OutputValues | null;
+    awaiting_confirmation: boolean | null;
+  } | null;
 }
 
 /** The final columns of one execution, JSON already serialised. */
@@ -44,6 +57,9 @@ export interface ExecutionOutcome {
   reasoning: string | null;
   sources: string | null;
   usage: string | null;
+  /** `page_results`, serialised; null for a task without pages. */
+  pageResults: string | null;
+  verdictExecutionId: string | null;
 }
 
 /** An execution the sweeper took back from a stopped worker. */
@@ -264,12 +280,20 @@ export class ExecutionRepository {
     return queryRows<RunDetails>(
       manager,
       `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description,
-              t.output_schema, t.last_known_state,
-              p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at
+              t.output_schema, t.last_known_state, t.pages, t.page_rule,
+              p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at,
+              CASE WHEN p.id IS NOT NULL THEN jsonb_build_object(
+                'verdict_execution_id', coalesce(p.verdict_execution_id, p.id),
+                'claimed_met', coalesce(p.claimed_met, p.condition_met),
+                'condition_met', p.condition_met, 'answer', p.answer, 'reasoning', p.reasoning,
+                'output_values', p.output_values,
+                'awaiting_confirmation', (p.notification ->> 'awaiting_confirmation')::boolean)
+              END AS previous_verdict
        FROM executions e
        JOIN tasks t ON t.id = e.task_id
        LEFT JOIN LATERAL (
-         SELECT result, completed_at FROM executions
+         SELECT id, result, completed_at, verdict_execution_id, claimed_met, condition_met, answer,
+                reasoning, output_values, notification FROM executions
          WHERE task_id = t.id AND status = 'success' ORDER BY created_at DESC LIMIT 1
        ) p ON true
        WHERE e.id = ANY($1::uuid[])`,
@@ -280,7 +304,8 @@ export class ExecutionRepository {
   /**
    * What each task's earlier successful checks said (ix_executions_task_id_created_at): the
    * verdicts of the last two, which confirmations and retractions look at, and the last values.
-   * The running check of the task is not among them: it is not a success yet.
+   * The running check of the task is not among them: it is not a success yet; nor are checks that
+   * carried an earlier verdict of unchanged pages (docs/pages.md): streaks skip them.
    */
   async findCheckHistories(
     manager: EntityManager,
@@ -299,6 +324,7 @@ export class ExecutionRepository {
                    'claimed_met', r.claimed_met) ORDER BY r.created_at DESC), '[]'::jsonb)
           FROM (SELECT condition_met, claimed_met, created_at FROM executions
                 WHERE task_id = t.id AND status = 'success'
+                  AND (verdict_execution_id IS NULL OR verdict_execution_id = id)
                 ORDER BY created_at DESC LIMIT 2) r) AS recent,
          v.output_values, v.values_schema_key
        FROM unnest($1::uuid[]) AS t(id)
@@ -360,11 +386,13 @@ export class ExecutionRepository {
          answer = v.answer, reasoning = v.reasoning, grounding_sources = v.sources::jsonb,
          usage = v.usage::jsonb, claimed_met = v.claimed_met, evidence = v.evidence::jsonb,
          output_values = v.output_values::jsonb, value_changes = v.value_changes::jsonb,
-         values_schema_key = v.values_schema_key, worker_id = NULL
+         values_schema_key = v.values_schema_key, page_results = v.page_results::jsonb,
+         verdict_execution_id = v.verdict_execution_id, worker_id = NULL
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[],
-           $12::boolean[], $13::text[], $14::text[], $15::text[], $16::text[])
+           $12::boolean[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::uuid[])
          AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage,
-           claimed_met, evidence, output_values, value_changes, values_schema_key)
+           claimed_met, evidence, output_values, value_changes, values_schema_key, page_results,
+           verdict_execution_id)
        WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11
        RETURNING e.id`,
       [
@@ -384,6 +412,8 @@ export class ExecutionRepository {
         outcomes.map((outcome) => outcome.values),
         outcomes.map((outcome) => outcome.changes),
         outcomes.map((outcome) => outcome.valuesSchemaKey),
+        outcomes.map((outcome) => outcome.pageResults),
+        outcomes.map((outcome) => outcome.verdictExecutionId),
       ],
     );
     return new Set(rows.map((row) => row.id));

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { PageSnapshotWriter } from '../pages/page-snapshot.writer';
+import { PagesModule } from '../pages/pages.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -9,6 +11,7 @@ import { CheckRunnerService } from './checks/check-runner.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { CheckWorkerService } from './checks/check-worker.service';
 import { CheckCaller } from './checks/check.caller';
+import { CheckPageReader } from './checks/check-page.reader';
 import { CheckClaimer } from './checks/check.claimer';
 import { CheckPlanner } from './checks/check.planner';
 import { ExecutionRepository } from './execution.repository';
@@ -17,7 +20,7 @@ import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
-  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule],
+  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule, PagesModule],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,
@@ -25,6 +28,9 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckScheduleRepository,
     CheckClaimer,
     CheckCaller,
+    CheckPageReader,
+    // The check pipeline's writes of page snapshots; PagesModule itself needs no database.
+    PageSnapshotWriter,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,

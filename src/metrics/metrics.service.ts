@@ -69,6 +69,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly pageFetches = new Counter({
+    name: 'monitor_page_fetches_total',
+    help: "Pages fetched by page tasks' checks, by page status (new, same, changed, error)",
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly checksWithoutModel = new Counter({
+    name: 'monitor_checks_without_model_total',
+    help: 'Checks of page tasks answered without a model call (a page rule, or unchanged pages)',
+    registers: [this.registry],
+  });
+
   constructor(queueJobs: QueueJobsCollector) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -111,6 +124,14 @@ export class MetricsService {
 
   recordModelCall(provider: string, kind: ModelCallKind): void {
     this.modelCalls.inc({ provider, kind });
+  }
+
+  recordPageFetch(status: string): void {
+    this.pageFetches.inc({ status });
+  }
+
+  recordCheckWithoutModel(): void {
+    this.checksWithoutModel.inc();
   }
 
   recordDelivery(channel: string, status: string): void {

@@ -7,10 +7,15 @@ import {
 } from '../common/outbound/outbound-http.client';
 import { HostLimiter } from './host-limiter';
 import { httpStatusError, PageErrorForm } from './page-errors';
-import type { PageTarget } from './page.types';
+import { MAX_PAGES, type PageTarget } from './page.types';
 
 /** Every hop of one page, from its first request to its last byte (docs/pages.md, "Fetching"). */
 export const PAGE_FETCH_TIMEOUT_MS = 15_000;
+/**
+ * The longest the pages of one check can take: every page of the task read one after another
+ * (as when they wait for one host's slots), each to its deadline, which covers all its redirects.
+ */
+export const WORST_CASE_PAGES_MS = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
 /** A page's body is read up to this many bytes (after decompression), then reading stops. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;

@@ -3,9 +3,8 @@ import { headerProblem } from '../common/http/header-problem';
 import { BlockedDestinationError } from '../common/outbound/network-guard';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { compileSelector } from './html-text';
-import type { PageTarget } from './page.types';
+import { MAX_PAGES, type PageTarget } from './page.types';
 
-const MAX_PAGES = 10;
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
 const MAX_PAGE_HEADERS = 10;

@@ -1,5 +1,8 @@
 /** The vocabulary of page monitors (docs/pages.md); a leaf that imports nothing of ours. */
 
+/** A task watches at most this many pages. */
+export const MAX_PAGES = 10;
+
 /** A page a task watches, as validated when saved. */
 export interface PageTarget {
   url: string;

@@ -1,3 +1,4 @@
+import { WORST_CASE_PAGES_MS } from '../pages/page-fetcher';
 import { worstCaseCheckMs } from '../search/provider-call-budget';
 
 /** The queues of the durable job queue (pg-boss), named once for the service and its queries. */
@@ -10,14 +11,15 @@ export const CHECK_BOOKKEEPING_MS = 2 * 60_000;
 
 /**
  * A check's job outlives the check's worst case (docs/architecture.md, "A check is paid for once"):
- * every provider retry and `Retry-After` included, plus the claim and the result's transaction.
+ * every provider retry and `Retry-After` included, a page task's pages each read to its deadline
+ * (docs/pages.md, "Checks of page tasks"), plus the claim and the result's transaction.
  * Were it shorter, the queue would hand a slow check to a second worker, which would call the
  * provider again for the same run. Liveness of a running check is judged by its worker's heartbeat
  * (StaleExecutionSweeper); the expiry only catches a job fetched by a worker that died before
  * claiming it.
  */
 export const CHECK_JOB_EXPIRY_SECONDS = Math.ceil(
-  (worstCaseCheckMs() + CHECK_BOOKKEEPING_MS) / 1000,
+  (WORST_CASE_PAGES_MS + worstCaseCheckMs() + CHECK_BOOKKEEPING_MS) / 1000,
 );
 
 /**

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { deliveryJobId } from '../../notifications/delivery/delivery-job';
+import { pageResultLine } from '../../pages/page-result-line';
+import { PageSnapshotWriter } from '../../pages/page-snapshot.writer';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { outputSchemaKey } from '../../search/output-schema';
-import { ProviderError, type CheckResult, type ProviderUsage } from '../../search/search-provider';
+import { ProviderError, type ProviderUsage } from '../../search/search-provider';
 import type { UsageRecord } from '../../usage/usage.repository';
 import { UsageService } from '../../usage/usage.service';
-import type { FinalPlan, TaskOutcome } from '../decisions/check-outcome';
+import type { CheckAnswer, FinalPlan, TaskOutcome } from '../decisions/check-outcome';
 import { ExecutionRepository, type ExecutionOutcome } from '../execution.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CheckPlanner, type PlannedCheck } from './check.planner';
@@ -31,7 +33,8 @@ export interface RecordedFailure {
 
 /**
  * Writes a batch of check outcomes and everything that follows from them in one transaction:
- * the executions, their usage, the tasks' next state and schedule, the deliveries, and the jobs.
+ * the executions, their usage, the pages' snapshots, the tasks' next state and schedule, the
+ * deliveries, and the jobs.
  */
 @Injectable()
 export class CheckOutcomeWriter {
@@ -42,6 +45,7 @@ export class CheckOutcomeWriter {
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly worker: WorkerIdentity,
+    private readonly snapshots: PageSnapshotWriter,
   ) {}
 
   /**
@@ -143,10 +147,17 @@ export class CheckOutcomeWriter {
   }
 
   /**
-   * Moves the tasks of recorded checks on: a superseded check job goes, the next check is
-   * scheduled, the task row is written and the deliveries are queued.
+   * Moves the tasks of recorded checks on: the pages read become the snapshots, a superseded
+   * check job goes, the next check is scheduled, the task row is written and the deliveries are
+   * queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
+    await this.snapshots.store(
+      manager,
+      moving.flatMap(({ check, pageResults }) =>
+        pageResults === null ? [] : [{ taskId: check.taskId, results: pageResults }],
+      ),
+    );
     await this.queue.removeChecks(
       manager,
       moving.flatMap(({ plan }) => (plan.checkJobToRemove ? [plan.checkJobToRemove] : [])),
@@ -193,7 +204,13 @@ function movesTask(item: EndedCheck): item is MovingCheck {
 }
 
 /** The final columns of a check's execution. */
-function executionOutcome({ check, outcome, provider, plan }: EndedCheck): ExecutionOutcome {
+function executionOutcome({
+  check,
+  outcome,
+  provider,
+  plan,
+  pageResults,
+}: EndedCheck): ExecutionOutcome {
   const verdict = plan.verdict;
   const usage = usageOf(outcome);
   const written = {
@@ -205,10 +222,12 @@ function executionOutcome({ check, outcome, provider, plan }: EndedCheck): Execu
     valuesSchemaKey:
       verdict?.values && check.outputSchema ? outputSchemaKey(check.outputSchema) : null,
     usage: usage === null ? null : JSON.stringify(usage),
+    pageResults: pageResults === null ? null : JSON.stringify(pageResults.map(pageResultLine)),
   };
   if (outcome instanceof Error) {
     return {
       ...written,
+      verdictExecutionId: null,
       status: 'failed',
       error: outcome.message,
       result: JSON.stringify({ condition_met: null, error: outcome.message }),
@@ -238,6 +257,9 @@ function executionOutcome({ check, outcome, provider, plan }: EndedCheck): Execu
     answer: outcome.answer,
     reasoning: outcome.reasoning,
     sources: JSON.stringify(outcome.groundingSources),
+    // A page check's verdict is its own, or the earlier one its unchanged pages carried.
+    verdictExecutionId:
+      outcome.carriedFrom?.verdictExecutionId ?? (pageResults === null ? null : check.executionId),
   };
 }
 
@@ -250,7 +272,7 @@ function usageRecords({ check, outcome }: FinishedCheck): UsageRecord[] {
 }
 
 /** The usage of a call that reached the provider; null when none was made. */
-function usageOf(outcome: CheckResult | Error): ProviderUsage | null {
+function usageOf(outcome: CheckAnswer | Error): ProviderUsage | null {
   if (outcome instanceof ProviderError) return outcome.usage;
   return outcome instanceof Error ? null : outcome.usage;
 }

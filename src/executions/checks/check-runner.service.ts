@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LogContext } from '../../common/logging/log-context';
 import { MetricsService } from '../../metrics/metrics.service';
+import { PageSnapshotWriter } from '../../pages/page-snapshot.writer';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
 import { CheckOutcomeRecorder } from './check-outcome.recorder';
 import { CheckCaller } from './check.caller';
@@ -8,8 +9,8 @@ import { CheckClaimer } from './check.claimer';
 import { checkLogFields } from './claimed-check';
 
 /**
- * Runs check jobs (docs/architecture.md): claim (execution `running`, `CheckClaimer`), one
- * provider call outside any transaction (`CheckCaller`), then one transaction that records the
+ * Runs check jobs (docs/architecture.md): claim (execution `running`, `CheckClaimer`), the pages
+ * of page tasks read and one provider call at most, outside any transaction (`CheckCaller`), then one transaction that records the
  * result, moves the task on, schedules the next check, queues the deliveries and completes the
  * job (`CheckOutcomeRecorder`). Claims and results are written in batches, so the database work
  * per check stays small under load.
@@ -22,6 +23,7 @@ export class CheckRunnerService {
     private readonly recorder: CheckOutcomeRecorder,
     private readonly metrics: MetricsService,
     private readonly logContext: LogContext,
+    private readonly snapshots: PageSnapshotWriter,
   ) {}
 
   /**
@@ -37,13 +39,19 @@ export class CheckRunnerService {
     const claimed = await this.claimer.claimAll(jobs);
     // Jobs with nothing to run (completed, or handed back to the queue) are done already.
     for (let index = claimed.length; index < jobs.length; index++) release();
+    // The last good fetch of every page the batch reads, in one statement, before the network.
+    const snapshots = await this.snapshots.loadForChecks(
+      claimed.flatMap((check) => (check.pages === null ? [] : [check.taskId])),
+    );
     const unreserved = await this.caller.reserveCalls(claimed);
     await Promise.all(
       claimed.map((check) =>
         this.logContext.run(checkLogFields(check), async () => {
           try {
             const startedAt = performance.now();
-            await this.recorder.record(await this.caller.call(check, unreserved));
+            await this.recorder.record(
+              await this.caller.call(check, unreserved, snapshots.get(check.taskId)),
+            );
             if (check.ended) {
               this.metrics.recordCheck({
                 ...check.ended,

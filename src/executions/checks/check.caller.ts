@@ -2,15 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
-import { SearchProvider, type CheckResult } from '../../search/search-provider';
+import type { PageSnapshot } from '../../pages/page.types';
+import { SearchProvider, type CheckResult, type PromptPage } from '../../search/search-provider';
+import type { GroundingSource } from '../../search/search.types';
 import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
 import { BudgetReachedError, CheckError, CheckErrorCode } from '../decisions/check-errors';
+import type { CheckAnswer } from '../decisions/check-outcome';
+import { CheckPageReader, type ReadPages } from './check-page.reader';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
+
+/** The pages a page check shows the model, and the sources they stand for. */
+interface PagesShown {
+  pages: PromptPage[];
+  sources: GroundingSource[];
+}
 
 /**
  * The provider call of claimed checks, under their owners' monthly budget: one call per check,
- * outside any transaction. Whatever goes wrong is the check's outcome; nothing here throws.
+ * outside any transaction. A task with pages reads them first (`CheckPageReader`) and calls the
+ * model only when they ask for it. Whatever goes wrong is the check's outcome; nothing here throws.
  */
 @Injectable()
 export class CheckCaller {
@@ -19,16 +30,18 @@ export class CheckCaller {
     @InjectConfig(usageConfig) private readonly usageSettings: UsageConfig,
     private readonly provider: SearchProvider,
     private readonly clock: Clock,
+    private readonly pageReader: CheckPageReader,
     @InjectPinoLogger(CHECK_LOG_CONTEXT) private readonly logger: PinoLogger,
   ) {}
 
   /**
    * Reserves each claimed check's call under its owner's monthly budget, the budget check and
    * the reservation in one step (docs/api.md, "Usage"); a check whose owner reached it calls no
-   * provider. When the reservations cannot be written, the checks are retried later: the error
-   * is returned, to be their outcome.
+   * provider. Checks with a page rule call none and reserve nothing. When the reservations
+   * cannot be written, the checks are retried later: the error is returned, to be their outcome.
    */
-  async reserveCalls(checks: ClaimedCheck[]): Promise<Error | undefined> {
+  async reserveCalls(claimed: ClaimedCheck[]): Promise<Error | undefined> {
+    const checks = claimed.filter(mayCallModel);
     if (checks.length === 0 || this.usageSettings.userMonthlyBudgetUsd === null) return undefined;
     try {
       const holds = await this.usage.reserveCalls(checks.map((check) => check.userId));
@@ -46,29 +59,69 @@ export class CheckCaller {
     }
   }
 
-  /** The check's call, or `unreserved` (the error of its batch's reservation) without a call. */
-  async call(check: ClaimedCheck, unreserved?: Error): Promise<FinishedCheck> {
-    return {
+  /**
+   * The check's call, or `unreserved` (the error of its batch's reservation) without a call. A
+   * task with pages reads them first, against their last good fetches (`snapshots`).
+   */
+  async call(
+    check: ClaimedCheck,
+    unreserved?: Error,
+    snapshots: ReadonlyMap<string, PageSnapshot> = new Map(),
+  ): Promise<FinishedCheck> {
+    const provider = this.provider.name;
+    if (check.pages === null) {
+      const outcome = unreserved ?? (await this.callProvider(check));
+      return { check, outcome, provider, pageResults: null };
+    }
+    let read: ReadPages;
+    try {
+      read = await this.pageReader.read(check, check.pages, snapshots);
+    } catch (error) {
+      return { check, outcome: asError(error), provider, pageResults: null };
+    }
+    const { results, decision } = read;
+    const finished = (outcome: CheckAnswer | Error): FinishedCheck => ({
       check,
-      outcome: unreserved ?? (await this.callProvider(check)),
-      provider: this.provider.name,
-    };
+      outcome,
+      provider,
+      pageResults: results,
+    });
+    if (decision.kind === 'failed') {
+      return finished(new CheckError(decision.message, CheckErrorCode.ALL_PAGES_FAILED));
+    }
+    if (decision.kind === 'answered') return finished(decision.answer);
+    return finished(unreserved ?? (await this.callProvider(check, decision)));
   }
 
-  private async callProvider(check: ClaimedCheck): Promise<CheckResult | Error> {
+  /** One model call: a web search, or with a page task's pages (and those pages its sources). */
+  private async callProvider(
+    check: ClaimedCheck,
+    shown?: PagesShown,
+  ): Promise<CheckResult | Error> {
     const budget = this.usageSettings.userMonthlyBudgetUsd;
     if (check.budgetReached && budget !== null) return new BudgetReachedError(budget);
     try {
-      return await this.provider.check({
+      const result = await this.provider.check({
         searchQuery: check.searchQuery,
         conditionDescription: check.conditionDescription,
         previousState: check.previousState,
         previousCheckAt: check.previousCheckAt,
         now: this.clock.now(),
         outputSchema: check.outputSchema,
+        ...(shown ? { pages: shown.pages } : {}),
       });
+      return shown ? { ...result, groundingSources: shown.sources } : result;
     } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+      return asError(error);
     }
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A check that may call a model: any but one with a page rule. */
+function mayCallModel(check: ClaimedCheck): boolean {
+  return check.pageRule === null;
 }

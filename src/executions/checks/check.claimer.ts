@@ -9,6 +9,7 @@ import {
   type QueueJob,
 } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
+import type { EarlierVerdict } from '../decisions/page-check';
 import { ExecutionRepository, type ClaimedRun, type RunDetails } from '../execution.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CHECK_LOG_CONTEXT, checkReleaseDeadline, type ClaimedCheck } from './claimed-check';
@@ -210,5 +211,24 @@ function claimedCheck(job: CheckJob, detail: RunDetails): ClaimedCheck {
     previousState: detail.previous_state ?? detail.last_known_state,
     previousCheckAt: detail.previous_at,
     outputSchema: detail.output_schema,
+    pages: detail.pages,
+    pageRule: detail.page_rule,
+    earlierVerdict: earlierVerdict(detail),
+  };
+}
+
+/** The last successful execution's verdict, when it has one a page check can carry. */
+function earlierVerdict(detail: RunDetails): EarlierVerdict | null {
+  const previous = detail.previous_verdict;
+  if (previous === null || previous.answer === null || previous.reasoning === null) return null;
+  return {
+    verdictExecutionId: previous.verdict_execution_id,
+    claimedMet: previous.claimed_met === true,
+    conditionMet: previous.condition_met === true,
+    answer: previous.answer,
+    reasoning: previous.reasoning,
+    values: previous.output_values,
+    currentState: detail.previous_state ?? {},
+    awaitingConfirmation: previous.awaiting_confirmation === true,
   };
 }

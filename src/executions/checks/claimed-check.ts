@@ -1,12 +1,14 @@
 import type { CheckLogFields } from '../../common/logging/log-context';
 import type { CheckMetric } from '../../metrics/metrics.service';
+import type { PageResult, PageRule, PageTarget } from '../../pages/page.types';
 import {
   CHECK_JOB_EXPIRY_SECONDS,
   type CheckJobData,
   type QueueJob,
 } from '../../scheduler/job-queue.service';
 import type { OutputSchema } from '../../search/output-schema';
-import type { CheckResult } from '../../search/search-provider';
+import type { CheckAnswer } from '../decisions/check-outcome';
+import type { EarlierVerdict } from '../decisions/page-check';
 
 /**
  * The logger context of every line the check pipeline writes (claims, results, a result that
@@ -30,6 +32,11 @@ export interface ClaimedCheck {
   previousCheckAt: Date | null;
   /** The task's `output_schema` when the check was claimed: the one its values are read with. */
   outputSchema: OutputSchema | null;
+  /** The task's pages (null: a web search) and page rule when the check was claimed. */
+  pages: PageTarget[] | null;
+  pageRule: PageRule | null;
+  /** The task's last successful verdict, which unchanged pages carry (docs/pages.md). */
+  earlierVerdict: EarlierVerdict | null;
   /** Set when its outcome is written: how the check ended, for the metrics. */
   ended?: Omit<CheckMetric, 'durationSeconds'>;
 }
@@ -37,9 +44,11 @@ export interface ClaimedCheck {
 /** A check whose call is over: what it came to, and the provider that was called. */
 export interface FinishedCheck {
   check: ClaimedCheck;
-  outcome: CheckResult | Error;
+  outcome: CheckAnswer | Error;
   /** The provider's name, recorded with a result. */
   provider: string;
+  /** The pages the check read, in the task's order; null for a task without pages. */
+  pageResults: PageResult[] | null;
 }
 
 /** What every log line of this check carries. */

@@ -9,6 +9,8 @@ export enum CheckErrorCode {
   BUDGET_UNAVAILABLE = 'BUDGET_UNAVAILABLE',
   /** The database refused the check's result: the check is failed. */
   RESULT_NOT_STORED = 'RESULT_NOT_STORED',
+  /** No page of a page task could be read: the check fails, without a model call. */
+  ALL_PAGES_FAILED = 'ALL_PAGES_FAILED',
 }
 
 export class CheckError extends CodedError<CheckErrorCode> {}

@@ -7,6 +7,7 @@ import {
   nextRunAfter,
   NO_HISTORY,
   planCheckOutcome,
+  type CheckAnswer,
   type CheckOutcomeInput,
   type FinalPlan,
   type LockedTask,
@@ -319,5 +320,44 @@ describe('planCheckOutcome with values, evidence, confirmation and retraction', 
     });
     expect(planned.task).toMatchObject({ lastKnownState: null, alertExecutionId: null });
     expect(planned.deliveries).toEqual([{ event: 'condition_retracted', channel: 'email' }]);
+  });
+
+  describe('a verdict carried by unchanged pages', () => {
+    const carried = (
+      conditionMet: boolean,
+      values: Record<string, number> | null = null,
+    ): CheckAnswer => ({
+      ...result({ conditionMet, values, currentState: { v: 2 } }),
+      usage: null,
+      carriedFrom: { verdictExecutionId: 'execution-0', conditionMet },
+    });
+
+    it('should keep the earlier verdict and notify nothing, even when the state differs', () => {
+      const planned = final({
+        task: task({ notify_behavior: 'always', last_known_state: { v: 1 } }),
+        schema: withSchema,
+        history: { recent: [], previousValues: { values: { price: 10 }, schemaKey: 'schema-key' } },
+        outcome: carried(true, { price: 12 }),
+      });
+      expect(planned.verdict).toMatchObject({ claimedMet: true, conditionMet: true, changes: [] });
+      expect(planned.notification).toMatchObject({ notify: false, reason: 'pages_unchanged' });
+      expect(planned.task).toMatchObject({ state: 'active', lastKnownState: { v: 1 } });
+      expect(planned.deliveries).toEqual([]);
+    });
+
+    it('should withdraw nothing when the carried verdict is not met', () => {
+      const planned = final({
+        task: task({
+          notify_behavior: 'always',
+          last_known_state: { v: 1 },
+          alert_execution_id: 'execution-0',
+        }),
+        history: { recent: [{ conditionMet: true, claimedMet: true }], previousValues: null },
+        outcome: carried(false),
+      });
+      expect(planned.notification.retraction).toBeUndefined();
+      expect(planned.task).toMatchObject({ alertExecutionId: 'execution-0' });
+      expect(planned.deliveries).toEqual([]);
+    });
   });
 });

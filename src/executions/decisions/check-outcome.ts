@@ -3,7 +3,7 @@ import type { NotificationEvent } from '../../notifications/channels/notificatio
 import { errorCodeOf } from '../../common/errors/coded-error';
 import type { CheckIntervalBounds } from '../../search/check-prompts';
 import type { OutputSchema, OutputValues } from '../../search/output-schema';
-import type { CheckResult } from '../../search/search-provider';
+import type { CheckResult, ProviderUsage } from '../../search/search-provider';
 import type { EvidenceRule } from '../../tasks/evidence-rule';
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
 import type { NotifyBehavior } from '../../search/search.types';
@@ -43,6 +43,19 @@ export interface LockedTask {
   alert_execution_id: string | null;
 }
 
+/**
+ * A successful check's answer: a model's, or one a page check made without a model (`usage`
+ * null: by its page rule, or carrying an earlier verdict; docs/pages.md).
+ */
+export interface CheckAnswer extends Omit<CheckResult, 'usage'> {
+  usage: ProviderUsage | null;
+  /**
+   * Set when the pages did not change and the earlier verdict stands: the execution whose model
+   * call made it, and the verdict that counted then.
+   */
+  carriedFrom?: { verdictExecutionId: string; conditionMet: boolean };
+}
+
 /** What the task's earlier successful checks said, as a check's outcome needs it. */
 export interface CheckHistory {
   /** The latest successful executions (at most the 2 confirmations look at), newest first. */
@@ -57,7 +70,7 @@ export interface CheckOutcomeInput {
   /** The check's task; absent when it was deleted while the check ran. */
   task: LockedTask | undefined;
   executionId: string;
-  outcome: CheckResult | Error;
+  outcome: CheckAnswer | Error;
   /** The schema the check extracted values with (read when it was claimed) and its key. */
   schema: { schema: OutputSchema; key: string } | null;
   history: CheckHistory;
@@ -128,7 +141,7 @@ export type CheckOutcomePlan = RetryPlan | FinalPlan;
 /** How a check that does not go back to the queue ended. */
 type CheckEnding =
   | { failed: true; error: Error; verdict: null }
-  | { failed: false; result: CheckResult; verdict: CheckVerdict };
+  | { failed: false; result: CheckAnswer; verdict: CheckVerdict };
 
 /**
  * Decides what a check's outcome means (docs/architecture.md): a retryable
@@ -146,7 +159,7 @@ export function planCheckOutcome(input: CheckOutcomeInput): CheckOutcomePlan {
 }
 
 function endingOf(
-  outcome: CheckResult | Error,
+  outcome: CheckAnswer | Error,
   rule: EvidenceRule | null,
   input: Pick<CheckOutcomeInput, 'schema' | 'history'>,
 ): CheckEnding {
@@ -201,10 +214,12 @@ function finalPlan(task: LockedTask, ending: CheckEnding, input: CheckOutcomeInp
 /** What a successful check notifies, by the task's `notify_behavior`. */
 function decideOnResult(
   task: LockedTask,
-  result: CheckResult,
+  result: CheckAnswer,
   verdict: CheckVerdict,
   history: CheckHistory,
 ): NotifyDecision {
+  // Nothing new was read: a carried verdict notifies nothing and retracts nothing.
+  if (result.carriedFrom) return silentDecision('pages_unchanged');
   const behavior = task.notify_behavior;
   if (behavior === 'on_change') return decideOnChange(task, verdict);
   const confirmations = task.evidence?.confirmations ?? 1;
@@ -277,12 +292,21 @@ function deliveriesTo(event: NotificationEvent, channels: NotificationType[]): P
  * satisfied, and the values compared with the last ones.
  */
 function judge(
-  outcome: CheckResult,
+  outcome: CheckAnswer,
   rule: EvidenceRule | null,
   input: Pick<CheckOutcomeInput, 'schema' | 'history'>,
 ): CheckVerdict {
   const evidence = assessEvidence(outcome.groundingSources, rule ?? undefined);
   const values = input.schema === null ? null : outcome.values;
+  if (outcome.carriedFrom) {
+    return {
+      claimedMet: outcome.conditionMet,
+      conditionMet: outcome.carriedFrom.conditionMet,
+      evidence,
+      values,
+      changes: [],
+    };
+  }
   return {
     claimedMet: outcome.conditionMet,
     conditionMet: outcome.conditionMet && (rule === null || evidence.satisfied),

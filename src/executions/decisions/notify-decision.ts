@@ -8,7 +8,8 @@ export interface NotifyDecision {
   notify: boolean;
   /**
    * Why: condition_not_met, condition_met, state_unchanged, awaiting_confirmation,
-   * task_completed, check_failed; for `on_change`: values_changed, values_unchanged.
+   * task_completed, check_failed, pages_unchanged (a carried page verdict); for `on_change`:
+   * values_changed, values_unchanged.
    */
   reason: string;
   /** What `notify` sends: `condition_met`, or `values_changed` for an `on_change` task. */

@@ -1,0 +1,153 @@
+import type { PageResult } from '../../pages/page.types';
+import { decidePageCheck, type EarlierVerdict, type PageCheckInput } from './page-check';
+
+function page(url: string, overrides: Partial<PageResult> = {}): PageResult {
+  return {
+    url,
+    finalUrl: url,
+    status: 'same',
+    httpStatus: 200,
+    title: 'A page',
+    error: null,
+    added: [],
+    removed: [],
+    fetchedAt: new Date(0),
+    text: 'Version 1.0',
+    contentHash: `hash-of-${url}`,
+    etag: null,
+    lastModified: null,
+    ...overrides,
+  };
+}
+const failed = (url: string, error: string) =>
+  page(url, { status: 'error', error, title: null, text: null, contentHash: null });
+
+const earlier: EarlierVerdict = {
+  verdictExecutionId: 'model-run',
+  claimedMet: true,
+  conditionMet: false,
+  answer: 'Version 1.0 is out',
+  reasoning: 'The page says so',
+  values: { version: '1.0' },
+  currentState: { version: '1.0' },
+  awaitingConfirmation: false,
+};
+
+function decide(overrides: Partial<PageCheckInput>) {
+  return decidePageCheck({
+    pages: [page('https://a.example/')],
+    rule: null,
+    earlier,
+    promptMaxChars: 1_000,
+    ...overrides,
+  });
+}
+
+describe('decidePageCheck', () => {
+  it('should fail the check naming every page when every page is an error', () => {
+    expect(
+      decide({
+        pages: [
+          failed('https://a.example/', 'HTTP 503'),
+          failed('https://b.example/', 'timed out'),
+        ],
+      }),
+    ).toEqual({
+      kind: 'failed',
+      message: 'All pages failed: https://a.example/: HTTP 503; https://b.example/: timed out',
+    });
+  });
+
+  it('should answer by the page rule without a model, the pages read being the sources', () => {
+    const decision = decide({
+      pages: [
+        page('https://a.example:8080/path', { title: null, text: 'Release 2.0\nOther' }),
+        failed('https://b.example/', 'HTTP 404'),
+      ],
+      rule: { type: 'contains', text: '2.0' },
+    });
+    expect(decision).toEqual({
+      kind: 'answered',
+      answer: {
+        conditionMet: true,
+        answer: 'https://a.example:8080/path contains "2.0"',
+        reasoning: 'https://a.example:8080/path reads: "Release 2.0"',
+        currentState: {
+          rule: 'contains',
+          met: true,
+          content_hashes: { 'https://a.example:8080/path': 'hash-of-https://a.example:8080/path' },
+        },
+        nextCheckAt: null,
+        groundingSources: [{ uri: 'https://a.example:8080/path', title: 'a.example' }],
+        values: null,
+        usage: null,
+      },
+    });
+  });
+
+  it('should answer by the page rule even when the pages are unchanged', () => {
+    const decision = decide({ rule: { type: 'changed' } });
+    expect(decision.kind === 'answered' && decision.answer.carriedFrom).toBeUndefined();
+  });
+
+  it('should carry the earlier verdict when every page read is the same', () => {
+    const decision = decide({
+      pages: [page('https://a.example/'), failed('https://b.example/', 'timed out')],
+    });
+    expect(decision).toEqual({
+      kind: 'answered',
+      answer: {
+        conditionMet: true,
+        answer: 'Version 1.0 is out',
+        reasoning: 'The page says so',
+        currentState: { version: '1.0' },
+        nextCheckAt: null,
+        groundingSources: [{ uri: 'https://a.example/', title: 'A page' }],
+        values: { version: '1.0' },
+        usage: null,
+        carriedFrom: { verdictExecutionId: 'model-run', conditionMet: false },
+      },
+    });
+  });
+
+  it.each([
+    ['a page changed', { pages: [page('https://a.example/', { status: 'changed' })] }],
+    ['a page is new', { pages: [page('https://a.example/', { status: 'new' })] }],
+    ['there is no earlier verdict', { earlier: null }],
+    [
+      'the earlier met condition awaits confirmation',
+      { earlier: { ...earlier, awaitingConfirmation: true } },
+    ],
+  ])('should call the model when %s', (_case, overrides: Partial<PageCheckInput>) => {
+    expect(decide(overrides).kind).toBe('model');
+  });
+
+  it('should show the model the pages read, their text cut, and make them the sources', () => {
+    const decision = decide({
+      pages: [
+        page('https://a.example/', {
+          status: 'changed',
+          finalUrl: 'https://a.example/final',
+          text: 'x'.repeat(1_200),
+          added: ['x'],
+          removed: ['y'],
+        }),
+        failed('https://b.example/', 'no text'),
+      ],
+    });
+    expect(decision).toEqual({
+      kind: 'model',
+      pages: [
+        {
+          url: 'https://a.example/final',
+          status: 'changed',
+          title: 'A page',
+          text: `${'x'.repeat(1_000)}\n[… 200 more characters cut]`,
+          added: ['x'],
+          removed: ['y'],
+        },
+      ],
+      sources: [{ uri: 'https://a.example/final', title: 'A page' }],
+    });
+  });
+});
