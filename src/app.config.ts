@@ -11,7 +11,6 @@ import { metricsConfig } from './metrics/metrics.config';
 import { pagesConfig } from './pages/pages.config';
 import { CHANNEL_CONFIGS } from './notifications/channels/channel-registry';
 import { notificationsConfig } from './notifications/notifications.config';
-import { pagesConfig } from './pages/pages.config';
 import { retentionConfig } from './retention/retention.config';
 import { schedulerConfig } from './scheduler/scheduler.config';
 import { searchConfig } from './search/search.config';
@@ -38,7 +37,6 @@ export const CONFIG_SLICES = {
   usage: usageConfig,
   tasks: tasksConfig,
   executions: executionsConfig,
-  pages: pagesConfig,
   retention: retentionConfig,
   notifications: notificationsConfig,
   metrics: metricsConfig,

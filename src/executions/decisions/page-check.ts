@@ -1,5 +1,5 @@
+import { allPagesFailed, pageSources, promptPages } from '../../pages/page-prompt';
 import { evaluatePageRule } from '../../pages/page-rule';
-import { pageTextForPrompt } from '../../pages/page-result-line';
 import type { PageResult, PageRule } from '../../pages/page.types';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource, PromptPage } from '../../search/search.types';
@@ -43,13 +43,8 @@ export type PageCheckDecision =
  */
 export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
   const read = input.pages.filter(isRead);
-  if (read.length === 0) {
-    return {
-      kind: 'failed',
-      message: `All pages failed: ${input.pages.map((page) => `${page.url}: ${page.error}`).join('; ')}`,
-    };
-  }
-  const sources = read.map(pageSource);
+  if (read.length === 0) return { kind: 'failed', message: allPagesFailed(input.pages) };
+  const sources = pageSources(input.pages);
   if (input.rule !== null) {
     const verdict = evaluatePageRule(input.rule, input.pages);
     return {
@@ -86,11 +81,7 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
       },
     };
   }
-  return {
-    kind: 'model',
-    pages: read.map((page) => promptPage(page, input.promptMaxChars)),
-    sources,
-  };
+  return { kind: 'model', pages: promptPages(input.pages, input.promptMaxChars), sources };
 }
 
 /** A page that is not `error`. */
@@ -102,21 +93,4 @@ function isRead(page: PageResult): page is ReadPage {
 
 function isSame(page: PageResult): boolean {
   return page.status === 'same';
-}
-
-/** A page as a source: its URL after redirects, its title or else its host name. */
-export function pageSource(page: PageResult): GroundingSource {
-  const uri = page.finalUrl ?? page.url;
-  return { uri, title: page.title ?? new URL(uri).hostname };
-}
-
-function promptPage(page: ReadPage, maxChars: number): PromptPage {
-  return {
-    url: page.finalUrl ?? page.url,
-    status: page.status,
-    title: page.title,
-    text: pageTextForPrompt(page.text ?? '', maxChars),
-    added: page.added,
-    removed: page.removed,
-  };
 }
