@@ -1,5 +1,5 @@
 import { BadGatewayException, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Clock } from '../common/clock/clock';
 import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
 import type { OutputValues } from '../search/output-schema';
@@ -14,6 +14,7 @@ import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
 import type { NotifyBehavior } from '../search/search.types';
 import type { PreviewTaskDto } from './dto/preview-task.dto';
+import { promptUrls } from './prompt-urls';
 import { readOutputSchema } from './tasks.service';
 
 export class PreviewResponse {
@@ -38,6 +39,11 @@ export class PreviewResponse {
   grounding_sources: GroundingSourceResponse[];
 }
 
+export class SuggestedPageResponse {
+  @ApiProperty()
+  url: string;
+}
+
 export class SuggestResponse implements SuggestResult {
   @ApiProperty()
   name: string;
@@ -53,6 +59,13 @@ export class SuggestResponse implements SuggestResult {
 
   @ApiProperty({ enum: ['once', 'always'] })
   notify_behavior: Exclude<NotifyBehavior, 'on_change'>;
+
+  @ApiPropertyOptional({
+    type: [SuggestedPageResponse],
+    description:
+      'The first 10 distinct http or https URLs of the prompt, in its order; absent when it holds none',
+  })
+  pages?: SuggestedPageResponse[];
 }
 
 /**
@@ -91,11 +104,14 @@ export class GroundedSearchService {
     };
   }
 
-  suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
-    return this.call(userId, 'suggest', async () => {
+  /** A task configuration for the prompt; the pages are the prompt's own URLs, not the model's. */
+  async suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
+    const suggestion = await this.call(userId, 'suggest', async () => {
       const { suggestion, usage } = await this.provider.suggest(request);
       return { value: suggestion, usage };
     });
+    const urls = promptUrls(request.prompt);
+    return urls.length === 0 ? suggestion : { ...suggestion, pages: urls.map((url) => ({ url })) };
   }
 
   private async call<T>(

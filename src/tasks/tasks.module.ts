@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { PagesModule } from '../pages/pages.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
@@ -21,6 +22,7 @@ import { TasksService } from './tasks.service';
     SearchModule,
     UsageModule,
     IdempotencyModule,
+    PagesModule,
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [
