@@ -6,7 +6,7 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?)]+$/;
 
 /**
- * The http and https URLs a prompt holds (docs/api.md, "Suggest"): the first 10 distinct ones
+ * The http and https URLs a prompt holds (docs/pages.md, "Suggested pages"): the first 10 distinct ones
  * in the prompt's order, each without a trailing `.`, `,`, `;`, `:`, `!`, `?` or `)`.
  */
 export function promptUrls(prompt: string): string[] {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expectDetail } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { callTool, connectMcp, textOf } from '../mcp/mcp-client';
 import { createPublicTask, setUsername } from '../sharing/sharing-fixtures';
 import { startTaskHarness, type TaskBody, type TaskHarness } from '../tasks/task-api';
 
@@ -369,6 +370,37 @@ describe('Page monitors: the task and execution API', () => {
       expectDetail(await pagesOf(stranger, task.id), 404, 'Task not found');
       expectDetail(await pagesOf(owner, randomUUID()), 404, 'Task not found');
       expect((await pagesOf(null, task.id)).status).toBe(401);
+    });
+  });
+
+  describe('MCP', () => {
+    it('should list pages on create_task, update_task and preview_task, page_rule on the first two, and judge them as REST does', async () => {
+      const client = await connectMcp(testApp, owner.auth);
+      try {
+        const { tools } = await client.listTools();
+        const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema;
+        for (const name of ['create_task', 'update_task', 'preview_task'])
+          expect(schemaOf(name).properties).toHaveProperty('pages');
+        for (const name of ['create_task', 'update_task'])
+          expect(schemaOf(name).properties).toHaveProperty('page_rule');
+
+        const created = await callTool(client, 'create_task', {
+          search_query: 'Has the price changed yet?',
+          state: 'paused',
+          pages: PAGES,
+          page_rule: RULE,
+        });
+        expect(created.structuredContent).toMatchObject({ pages: PAGES, page_rule: RULE });
+        const refused = await callTool(client, 'create_task', {
+          search_query: 'Has the price changed yet?',
+          state: 'paused',
+          page_rule: RULE,
+        });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toBe('Invalid page_rule: a page_rule needs pages');
+      } finally {
+        await client.close();
+      }
     });
   });
 

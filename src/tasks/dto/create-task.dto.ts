@@ -66,7 +66,7 @@ export class CreateTaskDto {
 
   @PagesProperty({
     required: false,
-    description: 'Pages to watch instead of searching the web (docs/pages.md)',
+    description: 'Pages to watch instead of searching the web',
   })
   @OptionalRawJson()
   pages?: unknown;
