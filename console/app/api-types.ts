@@ -262,6 +262,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/tasks/{id}/pages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The last good fetch of each of a task's pages (owner only)
+     * @description In the task's page order; a page never fetched has `status` null and null fields. An empty list for a task without pages.
+     */
+    get: operations['TasksController_pages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/tasks/{id}/visibility': {
     parameters: {
       query?: never;
@@ -790,6 +810,23 @@ export interface components {
       /** @description USD; null when no price is known */
       cost_usd: number | null;
     };
+    PageResultResponse: {
+      url: string;
+      /** @description The URL read, after redirects */
+      final_url: string | null;
+      /** @enum {string} */
+      status: 'new' | 'same' | 'changed' | 'error';
+      http_status: number | null;
+      title: string | null;
+      /** @description Why the page could not be read (status error); owner only: null for others */
+      error: string | null;
+      /** @description Lines that appeared since the last good fetch */
+      added: string[];
+      /** @description Lines that went away since the last good fetch */
+      removed: string[];
+      /** Format: date-time */
+      fetched_at: string;
+    };
     ExecutionResponse: {
       /** Format: uuid */
       id: string;
@@ -827,6 +864,13 @@ export interface components {
       reasoning: string | null;
       /** @description Null before the run called a provider; owner only */
       usage: components['schemas']['ProviderUsageResponse'] | null;
+      /** @description What the check read of each page, in the task's page order; null without pages */
+      page_results: components['schemas']['PageResultResponse'][] | null;
+      /**
+       * Format: uuid
+       * @description The execution whose model call or page rule made this verdict
+       */
+      verdict_execution_id: string | null;
       /** Format: date-time */
       created_at: string;
     };
@@ -858,6 +902,22 @@ export interface components {
       /** @default 1 */
       confirmations: number;
     };
+    PageTargetDto: {
+      /** @description An http or https URL without user info */
+      url: string;
+      /** @description A CSS selector: the text read is that of every matching element */
+      selector?: string;
+      /** @description Request headers for a page behind a cookie or a token: secrets, shown to the owner only */
+      headers?: {
+        [key: string]: string;
+      };
+    };
+    PageRuleDto: {
+      /** @enum {string} */
+      type: 'changed' | 'contains' | 'not_contains';
+      /** @description For contains and not_contains (compared case-insensitively); none for changed */
+      text?: string;
+    };
     CreateTaskDto: {
       /** @default New Monitor */
       name: string;
@@ -879,6 +939,10 @@ export interface components {
       output_schema?: components['schemas']['OutputSchemaDto'] | null;
       /** @description What a met verdict needs from its sources */
       evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description Pages to watch instead of searching the web */
+      pages?: components['schemas']['PageTargetDto'][] | null;
+      /** @description Decides each check from the pages without a model; needs pages, refused with output_schema and on_change */
+      page_rule?: components['schemas']['PageRuleDto'] | null;
       /**
        * @description Queue a run in the create itself, as execute does (also for a paused task); its result schedules the next check. Without it an active task is still checked at once: its first scheduled check is due on creation.
        * @default false
@@ -913,6 +977,10 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      pages: components['schemas']['PageTargetDto'][] | null;
+      /** @description Null: a model reads the pages */
+      page_rule: components['schemas']['PageRuleDto'] | null;
       /**
        * Format: date-time
        * @description Set by the agent; null when completed
@@ -965,6 +1033,9 @@ export interface components {
       prompt: string;
       current_task?: components['schemas']['SuggestCurrentTaskDto'];
     };
+    SuggestedPageResponse: {
+      url: string;
+    };
     SuggestResponse: {
       name: string;
       search_query: string;
@@ -976,6 +1047,8 @@ export interface components {
       schedule: string;
       /** @enum {string} */
       notify_behavior: 'once' | 'always';
+      /** @description The first 10 distinct http or https URLs of the prompt, in its order; absent when it holds none */
+      pages?: components['schemas']['SuggestedPageResponse'][];
     };
     PreviewTaskDto: {
       search_query: string;
@@ -983,6 +1056,8 @@ export interface components {
       condition_description?: string;
       /** @description Values to extract, as on create; the answer carries them in `values` */
       output_schema?: components['schemas']['OutputSchemaDto'] | null;
+      /** @description Pages to read instead of searching the web, validated as on create */
+      pages?: components['schemas']['PageTargetDto'][] | null;
     };
     PreviewResponse: {
       condition_met: boolean;
@@ -1013,6 +1088,10 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      pages: components['schemas']['PageTargetDto'][] | null;
+      /** @description Null: a model reads the pages */
+      page_rule: components['schemas']['PageRuleDto'] | null;
       /**
        * Format: date-time
        * @description Set by the agent; null when completed
@@ -1050,6 +1129,32 @@ export interface components {
       /** Format: date-time */
       updated_at: string | null;
     };
+    PageSnapshotResponse: {
+      url: string;
+      /**
+       * @description The latest fetch's status; null when the page was never fetched
+       * @enum {string|null}
+       */
+      status: 'new' | 'same' | 'changed' | 'error' | null;
+      /** @description The latest fetch's HTTP status */
+      http_status: number | null;
+      /** @description The last good fetch: its title */
+      title: string | null;
+      /** @description The last good fetch: its text */
+      text: string | null;
+      /** @description The hex SHA-256 of `text` */
+      content_hash: string | null;
+      /**
+       * Format: date-time
+       * @description When the last good fetch was made
+       */
+      fetched_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the text last changed
+       */
+      changed_at: string | null;
+    };
     UpdateTaskDto: {
       name?: string;
       search_query?: string;
@@ -1065,6 +1170,10 @@ export interface components {
       output_schema?: components['schemas']['OutputSchemaDto'] | null;
       /** @description null clears it */
       evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description null clears it, and page_rule with it */
+      pages?: components['schemas']['PageTargetDto'][] | null;
+      /** @description null clears it */
+      page_rule?: components['schemas']['PageRuleDto'] | null;
       /** @description At most one config per type */
       notifications?: (
         | components['schemas']['EmailNotificationConfig']
@@ -1217,6 +1326,13 @@ export interface components {
       reasoning: string | null;
       /** @description Null before the run called a provider; owner only */
       usage: components['schemas']['ProviderUsageResponse'] | null;
+      /** @description What the check read of each page, in the task's page order; null without pages */
+      page_results: components['schemas']['PageResultResponse'][] | null;
+      /**
+       * Format: uuid
+       * @description The execution whose model call or page rule made this verdict
+       */
+      verdict_execution_id: string | null;
       /** Format: date-time */
       created_at: string;
       task_name: string | null;
@@ -2952,6 +3068,81 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_pages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageSnapshotResponse'][];
+        };
       };
       /** @description Credentials missing, invalid or expired, or the account is deactivated */
       401: {

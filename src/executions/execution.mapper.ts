@@ -8,6 +8,7 @@ import type { OutputValue, OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { EvidenceReport } from './decisions/evidence';
 import type { ValueChange } from './decisions/value-changes';
+import type { PageResultLine } from '../pages/page-result-line';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,
@@ -68,6 +69,39 @@ export class ValueChangeResponse implements ValueChange {
 
   @ApiProperty(OUTPUT_VALUE_SCHEMA)
   after: OutputValue;
+}
+
+export class PageResultResponse implements PageResultLine {
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The URL read, after redirects' })
+  final_url: string | null;
+
+  @ApiProperty({ enum: ['new', 'same', 'changed', 'error'] })
+  status: PageResultLine['status'];
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  http_status: number | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  title: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why the page could not be read (status error); owner only: null for others',
+  })
+  error: string | null;
+
+  @ApiProperty({ type: [String], description: 'Lines that appeared since the last good fetch' })
+  added: string[];
+
+  @ApiProperty({ type: [String], description: 'Lines that went away since the last good fetch' })
+  removed: string[];
+
+  @TimestampProperty()
+  fetched_at: string;
 }
 
 export class ExecutionResponse {
@@ -142,6 +176,19 @@ export class ExecutionResponse {
   })
   usage: ProviderUsageResponse | null;
 
+  @ApiProperty({
+    type: [PageResultResponse],
+    nullable: true,
+    description: "What the check read of each page, in the task's page order; null without pages",
+  })
+  page_results: PageResultResponse[] | null;
+
+  @UuidProperty({
+    nullable: true,
+    description: 'The execution whose model call or page rule made this verdict',
+  })
+  verdict_execution_id: string | null;
+
   @TimestampProperty()
   created_at: string;
 }
@@ -150,7 +197,8 @@ export type ExecutionViewer = 'owner' | 'public';
 
 /**
  * The one place an execution becomes an API object. Non-owners of a public task never see error
- * details or the notification decision (who was notified is the owner's business).
+ * details (a page's `error` included) or the notification decision (who was notified is the
+ * owner's business).
  */
 export function toExecutionResponse(
   execution: ExecutionEntity,
@@ -175,6 +223,11 @@ export function toExecutionResponse(
     answer: execution.answer,
     reasoning: execution.reasoning,
     usage: owner ? execution.usage : null,
+    page_results:
+      owner || execution.pageResults === null
+        ? execution.pageResults
+        : execution.pageResults.map((line) => ({ ...line, error: null })),
+    verdict_execution_id: execution.verdictExecutionId,
     created_at: execution.createdAt.toISOString(),
   };
 }

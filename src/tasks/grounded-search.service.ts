@@ -6,6 +6,7 @@ import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/exec
 import { allPagesFailed, pageSources, promptPages } from '../pages/page-prompt';
 import { pageResultLine, type PageResultLine } from '../pages/page-result-line';
 import { PageStage } from '../pages/page-stage.service';
+import { PageTargetsValidator } from '../pages/page-targets.validator';
 import type { PageTarget } from '../pages/page.types';
 import { pagesConfig, type PagesConfig } from '../pages/pages.config';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
@@ -22,6 +23,7 @@ import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
 import type { NotifyBehavior } from '../search/search.types';
 import type { PreviewTaskDto } from './dto/preview-task.dto';
+import { promptUrls } from './prompt-urls';
 import { readOutputSchema } from './tasks.service';
 
 export class PreviewResponse {
@@ -54,6 +56,11 @@ export class PreviewResponse {
   page_results?: PageResultLine[];
 }
 
+export class SuggestedPageResponse {
+  @ApiProperty()
+  url: string;
+}
+
 export class SuggestResponse implements SuggestResult {
   @ApiProperty()
   name: string;
@@ -69,6 +76,13 @@ export class SuggestResponse implements SuggestResult {
 
   @ApiProperty({ enum: ['once', 'always'] })
   notify_behavior: Exclude<NotifyBehavior, 'on_change'>;
+
+  @ApiPropertyOptional({
+    type: [SuggestedPageResponse],
+    description:
+      'The first 10 distinct http or https URLs of the prompt, in its order; absent when it holds none',
+  })
+  pages?: SuggestedPageResponse[];
 }
 
 /**
@@ -83,6 +97,7 @@ export class GroundedSearchService {
     private readonly usage: UsageService,
     private readonly clock: Clock,
     private readonly pageStage: PageStage,
+    private readonly pageTargets: PageTargetsValidator,
     @InjectConfig(pagesConfig) private readonly pagesSettings: PagesConfig,
   ) {}
 
@@ -94,8 +109,10 @@ export class GroundedSearchService {
    */
   async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
     const outputSchema = readOutputSchema(request.output_schema) ?? null;
-    const pages: PageTarget[] | undefined = request.pages;
-    if (pages !== undefined) return this.previewPages(userId, request, outputSchema, pages);
+    if (request.pages !== undefined && request.pages !== null) {
+      const pages = await this.pageTargets.validatePages(request.pages);
+      return this.previewPages(userId, request, outputSchema, pages);
+    }
     const result = await this.previewCheck(userId, request, outputSchema);
     return { ...previewVerdict(result), grounding_sources: result.groundingSources };
   }
@@ -150,11 +167,14 @@ export class GroundedSearchService {
     });
   }
 
-  suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
-    return this.call(userId, 'suggest', async () => {
+  /** A task configuration for the prompt; the pages are the prompt's own URLs, not the model's. */
+  async suggest(userId: string, request: SuggestRequest): Promise<SuggestResponse> {
+    const suggestion = await this.call(userId, 'suggest', async () => {
       const { suggestion, usage } = await this.provider.suggest(request);
       return { value: suggestion, usage };
     });
+    const urls = promptUrls(request.prompt);
+    return urls.length === 0 ? suggestion : { ...suggestion, pages: urls.map((url) => ({ url })) };
   }
 
   private async call<T>(

@@ -42,8 +42,10 @@ export class TaskCreationService {
         immediateExecutionError = describe(error);
         return false;
       }
-      // Queued, but it can only fail: say so now rather than leave the caller to find out.
-      if (!this.provider.isConfigured()) immediateExecutionError = NO_PROVIDER_MESSAGE;
+      // Queued, but it can only fail: say so now rather than leave the caller to find out. A page
+      // rule calls no model (docs/pages.md, "Page rules"), so it runs without a provider.
+      if (!this.provider.isConfigured() && task.pageRule === null)
+        immediateExecutionError = NO_PROVIDER_MESSAGE;
       return true;
     };
     const keepAnswer = async (manager: EntityManager, task: TaskEntity): Promise<void> => {

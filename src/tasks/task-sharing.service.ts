@@ -13,7 +13,12 @@ import { NotificationChannelRegistry } from '../notifications/channels/channel-r
 import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
-import { toTaskResponse, withoutSigningSecrets, type TaskResponse } from './task.mapper';
+import {
+  toTaskResponse,
+  withoutHeaders,
+  withoutSigningSecrets,
+  type TaskResponse,
+} from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND, TasksService } from './tasks.service';
 import { Clock } from '../common/clock/clock';
@@ -63,10 +68,10 @@ export class TaskSharingService {
 
   /**
    * Copies a public task (or one of the caller's own) as a new paused, private task of the caller.
-   * Another user's notification config never travels (its addresses, hook URLs and tokens are
-   * theirs); the caller's own does, as each channel copies it for a fork (a webhook gets a new
-   * signing secret). A paused task has no check job, so none is created. With an
-   * `Idempotency-Key`, the answer is kept in the fork's transaction.
+   * Another user's notification config and page headers never travel (its addresses, hook URLs,
+   * cookies and tokens are theirs); the caller's own do, as each channel copies it for a fork (a
+   * webhook gets a new signing secret). A paused task has no check job, so none is created. With
+   * an `Idempotency-Key`, the answer is kept in the fork's transaction.
    */
   async fork(
     caller: AuthenticatedUser,
@@ -97,6 +102,10 @@ export class TaskSharingService {
         // does.
         outputSchema: source.outputSchema,
         evidence: source.evidence,
+        // Page headers are secrets as notification configs are: only the owner's own fork keeps
+        // them.
+        pages: ownTask || source.pages === null ? source.pages : source.pages.map(withoutHeaders),
+        pageRule: source.pageRule,
         notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
         state: 'paused',
         isPublic: false,

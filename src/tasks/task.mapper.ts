@@ -16,6 +16,8 @@ import {
   OutputSchemaProperty,
 } from './dto/alert-fields.dto';
 import { NotificationsProperty } from './dto/notification-config.dto';
+import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './dto/page-fields.dto';
+import type { PageRule, PageTarget } from '../pages/page.types';
 import type { EvidenceRule } from './evidence-rule';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import type { NotifyBehavior } from '../search/search.types';
@@ -24,7 +26,7 @@ import type { TaskState } from './task-state';
 
 export type TaskViewer = 'owner' | 'public';
 
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
 export class TaskResponse {
   @UuidProperty()
   id: string;
@@ -55,6 +57,16 @@ export class TaskResponse {
     description: 'Null: a met verdict counts as the model claims it',
   })
   evidence: EvidenceRule | null;
+
+  @PagesProperty({
+    required: true,
+    description:
+      "Null for a search task; headers are the owner's only: others see url and selector",
+  })
+  pages: PageTarget[] | null;
+
+  @PageRuleProperty({ required: true, description: 'Null: a model reads the pages' })
+  page_rule: PageRule | null;
 
   @TimestampProperty({ nullable: true, description: 'Set by the agent; null when completed' })
   next_run: string | null;
@@ -115,7 +127,7 @@ export class CreatedTaskResponse extends TaskResponse {
 /**
  * The one place a task becomes an API object, so nothing owner-only can reach another caller
  * through one forgotten endpoint. Anyone but the owner gets no `user_id`, no notification config
- * (emails, webhook URLs, headers, secrets) and no error details.
+ * (emails, webhook URLs, headers, secrets), no page headers and no error details.
  */
 export function toTaskResponse(
   task: TaskEntity,
@@ -134,6 +146,8 @@ export function toTaskResponse(
     notify_behavior: task.notifyBehavior,
     output_schema: task.outputSchema,
     evidence: task.evidence,
+    pages: owner || task.pages === null ? task.pages : task.pages.map(withoutHeaders),
+    page_rule: task.pageRule,
     next_run: task.nextRun?.toISOString() ?? null,
     is_public: task.isPublic,
     view_count: task.viewCount,
@@ -163,6 +177,13 @@ export function withoutSigningSecrets(answer: TaskResponse): unknown {
       config.type === 'webhook' ? { ...config, secret: null } : config,
     ),
   };
+}
+
+/** A page as anyone but its owner may see it: its headers hold cookies and tokens. */
+export function withoutHeaders(page: PageTarget): PageTarget {
+  return page.selector === undefined
+    ? { url: page.url }
+    : { url: page.url, selector: page.selector };
 }
 
 function withoutId(response: TaskResponse): Omit<TaskResponse, 'id'> {

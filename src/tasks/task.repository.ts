@@ -25,6 +25,8 @@ export type NewTask = Pick<
   | 'outputSchema'
   | 'evidence'
   | 'notifications'
+  | 'pages'
+  | 'pageRule'
   | 'nextRun'
   | 'stateChangedAt'
   | 'id'
@@ -85,8 +87,8 @@ const INSERT_FOR_OWNER = new Statement(
    ), inserted AS (
      INSERT INTO tasks AS t (id, user_id, name, search_query, condition_description, state,
        notify_behavior, notifications, next_run, state_changed_at, output_schema, evidence,
-       check_job_id)
-     SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15 FROM owner
+       check_job_id, pages, page_rule)
+     SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15, $16, $17 FROM owner
      WHERE ($13::int = 0 OR owner.tasks < $13) AND ($14::int = 0 OR owner.active < $14)
      RETURNING ${TASK_COLUMNS}
    )
@@ -218,6 +220,8 @@ export class TaskRepository {
         caps.tasks,
         caps.active,
         task.checkJobId,
+        task.pages === null ? null : JSON.stringify(task.pages),
+        task.pageRule === null ? null : JSON.stringify(task.pageRule),
       ],
     );
     const row = rows[0];

@@ -6,6 +6,7 @@ import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator'
 import { Runs } from '../common/operations/operation';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
+import { PageSnapshotResponse } from '../pages/page-snapshot.response';
 import { GroundedSearchService, PreviewResponse, SuggestResponse } from './grounded-search.service';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQueryDto } from './dto/list-tasks-query.dto';
@@ -18,6 +19,7 @@ import {
   createTask,
   deleteTask,
   getTask,
+  getTaskPages,
   listTasks,
   previewTask,
   suggestTask,
@@ -110,6 +112,22 @@ export class TasksController {
     @Param('id', UuidParamPipe) id: string,
   ): Promise<TaskResponse> {
     return getTask.run(this.tasks, caller, { id });
+  }
+
+  @Get(':id/pages')
+  @Runs(getTaskPages)
+  @ApiRoute({
+    summary: "The last good fetch of each of a task's pages (owner only)",
+    description:
+      "In the task's page order; a page never fetched has `status` null and null fields. An empty list for a task without pages.",
+    response: [PageSnapshotResponse],
+    errors: [404, 422],
+  })
+  pages(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('id', UuidParamPipe) id: string,
+  ): Promise<PageSnapshotResponse[]> {
+    return getTaskPages.run(this.tasks, caller, { id });
   }
 
   @Put(':id')

@@ -29,6 +29,13 @@ export const getTask = defineOperation({
   run: (tasks, caller: AuthenticatedUser | undefined, { id }) => tasks.getVisible(caller, id),
 });
 
+export const getTaskPages = defineOperation({
+  service: TasksService,
+  ids: ['id'],
+  callsModel: false,
+  run: (tasks, caller: AuthenticatedUser, { id }) => tasks.pagesOf(caller, id),
+});
+
 export const createTask = defineOperation({
   service: TaskCreationService,
   ids: [],

@@ -25,6 +25,14 @@ import {
   type OutputSchema,
 } from '../search/output-schema';
 import { EvidenceRuleError, validateEvidenceRule, type EvidenceRule } from './evidence-rule';
+import { validatePageRule } from '../pages/page-rule';
+import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
+import {
+  toPageSnapshotResponses,
+  type PageSnapshotResponse,
+} from '../pages/page-snapshot.response';
+import { PageTargetsValidator } from '../pages/page-targets.validator';
+import type { PageRule, PageTarget } from '../pages/page.types';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { DEFAULT_TASK_NAME } from '../search/search.types';
@@ -71,6 +79,29 @@ export const readOutputSchema = (value: unknown): OutputSchema | null | undefine
 const readEvidenceRule = (value: unknown): EvidenceRule | null | undefined =>
   readRuleField('evidence', value, validateEvidenceRule, EvidenceRuleError);
 
+/** A request's `page_rule` as stored: undefined leaves it, null clears it. */
+const readPageRule = (value: unknown): PageRule | null | undefined =>
+  value === undefined || value === null ? value : validatePageRule(value);
+
+export const PAGE_RULE_NEEDS_PAGES = 'Invalid page_rule: a page_rule needs pages';
+export const PAGE_RULE_WITH_SCHEMA =
+  'Invalid page_rule: output_schema is not allowed with a page_rule';
+export const PAGE_RULE_WITH_ON_CHANGE =
+  'Invalid page_rule: notify_behavior on_change is not allowed with a page_rule';
+
+/**
+ * A page rule decides from the pages alone (docs/pages.md, "Page rules"): it needs pages, and
+ * no model extracts values for `output_schema` or `on_change` to use.
+ */
+function assertPageRuleFits(
+  task: Pick<TaskEntity, 'pages' | 'pageRule' | 'outputSchema' | 'notifyBehavior'>,
+): void {
+  if (task.pageRule === null) return;
+  if (task.pages === null) throw new BadRequestException(PAGE_RULE_NEEDS_PAGES);
+  if (task.outputSchema !== null) throw new BadRequestException(PAGE_RULE_WITH_SCHEMA);
+  if (task.notifyBehavior === 'on_change') throw new BadRequestException(PAGE_RULE_WITH_ON_CHANGE);
+}
+
 const taskLimitReached = (cap: number) => new ConflictException(`Task limit reached (${cap})`);
 const activeTaskLimitReached = (cap: number) =>
   new ConflictException(`Active task limit reached (${cap})`);
@@ -111,7 +142,15 @@ export class TasksService {
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
     private readonly modelCalls: ModelCallQuotaService,
+    private readonly pageTargets: PageTargetsValidator,
+    private readonly pageSnapshots: PageSnapshotRepository,
   ) {}
+
+  /** A request's `pages` as stored (SSRF guard included): undefined leaves them, null clears them. */
+  private async readPages(value: unknown): Promise<PageTarget[] | null | undefined> {
+    if (value === undefined || value === null) return value;
+    return this.pageTargets.validatePages(value);
+  }
 
   /**
    * Creates a task and, when it is active, its first check (due now). `firstRun` may queue a run
@@ -128,6 +167,9 @@ export class TasksService {
     const outputSchema = readOutputSchema(dto.output_schema) ?? null;
     const evidence = readEvidenceRule(dto.evidence) ?? null;
     const notifyBehavior = dto.notify_behavior ?? 'once';
+    const pageRule = readPageRule(dto.page_rule) ?? null;
+    const pages = (await this.readPages(dto.pages)) ?? null;
+    assertPageRuleFits({ pages, pageRule, outputSchema, notifyBehavior });
     assertNotifyBehaviorFits({ notifyBehavior, outputSchema });
     const notifications = await this.notificationConfigs.validate(
       dto.notifications ?? [],
@@ -149,6 +191,8 @@ export class TasksService {
       outputSchema,
       evidence,
       notifications,
+      pages,
+      pageRule,
       nextRun: state === 'active' ? now : null,
       stateChangedAt: now,
       checkJobId,
@@ -228,6 +272,13 @@ export class TasksService {
     return task;
   }
 
+  /** Owner only: the last good fetch of each of the task's pages, in the task's page order. */
+  async pagesOf(caller: AuthenticatedUser, id: string): Promise<PageSnapshotResponse[]> {
+    const task = await this.findOwned(caller, id);
+    if (task.pages === null) return [];
+    return toPageSnapshotResponses(task.pages, await this.pageSnapshots.findForTask(task.id));
+  }
+
   async toResponse(task: TaskEntity): Promise<TaskResponse> {
     return (await this.toResponses([task], 'owner'))[0];
   }
@@ -236,6 +287,8 @@ export class TasksService {
     const current = await this.findOwned(caller, id);
     const outputSchema = readOutputSchema(dto.output_schema);
     const evidence = readEvidenceRule(dto.evidence);
+    const pageRule = readPageRule(dto.page_rule);
+    const pages = await this.readPages(dto.pages);
     const notifications =
       dto.notifications === undefined
         ? undefined
@@ -258,6 +311,11 @@ export class TasksService {
       if (dto.notify_behavior !== undefined) task.notifyBehavior = dto.notify_behavior;
       if (outputSchema !== undefined) task.outputSchema = outputSchema;
       if (evidence !== undefined) task.evidence = evidence;
+      if (pages !== undefined) task.pages = pages;
+      // Without pages a page rule has nothing to read: clearing them clears it.
+      if (pages === null) task.pageRule = null;
+      if (pageRule !== undefined) task.pageRule = pageRule;
+      assertPageRuleFits(task);
       assertNotifyBehaviorFits(task);
       if (notifications !== undefined) task.notifications = notifications;
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);

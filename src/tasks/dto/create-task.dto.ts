@@ -20,12 +20,13 @@ import {
   OutputSchemaProperty,
 } from './alert-fields.dto';
 import { NotificationsProperty } from './notification-config.dto';
+import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './page-fields.dto';
 
 export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
 export class CreateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -62,6 +63,21 @@ export class CreateTaskDto {
   @EvidenceProperty({ required: false, description: 'What a met verdict needs from its sources' })
   @OptionalRawJson()
   evidence?: unknown;
+
+  @PagesProperty({
+    required: false,
+    description: 'Pages to watch instead of searching the web',
+  })
+  @OptionalRawJson()
+  pages?: unknown;
+
+  @PageRuleProperty({
+    required: false,
+    description:
+      'Decides each check from the pages without a model; needs pages, refused with output_schema and on_change',
+  })
+  @OptionalRawJson()
+  page_rule?: unknown;
 
   @ApiPropertyOptional({
     default: false,

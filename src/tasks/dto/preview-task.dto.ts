@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OptionalRawJson, OptionalText, RequiredText } from '../../common/validation/fields';
 import { OutputSchemaProperty } from './alert-fields.dto';
 import { TEXT_MAX, TEXT_MIN } from './create-task.dto';
-import type { PageTarget } from '../../pages/page.types';
+import { PagesProperty, PageTargetDto } from './page-fields.dto';
 
+@ApiExtraModels(PageTargetDto)
 export class PreviewTaskDto {
   @ApiProperty({ minLength: TEXT_MIN, maxLength: TEXT_MAX })
   @RequiredText({ min: TEXT_MIN, max: TEXT_MAX })
@@ -24,5 +25,10 @@ export class PreviewTaskDto {
   @OptionalRawJson()
   output_schema?: unknown;
 
-  pages?: PageTarget[];
+  @PagesProperty({
+    required: false,
+    description: 'Pages to read instead of searching the web, validated as on create',
+  })
+  @OptionalRawJson()
+  pages?: unknown;
 }

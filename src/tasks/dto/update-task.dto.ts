@@ -11,9 +11,10 @@ import {
   OutputSchemaProperty,
 } from './alert-fields.dto';
 import { NotificationsProperty } from './notification-config.dto';
+import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './page-fields.dto';
 
 /** Every field optional: only the fields sent change. */
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto)
+@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -45,6 +46,14 @@ export class UpdateTaskDto {
   @EvidenceProperty({ required: false, description: 'null clears it' })
   @OptionalRawJson()
   evidence?: unknown;
+
+  @PagesProperty({ required: false, description: 'null clears it, and page_rule with it' })
+  @OptionalRawJson()
+  pages?: unknown;
+
+  @PageRuleProperty({ required: false, description: 'null clears it' })
+  @OptionalRawJson()
+  page_rule?: unknown;
 
   @NotificationsProperty({ required: false, description: 'At most one config per type' })
   @OptionalRawJson()
