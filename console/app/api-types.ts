@@ -1068,6 +1068,8 @@ export interface components {
         [key: string]: (string | null) | number | boolean;
       } | null;
       grounding_sources: components['schemas']['GroundingSourceResponse'][];
+      /** @description With `pages` only: each page as read now (every page `new` or `error`), as in an execution */
+      page_results?: components['schemas']['PageResultResponse'][];
     };
     TaskResponse: {
       /** Format: uuid */

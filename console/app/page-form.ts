@@ -1,5 +1,5 @@
 /** The pages and page rule of the task form, and the request body they make. */
-import type { PageRule, PageRuleType, PageTarget, TaskWithPages } from './page-types';
+import type { PageRule, PageRuleType, PageTarget, Task } from './types';
 
 export interface PageRow {
   key: number;
@@ -29,9 +29,7 @@ export function pageRow(page: PageTarget): PageRow {
   };
 }
 
-export function pagesValuesOf(
-  task: Pick<TaskWithPages, 'pages' | 'page_rule'> | null,
-): PagesValues {
+export function pagesValuesOf(task: Pick<Task, 'pages' | 'page_rule'> | null): PagesValues {
   return {
     rows: (task?.pages ?? []).map(pageRow),
     rule: task?.page_rule?.type ?? 'none',

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { safeHttpUrl } from './format';
 import { PAGE_RULES, PAGE_STATUSES } from './labels';
-import type { PageResult, PageRule, PageTarget } from './page-types';
+import type { PageResult, PageRule, PageTarget } from './types';
 import { Badge } from './ui';
 
 /** A page's link: the URL when it is http(s), else the text alone. */

@@ -19,3 +19,7 @@ export type TestSendResult = Schemas['TestSendResult'];
 export type Preview = Schemas['PreviewResponse'];
 export type Suggestion = Schemas['SuggestResponse'];
 export type UsageMonth = Schemas['MonthlyUsageResponse'];
+export type PageTarget = Schemas['PageTargetDto'];
+export type PageRule = Schemas['PageRuleDto'];
+export type PageRuleType = PageRule['type'];
+export type PageResult = Schemas['PageResultResponse'];

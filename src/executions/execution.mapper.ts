@@ -8,7 +8,7 @@ import type { OutputValue, OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { EvidenceReport } from './decisions/evidence';
 import type { ValueChange } from './decisions/value-changes';
-import type { PageResultLine } from '../pages/page-result-line';
+import { PageResultResponse } from '../pages/page-result.response';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,
@@ -69,39 +69,6 @@ export class ValueChangeResponse implements ValueChange {
 
   @ApiProperty(OUTPUT_VALUE_SCHEMA)
   after: OutputValue;
-}
-
-export class PageResultResponse implements PageResultLine {
-  @ApiProperty()
-  url: string;
-
-  @ApiProperty({ type: String, nullable: true, description: 'The URL read, after redirects' })
-  final_url: string | null;
-
-  @ApiProperty({ enum: ['new', 'same', 'changed', 'error'] })
-  status: PageResultLine['status'];
-
-  @ApiProperty({ type: 'integer', nullable: true })
-  http_status: number | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  title: string | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Why the page could not be read (status error); owner only: null for others',
-  })
-  error: string | null;
-
-  @ApiProperty({ type: [String], description: 'Lines that appeared since the last good fetch' })
-  added: string[];
-
-  @ApiProperty({ type: [String], description: 'Lines that went away since the last good fetch' })
-  removed: string[];
-
-  @TimestampProperty()
-  fetched_at: string;
 }
 
 export class ExecutionResponse {

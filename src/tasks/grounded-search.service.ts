@@ -4,7 +4,8 @@ import { Clock } from '../common/clock/clock';
 import { InjectConfig } from '../config/config-slice';
 import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
 import { allPagesFailed, pageSources, promptPages } from '../pages/page-prompt';
-import { pageResultLine, type PageResultLine } from '../pages/page-result-line';
+import { pageResultLine } from '../pages/page-result-line';
+import { PageResultResponse } from '../pages/page-result.response';
 import { PageStage } from '../pages/page-stage.service';
 import { PageTargetsValidator } from '../pages/page-targets.validator';
 import type { PageTarget } from '../pages/page.types';
@@ -48,12 +49,11 @@ export class PreviewResponse {
   grounding_sources: GroundingSourceResponse[];
 
   @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object' },
+    type: [PageResultResponse],
     description:
       'With `pages` only: each page as read now (every page `new` or `error`), as in an execution',
   })
-  page_results?: PageResultLine[];
+  page_results?: PageResultResponse[];
 }
 
 export class SuggestedPageResponse {

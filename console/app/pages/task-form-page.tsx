@@ -4,14 +4,13 @@ import { api, fieldErrors } from '../api';
 import { CHANNELS, newConfig, type Channel, type ChannelValues } from '../channels';
 import { NOTIFY_BEHAVIORS } from '../labels';
 import { navigate } from '../router';
-import type { NotifyBehavior, Preview, Suggestion, Task } from '../types';
+import type { NotifyBehavior, PageResult, Preview, Suggestion, Task } from '../types';
 import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
 import { useLoad } from '../use-load';
 import { HeadersEditor } from '../headers-editor';
 import { PageFields } from '../page-fields';
 import { pagesBody, pagesValuesOf, type PagesValues } from '../page-form';
 import { PageResults } from '../page-results';
-import type { PageResult, TaskWithPages } from '../page-types';
 import { TaskNotFound } from './task-page';
 
 interface FormValues {
@@ -31,7 +30,7 @@ function json(value: unknown): string {
   return value === null || value === undefined ? '' : JSON.stringify(value, null, 2);
 }
 
-function valuesOf(task: TaskWithPages | null): FormValues {
+function valuesOf(task: Task | null): FormValues {
   return {
     name: task?.name ?? '',
     search_query: task?.search_query ?? '',
@@ -73,7 +72,7 @@ function parseJsonField(field: string, text: string): unknown {
  * The request body for create (`POST`) or update (`PUT`). `pages` and `page_rule` are sent when
  * set, and as null on update to clear what the task had.
  */
-function bodyOf(values: FormValues, task: TaskWithPages | null): Record<string, unknown> {
+function bodyOf(values: FormValues, task: Task | null): Record<string, unknown> {
   const creating = task === null;
   const outputSchema = parseJsonField('output_schema', values.output_schema);
   const evidence = parseJsonField('evidence', values.evidence);
@@ -131,7 +130,7 @@ export function TaskFormPage(props: { taskId?: string }): JSX.Element {
   );
 }
 
-function TaskForm(props: { task: TaskWithPages | null }): JSX.Element {
+function TaskForm(props: { task: Task | null }): JSX.Element {
   const creating = props.task === null;
   const [values, setValues] = useState<FormValues>(() => valuesOf(props.task));
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -12,7 +12,6 @@ import {
   TASK_STATES,
 } from '../labels';
 import { PageResults, PageTargets } from '../page-results';
-import type { ExecutionWithPages, TaskWithPages } from '../page-types';
 import { navigate } from '../router';
 import type { Execution, SendRecord, Task, TestSendResult } from '../types';
 import {
@@ -241,7 +240,7 @@ function TaskHeader(props: {
   );
 }
 
-function TaskDetails(props: { task: TaskWithPages }): JSX.Element {
+function TaskDetails(props: { task: Task }): JSX.Element {
   const { task } = props;
   return (
     <section class="card" aria-labelledby="details-title">
@@ -387,7 +386,7 @@ function Charts(props: { task: Task; executions: Execution[] }): JSX.Element {
   );
 }
 
-function ExecutionItem(props: { execution: ExecutionWithPages; open: boolean }): JSX.Element {
+function ExecutionItem(props: { execution: Execution; open: boolean }): JSX.Element {
   const { execution } = props;
   return (
     <li class="execution">
