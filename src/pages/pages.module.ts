@@ -7,7 +7,6 @@ import {
   PageFetcher,
   type PageFetchOptions,
 } from './page-fetcher';
-import { PageSnapshotRepository } from './page-snapshot.repository';
 import { PageStage } from './page-stage.service';
 import { PageTargetsValidator } from './page-targets.validator';
 
@@ -20,8 +19,8 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
 }
 
 /**
- * Page monitors (docs/pages.md): the page stage of a check, the validation of `pages` and
- * `page_rule`, and the reads of the pages' snapshots. Needs the global outbound client, clock and configuration.
+ * Page monitors (docs/pages.md): the page stage of a check and the validation of `pages` and
+ * `page_rule`. Needs the global outbound client, clock and configuration.
  */
 @Module({
   providers: [
@@ -29,8 +28,7 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
     PageFetcher,
     PageStage,
     PageTargetsValidator,
-    PageSnapshotRepository,
   ],
-  exports: [PageStage, PageTargetsValidator, PageSnapshotRepository],
+  exports: [PageStage, PageTargetsValidator],
 })
 export class PagesModule {}

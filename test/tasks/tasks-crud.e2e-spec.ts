@@ -51,6 +51,8 @@ describe('Tasks: create, list, get and delete', () => {
         notify_behavior: 'once',
         output_schema: null,
         evidence: null,
+        pages: null,
+        page_rule: null,
         next_run: expect.stringMatching(ISO_TIMESTAMP),
         is_public: false,
         view_count: 0,
