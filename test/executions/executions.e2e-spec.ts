@@ -78,6 +78,8 @@ describe('Executions: run now, force, history and provider failures', () => {
         answer: null,
         reasoning: null,
         usage: null,
+        page_results: null,
+        verdict_execution_id: null,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
       });
 
