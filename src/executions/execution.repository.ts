@@ -28,7 +28,7 @@ export interface RunDetails {
   previous_at: Date | null;
   pages: PageTarget[] | null;
   page_rule: PageRule | null;
-  /** The last successful execution's verdict, which a page check may carry (null: none). */
+  /** The last successful verdict a page check may carry (null: none, or a search task). */
   previous_verdict: {
     verdict_execution_id: string;
     claimed_met: boolean | null;
@@ -282,7 +282,7 @@ export class ExecutionRepository {
       `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description,
               t.output_schema, t.last_known_state, t.pages, t.page_rule,
               p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at,
-              CASE WHEN p.id IS NOT NULL THEN jsonb_build_object(
+              CASE WHEN p.id IS NOT NULL AND t.pages IS NOT NULL THEN jsonb_build_object(
                 'verdict_execution_id', coalesce(p.verdict_execution_id, p.id),
                 'claimed_met', coalesce(p.claimed_met, p.condition_met),
                 'condition_met', p.condition_met, 'answer', p.answer, 'reasoning', p.reasoning,
