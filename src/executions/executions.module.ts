@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { PageSnapshotWriter } from '../pages/page-snapshot.writer';
+import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
 import { PagesModule } from '../pages/pages.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
@@ -29,8 +29,8 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckClaimer,
     CheckCaller,
     CheckPageReader,
-    // The check pipeline's writes of page snapshots; PagesModule itself needs no database.
-    PageSnapshotWriter,
+    // Here, not in PagesModule: the page stage itself needs no database.
+    PageSnapshotRepository,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,
@@ -38,6 +38,6 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckWorkerService,
     StaleExecutionSweeper,
   ],
-  exports: [ExecutionsService, ExecutionRepository],
+  exports: [ExecutionsService, ExecutionRepository, PageSnapshotRepository],
 })
 export class ExecutionsModule {}

@@ -1,9 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../database/sql-rows';
 import { PageSnapshotEntity } from './page-snapshot.entity';
+import type { PageResult, PageSnapshot } from './page.types';
 
-/** Reads of `page_snapshots` for the API. */
+/** The pages a recorded check read, for its task's snapshots. */
+export interface TaskPageResults {
+  taskId: string;
+  results: readonly PageResult[];
+}
+
+/**
+ * `page_snapshots` (docs/pages.md, "Snapshots"): the last good fetch of each page, read for the
+ * API, loaded before a batch of checks reads its pages and stored with the checks' results.
+ */
 @Injectable()
 export class PageSnapshotRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -11,5 +22,90 @@ export class PageSnapshotRepository {
   /** Every snapshot of a task (pk_page_snapshots), in no particular order. */
   findForTask(taskId: string): Promise<PageSnapshotEntity[]> {
     return this.dataSource.getRepository(PageSnapshotEntity).findBy({ taskId });
+  }
+
+  /** The last good fetch of every page of these tasks, by task and URL, in one statement. */
+  async loadForChecks(taskIds: string[]): Promise<Map<string, Map<string, PageSnapshot>>> {
+    const byTask = new Map<string, Map<string, PageSnapshot>>();
+    if (taskIds.length === 0) return byTask;
+    const rows = await queryRows<{
+      task_id: string;
+      url: string;
+      text: string;
+      title: string | null;
+      content_hash: string;
+      etag: string | null;
+      last_modified: string | null;
+    }>(
+      this.dataSource.manager,
+      `SELECT task_id, url, text, title, content_hash, etag, last_modified FROM page_snapshots
+       WHERE task_id = ANY($1::uuid[]) AND text IS NOT NULL`,
+      [taskIds],
+    );
+    for (const row of rows) {
+      const snapshots = byTask.get(row.task_id) ?? new Map<string, PageSnapshot>();
+      snapshots.set(row.url, {
+        text: row.text,
+        title: row.title,
+        contentHash: row.content_hash,
+        ...(row.etag === null ? {} : { etag: row.etag }),
+        ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
+      });
+      byTask.set(row.task_id, snapshots);
+    }
+    return byTask;
+  }
+
+  /**
+   * Stores what checks read, in the caller's transaction (which holds their tasks' locks): every
+   * page's latest status; a good fetch's text, title, hash and validators; `changed_at` on the
+   * first good fetch and when the text changed.
+   */
+  async store(manager: EntityManager, checks: TaskPageResults[]): Promise<void> {
+    const rows = checks
+      .flatMap(({ taskId, results }) => results.map((result) => ({ taskId, result })))
+      .sort((a, b) =>
+        a.taskId === b.taskId
+          ? a.result.url.localeCompare(b.result.url)
+          : a.taskId.localeCompare(b.taskId),
+      );
+    if (rows.length === 0) return;
+    const good = ({ result }: (typeof rows)[number]): boolean => result.status !== 'error';
+    await manager.query(
+      `INSERT INTO page_snapshots AS s (task_id, url, status, http_status, title, text,
+         content_hash, etag, last_modified, fetched_at, changed_at)
+       SELECT v.task_id, v.url, v.status, v.http_status, v.title, v.text, v.content_hash, v.etag,
+         v.last_modified, v.fetched_at, v.fetched_at
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::text[],
+         $7::text[], $8::text[], $9::text[], $10::timestamptz[])
+         AS v(task_id, url, status, http_status, title, text, content_hash, etag, last_modified,
+           fetched_at)
+       ON CONFLICT (task_id, url) DO UPDATE SET
+         status = excluded.status,
+         http_status = excluded.http_status,
+         title = CASE WHEN excluded.text IS NULL THEN s.title ELSE excluded.title END,
+         text = coalesce(excluded.text, s.text),
+         content_hash = coalesce(excluded.content_hash, s.content_hash),
+         etag = CASE WHEN excluded.text IS NULL THEN s.etag ELSE excluded.etag END,
+         last_modified = CASE WHEN excluded.text IS NULL THEN s.last_modified
+           ELSE excluded.last_modified END,
+         fetched_at = coalesce(excluded.fetched_at, s.fetched_at),
+         changed_at = CASE
+           WHEN excluded.text IS NOT NULL AND s.content_hash IS DISTINCT FROM excluded.content_hash
+             THEN excluded.fetched_at
+           ELSE s.changed_at END`,
+      [
+        rows.map((row) => row.taskId),
+        rows.map((row) => row.result.url),
+        rows.map((row) => row.result.status),
+        rows.map((row) => row.result.httpStatus),
+        rows.map((row) => (good(row) ? row.result.title : null)),
+        rows.map((row) => (good(row) ? row.result.text : null)),
+        rows.map((row) => (good(row) ? row.result.contentHash : null)),
+        rows.map((row) => (good(row) ? row.result.etag : null)),
+        rows.map((row) => (good(row) ? row.result.lastModified : null)),
+        rows.map((row) => (good(row) ? row.result.fetchedAt : null)),
+      ],
+    );
   }
 }

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
 import { PagesModule } from '../pages/pages.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -32,7 +31,6 @@ import { TasksService } from './tasks.service';
     TaskCreationService,
     TaskSharingService,
     TaskRepository,
-    PageSnapshotRepository,
   ],
   exports: [TasksService, TaskRepository, TaskCreationService, GroundedSearchService],
 })

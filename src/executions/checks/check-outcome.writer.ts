@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { deliveryJobId } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/page-result-line';
-import { PageSnapshotWriter } from '../../pages/page-snapshot.writer';
+import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { outputSchemaKey } from '../../search/output-schema';
@@ -45,7 +45,7 @@ export class CheckOutcomeWriter {
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly worker: WorkerIdentity,
-    private readonly snapshots: PageSnapshotWriter,
+    private readonly snapshots: PageSnapshotRepository,
   ) {}
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LogContext } from '../../common/logging/log-context';
 import { MetricsService } from '../../metrics/metrics.service';
-import { PageSnapshotWriter } from '../../pages/page-snapshot.writer';
+import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
 import { CheckOutcomeRecorder } from './check-outcome.recorder';
 import { CheckCaller } from './check.caller';
@@ -23,7 +23,7 @@ export class CheckRunnerService {
     private readonly recorder: CheckOutcomeRecorder,
     private readonly metrics: MetricsService,
     private readonly logContext: LogContext,
-    private readonly snapshots: PageSnapshotWriter,
+    private readonly snapshots: PageSnapshotRepository,
   ) {}
 
   /**
