@@ -1,3 +1,4 @@
+import { attentionConfig } from './attention/attention.config';
 import { authConfig } from './auth/auth.config';
 import { rateLimitConfig } from './common/rate-limit/rate-limit.config';
 import { readConfig, type ConfigValues } from './config/config-slice';
@@ -39,6 +40,7 @@ export const CONFIG_SLICES = {
   executions: executionsConfig,
   retention: retentionConfig,
   notifications: notificationsConfig,
+  attention: attentionConfig,
   metrics: metricsConfig,
   mcp: mcpConfig,
   console: consoleConfig,

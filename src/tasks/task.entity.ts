@@ -7,7 +7,8 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import type { AlertPolicy } from '../attention/alert-policy';
+import type { NotificationConfig, NotificationType } from '../notifications/channels/channel-registry';
 import type { PageRule, PageTarget } from '../pages/page.types';
 import type { OutputSchema } from '../search/output-schema';
 import type { NotifyBehavior } from '../search/search.types';
@@ -86,12 +87,42 @@ export class TaskEntity {
   @Column({ type: 'uuid', nullable: true })
   alertExecutionId: string | null;
 
+  /** When the standing alert's notification was raised (docs/attention.md, "Acknowledge"). */
+  @Column({ type: 'timestamptz', nullable: true })
+  alertNotifiedAt: Date | null;
+
+  /** When the owner acknowledged the standing alert; its reminders stop. */
+  @Column({ type: 'timestamptz', nullable: true })
+  alertAcknowledgedAt: Date | null;
+
+  /** Reminders of the standing alert queued so far. */
+  @Column({ type: 'integer', default: 0 })
+  alertRepeatsSent: number;
+
+  /**
+   * When the task's last `condition_met` or `values_changed` alert went out, or goes out at the
+   * end of the cooldown it waits for (docs/attention.md, "Cooldown").
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  alertSentAt: Date | null;
+
+  /** `{cooldown, repeat_every, repeat_max}` or null (docs/attention.md, "Alert policy"). */
+  @Column({ type: 'jsonb', nullable: true })
+  alertPolicy: AlertPolicy | null;
+
   /** The queue job of the next scheduled check (null when none is scheduled). */
   @Column({ type: 'uuid', nullable: true })
   checkJobId: string | null;
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notifications: NotificationConfig[];
+
+  /**
+   * Deliveries in a row that ended failed, per notification config type (docs/attention.md,
+   * "Channels that pause themselves").
+   */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  notificationFailures: Partial<Record<NotificationType, number>>;
 
   /** The pages the task watches instead of searching the web (docs/pages.md); headers are secrets. */
   @Column({ type: 'jsonb', nullable: true })

@@ -1,3 +1,4 @@
+import type { Preferences } from '../attention/preferences';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type UserRole = 'user' | 'admin';
@@ -30,6 +31,10 @@ export class UserEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'active' })
   state: UserState;
+
+  /** Time zone, quiet hours and digest schedule; null: the defaults (docs/attention.md). */
+  @Column({ type: 'jsonb', nullable: true })
+  preferences: Preferences | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

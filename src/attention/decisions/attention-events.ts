@@ -1,7 +1,7 @@
 import type { SendEvent } from '../../notifications/channels/notification-types';
 
-/** What a send record may be about once attention is in place: an event, a test, a reminder or a digest. */
-export type AttentionEvent = SendEvent | 'reminder' | 'digest';
+/** What a send record may be about: an event, a test, a reminder or a digest. */
+export type AttentionEvent = SendEvent;
 
 /** The alerts a cooldown folds (docs/attention.md, "Cooldown"). */
 export type CooldownEvent = 'condition_met' | 'values_changed';

@@ -14,12 +14,21 @@ export const NOTIFICATION_EVENTS = [
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
-/** What a send record was about: an event, or a test send. */
-export const SEND_EVENTS = [...NOTIFICATION_EVENTS, 'test'] as const;
+/** What one message says happened: an event, or a test send. */
+export type MessageEvent = NotificationEvent | 'test';
+
+/**
+ * What a send record was about: an event, a test send, a reminder of a standing alert, or a
+ * digest (docs/attention.md).
+ */
+export const SEND_EVENTS = [...NOTIFICATION_EVENTS, 'test', 'reminder', 'digest'] as const;
 export type SendEvent = (typeof SEND_EVENTS)[number];
 
-/** How a send record ended. */
-export type SendStatus = 'success' | 'failed';
+/**
+ * How a send record ended; `held` waits (quiet hours, a cooldown, a digest) and is updated when
+ * its delivery goes out; `skipped` was not sent (a paused config, an alert folded or made stale).
+ */
+export type SendStatus = 'success' | 'failed' | 'held' | 'skipped';
 
 /** What every channel config holds. */
 export interface NotificationConfigBase {

@@ -1,7 +1,7 @@
 import type { PageResultLine } from '../../pages/page-result-line';
 import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
-import type { SendEvent } from '../channels/notification-types';
+import type { MessageEvent } from '../channels/notification-types';
 
 /** What an execution's sources amounted to (`evidence`). */
 export interface EvidenceContent {
@@ -23,7 +23,7 @@ export interface ChangeContent {
  * success that ended a failing streak).
  */
 export interface NotificationContent {
-  event: SendEvent;
+  event: MessageEvent;
   task: {
     id: string;
     name: string;
@@ -143,7 +143,7 @@ export function webhookBody(content: NotificationContent): string {
 }
 
 /** Events whose execution is a verdict (the others are about a failing streak). */
-const VERDICT_EVENTS = new Set<SendEvent>([
+const VERDICT_EVENTS = new Set<MessageEvent>([
   'condition_met',
   'values_changed',
   'condition_retracted',

@@ -11,12 +11,17 @@ import { ExecutionEntity } from '../../executions/execution.entity';
 import type { NotificationType } from '../channels/channel-registry';
 import type { NotificationEvent } from '../channels/notification-types';
 
+/** Why a delivery waits: the owner's quiet hours, the task's cooldown, or the next digest. */
+export type HoldReason = 'quiet_hours' | 'cooldown' | 'digest';
+
 /**
+ * `held`: waiting for the end of quiet hours, of a cooldown, or for a digest (docs/attention.md);
  * `sending`: an email attempt is claimed and under way (or was cut short by a crash);
  * `retry_scheduled`: an attempt failed and the next one is queued;
  * `delivered` / `failed` / `skipped` / `cancelled` (the owner's account was deactivated): final.
  */
 export const DELIVERY_STATES = [
+  'held',
   'sending',
   'retry_scheduled',
   'delivered',
@@ -42,6 +47,9 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = [
  */
 @Entity('notification_deliveries')
 // Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).
+@Index('ix_notification_deliveries_held', ['taskId', 'heldUntil'], {
+  where: 'hold_reason IS NOT NULL',
+})
 @Index('ix_notification_deliveries_open_updated_at', ['updatedAt'], {
   where: "state IN ('sending', 'retry_scheduled')",
 })
@@ -87,6 +95,17 @@ export class NotificationDeliveryEntity {
   /** Bumped each time the sweeper re-queues a delivery whose job vanished (keeps job ids unique). */
   @Column({ type: 'integer', default: 0 })
   recoveries: number;
+
+  /** Until when a `held` delivery waits, and why (docs/attention.md). */
+  @Column({ type: 'timestamptz', nullable: true })
+  heldUntil: Date | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  holdReason: HoldReason | null;
+
+  /** The waiting alerts a cooldown's release folded into this one, itself included. */
+  @Column({ type: 'integer', nullable: true })
+  folded: number | null;
 
   @Column({ type: 'text', nullable: true })
   lastError: string | null;

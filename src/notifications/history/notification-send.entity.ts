@@ -40,6 +40,11 @@ export class NotificationSendEntity {
   @JoinColumn({ name: 'execution_id', foreignKeyConstraintName: 'fk_notification_sends_execution' })
   execution?: ExecutionEntity;
 
+  /** The delivery it records; a `held` record is updated when that delivery goes out. */
+  @Index('ix_notification_sends_held_delivery_id', { where: "status = 'held'" })
+  @Column({ type: 'uuid', nullable: true })
+  deliveryId: string | null;
+
   @Column({ type: 'text' })
   recipient: string;
 

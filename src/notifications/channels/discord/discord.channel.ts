@@ -6,7 +6,7 @@ import {
   type NotificationContent,
 } from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';
-import type { SendEvent } from '../notification-types';
+import type { MessageEvent } from '../notification-types';
 import { UrlHookChannel, type UrlHookConfig } from '../url-hook.channel';
 
 export interface DiscordNotificationConfig extends UrlHookConfig {
@@ -21,7 +21,7 @@ const FIELD_MAX = 1024;
 const FOOTER_MAX = 2048;
 /** The sum of an embed's title, description, field names and values and footer. */
 const EMBED_MAX = 6000;
-const COLORS: Record<SendEvent, number> = {
+const COLORS: Record<MessageEvent, number> = {
   condition_met: 0x2e7d32,
   check_failing: 0xc62828,
   check_recovered: 0x1565c0,

@@ -7,7 +7,7 @@ import {
   oneLine,
   type NotificationContent,
 } from '../../content/notification-content';
-import type { NotificationConfigBase, SendEvent } from '../notification-types';
+import type { NotificationConfigBase, MessageEvent } from '../notification-types';
 import {
   defineChannel,
   maskUrl,
@@ -27,7 +27,7 @@ export interface NtfyNotificationConfig extends NotificationConfigBase {
 const BODY_MAX_BYTES = 4000;
 const TITLE_MAX = 250;
 const TOKEN_MAX = 512;
-const TAGS: Record<SendEvent, string> = {
+const TAGS: Record<MessageEvent, string> = {
   condition_met: 'white_check_mark',
   check_failing: 'warning',
   check_recovered: 'ok',
