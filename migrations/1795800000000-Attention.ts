@@ -27,21 +27,25 @@ export class Attention1795800000000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "notification_deliveries" ADD "hold_reason" character varying(16)`,
     );
+    await queryRunner.query(
+      `ALTER TABLE "notification_deliveries" ADD "cooldown_until" TIMESTAMP WITH TIME ZONE`,
+    );
     await queryRunner.query(`ALTER TABLE "notification_deliveries" ADD "folded" integer`);
     await queryRunner.query(`ALTER TABLE "notification_sends" ADD "delivery_id" uuid`);
     await queryRunner.query(
       `CREATE INDEX "ix_notification_sends_held_delivery_id" ON "notification_sends" ("delivery_id") WHERE status = 'held'`,
     );
     await queryRunner.query(
-      `CREATE INDEX "ix_notification_deliveries_held" ON "notification_deliveries" ("task_id", "held_until") WHERE hold_reason IS NOT NULL`,
+      `CREATE INDEX "ix_notification_deliveries_cooldown" ON "notification_deliveries" ("task_id", "cooldown_until") WHERE cooldown_until IS NOT NULL`,
     );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX "public"."ix_notification_deliveries_held"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_notification_deliveries_cooldown"`);
     await queryRunner.query(`DROP INDEX "public"."ix_notification_sends_held_delivery_id"`);
     await queryRunner.query(`ALTER TABLE "notification_sends" DROP COLUMN "delivery_id"`);
     await queryRunner.query(`ALTER TABLE "notification_deliveries" DROP COLUMN "folded"`);
+    await queryRunner.query(`ALTER TABLE "notification_deliveries" DROP COLUMN "cooldown_until"`);
     await queryRunner.query(`ALTER TABLE "notification_deliveries" DROP COLUMN "hold_reason"`);
     await queryRunner.query(`ALTER TABLE "notification_deliveries" DROP COLUMN "held_until"`);
     await queryRunner.query(`ALTER TABLE "users" DROP COLUMN "preferences"`);

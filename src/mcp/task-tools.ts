@@ -3,6 +3,7 @@ import { ExecuteTaskBodyDto } from '../executions/dto/execute-task.dto';
 import { ListExecutionsQueryDto } from '../executions/dto/list-executions-query.dto';
 import { ExecutionResponse } from '../executions/execution.mapper';
 import { executeTask, listExecutions } from '../executions/executions.operations';
+import { AcknowledgedAlertResponse } from '../tasks/dto/alert-policy.dto';
 import { CreateTaskDto } from '../tasks/dto/create-task.dto';
 import { PreviewTaskDto } from '../tasks/dto/preview-task.dto';
 import { SuggestTaskDto } from '../tasks/dto/suggest-task.dto';
@@ -10,6 +11,7 @@ import { UpdateTaskDto } from '../tasks/dto/update-task.dto';
 import { PreviewResponse, SuggestResponse } from '../tasks/grounded-search.service';
 import { CreatedTaskResponse, TaskResponse } from '../tasks/task.mapper';
 import {
+  acknowledgeTask,
   createTask,
   deleteTask,
   getTask,
@@ -85,6 +87,15 @@ export const TASK_TOOLS: TaskTool[] = [
     operation: updateTask,
     input: { fixed: { state: 'active' } },
     response: TaskResponse,
+  }),
+  defineTool({
+    name: 'acknowledge_task',
+    title: "Acknowledge a task's alert",
+    description:
+      "Acknowledges the task's standing alert, which stops its reminders (POST /api/v1/tasks/{id}/acknowledge); an error when no alert stands.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    operation: acknowledgeTask,
+    response: AcknowledgedAlertResponse,
   }),
   defineTool({
     name: 'delete_task',

@@ -1,3 +1,7 @@
+import { AttentionGate } from './attention/attention-gate';
+import { ChannelHealth } from './attention/channel-health';
+import { ChannelPausedNoticeWorker } from './attention/channel-paused-notice';
+import { DeliveryHoldRepository } from './attention/delivery-hold.repository';
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
@@ -63,6 +67,10 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     DeliveryWorkerService,
     DeliveryRecoveryRepository,
     DeliveryRecoverySweeper,
+    AttentionGate,
+    DeliveryHoldRepository,
+    ChannelHealth,
+    ChannelPausedNoticeWorker,
   ],
   exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],
 })

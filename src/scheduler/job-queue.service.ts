@@ -13,6 +13,7 @@ import {
   CHECK_RETRY_LIMIT,
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
+  OWNER_NOTICE_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -24,6 +25,7 @@ export {
   CHECK_RETRY_LIMIT,
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
+  OWNER_NOTICE_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -102,6 +104,15 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     };
     await this.boss.createQueue(DELIVERY_QUEUE, deliveryQueue);
     await this.boss.updateQueue(DELIVERY_QUEUE, deliveryQueue);
+    // An owner notice is one email: the queue's retries are its retries.
+    await this.boss.createQueue(OWNER_NOTICE_QUEUE, {
+      name: OWNER_NOTICE_QUEUE,
+      policy: 'standard',
+      retryLimit: 8,
+      retryDelay: 30,
+      retryBackoff: true,
+      expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -195,12 +206,21 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     manager: EntityManager,
     jobs: Array<{ id: string; data: object; startAfter?: Date }>,
   ): Promise<void> {
+    return this.enqueueJobs(manager, DELIVERY_QUEUE, jobs);
+  }
+
+  /** Queues jobs of `queue` with ids chosen by the caller, in the caller's transaction. */
+  enqueueJobs(
+    manager: EntityManager,
+    queue: string,
+    jobs: Array<{ id: string; data: object; startAfter?: Date }>,
+  ): Promise<void> {
     if (jobs.length === 0) return Promise.resolve();
-    return this.guard('queueing notification deliveries', async () => {
+    return this.guard(`queueing ${queue} jobs`, async () => {
       await this.boss.insert(
         jobs.map((job) => ({
           id: job.id,
-          name: DELIVERY_QUEUE,
+          name: queue,
           data: job.data,
           startAfter: job.startAfter?.toISOString(),
         })),

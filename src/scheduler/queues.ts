@@ -4,6 +4,8 @@ import { worstCaseCheckMs } from '../search/provider-call-budget';
 /** The queues of the durable job queue (pg-boss), named once for the service and its queries. */
 export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
+/** Emails to an account's owner about the account itself (a config that paused itself). */
+export const OWNER_NOTICE_QUEUE = 'owner-notice';
 export const QUEUE_SCHEMA = 'pgboss';
 
 /** Time a check needs besides its provider calls: claiming it and recording its result. */

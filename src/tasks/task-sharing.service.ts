@@ -1,3 +1,4 @@
+import { resumed } from '../notifications/channels/channel-pause';
 import {
   BadRequestException,
   ConflictException,
@@ -106,6 +107,7 @@ export class TaskSharingService {
         // them.
         pages: ownTask || source.pages === null ? source.pages : source.pages.map(withoutHeaders),
         pageRule: source.pageRule,
+        alertPolicy: source.alertPolicy,
         notifications: ownTask ? this.copyForOwnFork(source.notifications) : [],
         state: 'paused',
         isPublic: false,
@@ -121,7 +123,8 @@ export class TaskSharingService {
   }
 
   private copyForOwnFork(configs: NotificationConfig[]): NotificationConfig[] {
-    return configs.map((config) => this.channels.get(config.type).copyForOwnFork(config));
+    // A fork starts with its configs resumed (docs/attention.md, "Channels that pause themselves").
+    return configs.map((config) => resumed(this.channels.get(config.type).copyForOwnFork(config)));
   }
 
   /**

@@ -8,7 +8,10 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import type { AlertPolicy } from '../attention/alert-policy';
-import type { NotificationConfig, NotificationType } from '../notifications/channels/channel-registry';
+import type {
+  NotificationConfig,
+  NotificationType,
+} from '../notifications/channels/channel-registry';
 import type { PageRule, PageTarget } from '../pages/page.types';
 import type { OutputSchema } from '../search/output-schema';
 import type { NotifyBehavior } from '../search/search.types';

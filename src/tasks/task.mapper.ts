@@ -1,3 +1,5 @@
+import type { AlertPolicy } from '../attention/alert-policy';
+import { AlertPolicyDto, AlertPolicyProperty, StandingAlertResponse } from './dto/alert-policy.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   JsonObjectProperty,
@@ -26,7 +28,15 @@ import type { TaskState } from './task-state';
 
 export type TaskViewer = 'owner' | 'public';
 
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
+@ApiExtraModels(
+  AlertPolicyDto,
+  StandingAlertResponse,
+  OutputSchemaDto,
+  OutputPropertyDto,
+  EvidenceRuleDto,
+  PageTargetDto,
+  PageRuleDto,
+)
 export class TaskResponse {
   @UuidProperty()
   id: string;
@@ -67,6 +77,16 @@ export class TaskResponse {
 
   @PageRuleProperty({ required: true, description: 'Null: a model reads the pages' })
   page_rule: PageRule | null;
+
+  @AlertPolicyProperty({ required: true, description: 'Null: no cooldown and no reminders' })
+  alert_policy: AlertPolicy | null;
+
+  @ApiProperty({
+    type: StandingAlertResponse,
+    nullable: true,
+    description: 'The standing alert; owner only: null for others',
+  })
+  alert: StandingAlertResponse | null;
 
   @TimestampProperty({ nullable: true, description: 'Set by the agent; null when completed' })
   next_run: string | null;
@@ -148,6 +168,8 @@ export function toTaskResponse(
     evidence: task.evidence,
     pages: owner || task.pages === null ? task.pages : task.pages.map(withoutHeaders),
     page_rule: task.pageRule,
+    alert_policy: task.alertPolicy,
+    alert: owner ? standingAlert(task) : null,
     next_run: task.nextRun?.toISOString() ?? null,
     is_public: task.isPublic,
     view_count: task.viewCount,
@@ -176,6 +198,26 @@ export function withoutSigningSecrets(answer: TaskResponse): unknown {
     notifications: answer.notifications.map((config) =>
       config.type === 'webhook' ? { ...config, secret: null } : config,
     ),
+  };
+}
+
+/**
+ * The alert that stands (docs/attention.md, "Acknowledge"): from its notification until a
+ * retraction clears it or the task completes.
+ */
+export function standingAlert(
+  task: Pick<
+    TaskEntity,
+    'state' | 'alertExecutionId' | 'alertNotifiedAt' | 'alertAcknowledgedAt' | 'alertRepeatsSent'
+  >,
+): StandingAlertResponse | null {
+  if (task.state === 'completed' || task.alertExecutionId === null || task.alertNotifiedAt === null)
+    return null;
+  return {
+    execution_id: task.alertExecutionId,
+    notified_at: task.alertNotifiedAt.toISOString(),
+    acknowledged_at: task.alertAcknowledgedAt?.toISOString() ?? null,
+    repeats_sent: task.alertRepeatsSent,
   };
 }
 

@@ -27,6 +27,7 @@ export type NewTask = Pick<
   | 'notifications'
   | 'pages'
   | 'pageRule'
+  | 'alertPolicy'
   | 'nextRun'
   | 'stateChangedAt'
   | 'id'
@@ -90,8 +91,8 @@ const INSERT_FOR_OWNER = new Statement(
    ), inserted AS (
      INSERT INTO tasks AS t (id, user_id, name, search_query, condition_description, state,
        notify_behavior, notifications, next_run, state_changed_at, output_schema, evidence,
-       check_job_id, pages, page_rule)
-     SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15, $16, $17 FROM owner
+       check_job_id, pages, page_rule, alert_policy)
+     SELECT $1, owner.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $15, $16, $17, $18 FROM owner
      WHERE ($13::int = 0 OR owner.tasks < $13) AND ($14::int = 0 OR owner.active < $14)
      RETURNING ${TASK_COLUMNS}
    )
@@ -225,6 +226,7 @@ export class TaskRepository {
         task.checkJobId,
         task.pages === null ? null : JSON.stringify(task.pages),
         task.pageRule === null ? null : JSON.stringify(task.pageRule),
+        task.alertPolicy === null ? null : JSON.stringify(task.alertPolicy),
       ],
     );
     const row = rows[0];

@@ -15,13 +15,17 @@ import { SuggestTaskDto } from './dto/suggest-task.dto';
 import { UpdateTaskDto } from './dto/update-task.dto';
 import { CreatedTaskResponse, TaskResponse } from './task.mapper';
 import { TaskCreationService } from './task-creation.service';
+import { AcknowledgedAlertResponse } from './dto/alert-policy.dto';
+import { TaskAttentionService } from './task-attention.service';
 import {
+  acknowledgeTask,
   createTask,
   deleteTask,
   getTask,
   getTaskPages,
   listTasks,
   previewTask,
+  resumeNotification,
   suggestTask,
   updateTask,
 } from './tasks.operations';
@@ -35,6 +39,7 @@ export class TasksController {
     private readonly tasks: TasksService,
     private readonly creation: TaskCreationService,
     private readonly search: GroundedSearchService,
+    private readonly attention: TaskAttentionService,
   ) {}
 
   @Post()
@@ -143,6 +148,37 @@ export class TasksController {
     @Body() body: UpdateTaskDto,
   ): Promise<TaskResponse> {
     return updateTask.run(this.tasks, caller, { id }, body);
+  }
+
+  @Post(':id/acknowledge')
+  @HttpCode(200)
+  @Runs(acknowledgeTask)
+  @ApiRoute({
+    summary: "Acknowledge the task's standing alert, which stops its reminders",
+    response: AcknowledgedAlertResponse,
+    errors: [404, 409, 422],
+  })
+  acknowledge(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('id', UuidParamPipe) id: string,
+  ): Promise<AcknowledgedAlertResponse> {
+    return acknowledgeTask.run(this.attention, caller, { id });
+  }
+
+  @Post(':id/notifications/:type/resume')
+  @HttpCode(200)
+  @Runs(resumeNotification)
+  @ApiRoute({
+    summary: 'Resume a notification config that paused itself',
+    response: TaskResponse,
+    errors: [404, 422],
+  })
+  resume(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('type') type: string,
+  ): Promise<TaskResponse> {
+    return resumeNotification.run(this.attention, caller, { id, type });
   }
 
   @Delete(':id')

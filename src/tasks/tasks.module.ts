@@ -1,3 +1,4 @@
+import { TaskAttentionService } from './task-attention.service';
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -29,6 +30,7 @@ import { TasksService } from './tasks.service';
     TasksService,
     GroundedSearchService,
     TaskCreationService,
+    TaskAttentionService,
     TaskSharingService,
     TaskRepository,
   ],

@@ -6,6 +6,7 @@ import type { PreviewTaskDto } from './dto/preview-task.dto';
 import type { SuggestTaskDto } from './dto/suggest-task.dto';
 import type { UpdateTaskDto } from './dto/update-task.dto';
 import { GroundedSearchService } from './grounded-search.service';
+import { TaskAttentionService } from './task-attention.service';
 import { TaskCreationService } from './task-creation.service';
 import { TasksService } from './tasks.service';
 
@@ -73,4 +74,18 @@ export const previewTask = defineOperation({
   callsModel: true,
   run: (search, caller: AuthenticatedUser, _ids, body: PreviewTaskDto) =>
     search.preview(caller.id, body),
+});
+
+export const acknowledgeTask = defineOperation({
+  service: TaskAttentionService,
+  ids: ['id'],
+  callsModel: false,
+  run: (attention, caller: AuthenticatedUser, { id }) => attention.acknowledge(caller, id),
+});
+
+export const resumeNotification = defineOperation({
+  service: TaskAttentionService,
+  ids: ['id', 'type'],
+  callsModel: false,
+  run: (attention, caller: AuthenticatedUser, { id, type }) => attention.resume(caller, id, type),
 });

@@ -1,3 +1,5 @@
+import { resolveAlertPolicyUpdate, validateAlertPolicy } from '../attention/alert-policy';
+import { attentionConfig, type AttentionConfig } from '../attention/attention.config';
 import {
   BadRequestException,
   ConflictException,
@@ -139,6 +141,7 @@ export class TasksService {
     private readonly queue: JobQueueService,
     @InjectConfig(tasksConfig) private readonly config: TasksConfig,
     @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
+    @InjectConfig(attentionConfig) private readonly attention: AttentionConfig,
     private readonly taskRows: TaskRepository,
     private readonly clock: Clock,
     private readonly modelCalls: ModelCallQuotaService,
@@ -171,6 +174,10 @@ export class TasksService {
     const pages = (await this.readPages(dto.pages)) ?? null;
     assertPageRuleFits({ pages, pageRule, outputSchema, notifyBehavior });
     assertNotifyBehaviorFits({ notifyBehavior, outputSchema });
+    const alertPolicy =
+      dto.alert_policy === undefined
+        ? null
+        : validateAlertPolicy(dto.alert_policy, notifyBehavior, this.attention);
     const notifications = await this.notificationConfigs.validate(
       dto.notifications ?? [],
       channelOwner(caller.user),
@@ -193,6 +200,7 @@ export class TasksService {
       notifications,
       pages,
       pageRule,
+      alertPolicy,
       nextRun: state === 'active' ? now : null,
       stateChangedAt: now,
       checkJobId,
@@ -317,7 +325,18 @@ export class TasksService {
       if (pageRule !== undefined) task.pageRule = pageRule;
       assertPageRuleFits(task);
       assertNotifyBehaviorFits(task);
-      if (notifications !== undefined) task.notifications = notifications;
+      task.alertPolicy = resolveAlertPolicyUpdate(
+        dto.alert_policy,
+        task.alertPolicy,
+        task.notifyBehavior,
+        this.attention,
+      );
+      if (notifications !== undefined) {
+        // Saving the configs resumes paused ones and starts their counts afresh
+        // (docs/attention.md, "Channels that pause themselves").
+        task.notifications = notifications;
+        task.notificationFailures = {};
+      }
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
       task.updatedAt = this.clock.now();
       return this.taskRows.save(manager, task);

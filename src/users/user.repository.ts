@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
+import type { Preferences } from '../attention/preferences';
 import { UserEntity, type UserRole } from './user.entity';
 
 export const LOCAL_SUBJECT = 'local';
@@ -195,5 +196,29 @@ export class UserRepository {
       take: limit,
       skip: offset,
     });
+  }
+
+  /**
+   * A user's stored preferences (null: the defaults); with `manager`, locked for a change in that
+   * transaction.
+   */
+  async preferencesOf(userId: string, manager?: EntityManager): Promise<Preferences | null> {
+    const [row] = await queryRows<{ preferences: Preferences | null }>(
+      manager ?? this.users.manager,
+      `SELECT preferences FROM users WHERE id = $1${manager ? ' FOR NO KEY UPDATE' : ''}`,
+      [userId],
+    );
+    return row?.preferences ?? null;
+  }
+
+  async savePreferences(
+    manager: EntityManager,
+    userId: string,
+    preferences: Preferences,
+  ): Promise<void> {
+    await manager.query('UPDATE users SET preferences = $2::jsonb WHERE id = $1', [
+      userId,
+      JSON.stringify(preferences),
+    ]);
   }
 }

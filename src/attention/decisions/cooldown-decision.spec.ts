@@ -4,39 +4,43 @@ const HOUR = 3_600_000;
 const lastSentAt = new Date('2026-11-26T10:00:00Z');
 
 describe('decideCooldown', () => {
-  const base = { cooldownMs: HOUR, lastSentAt, waitingCount: 0 };
+  const base = { cooldownMs: HOUR, alertSentAt: lastSentAt };
+  const until = new Date('2026-11-26T11:00:00Z');
 
   it('should wait until the end of the cooldown when a met condition comes inside it', () => {
     expect(
       decideCooldown({ ...base, event: 'condition_met', now: new Date('2026-11-26T10:20:00Z') }),
-    ).toEqual({ wait: true, until: new Date('2026-11-26T11:00:00Z') });
+    ).toEqual({ wait: true, until, alertSentAt: until });
     expect(
       decideCooldown({ ...base, event: 'values_changed', now: new Date('2026-11-26T10:59:59Z') }),
-    ).toEqual({ wait: true, until: new Date('2026-11-26T11:00:00Z') });
+    ).toEqual({ wait: true, until, alertSentAt: until });
   });
 
-  it('should send now when the cooldown has ended and nothing waits', () => {
-    expect(
-      decideCooldown({ ...base, event: 'condition_met', now: new Date('2026-11-26T11:00:00Z') }),
-    ).toEqual({ wait: false });
+  it('should send now, and start a new cooldown, when the cooldown has ended', () => {
+    const now = new Date('2026-11-26T11:00:00Z');
+    expect(decideCooldown({ ...base, event: 'condition_met', now })).toEqual({
+      wait: false,
+      alertSentAt: now,
+    });
   });
 
-  it('should join the waiting alerts when the cooldown has ended but they are not out yet', () => {
+  it('should join the alerts that wait for a cooldown still to end', () => {
     expect(
       decideCooldown({
         ...base,
-        waitingCount: 2,
+        alertSentAt: until,
         event: 'condition_met',
-        now: new Date('2026-11-26T11:00:10Z'),
+        now: new Date('2026-11-26T10:59:00Z'),
       }),
-    ).toEqual({ wait: true, until: new Date('2026-11-26T11:00:00Z') });
+    ).toEqual({ wait: true, until, alertSentAt: until });
   });
 
   it.each(['check_failing', 'check_recovered', 'condition_retracted', 'test'] as const)(
-    'should send %s now when it comes inside the cooldown',
+    'should send %s now when it comes inside the cooldown, leaving the cooldown as it is',
     (event) => {
       expect(decideCooldown({ ...base, event, now: new Date('2026-11-26T10:20:00Z') })).toEqual({
         wait: false,
+        alertSentAt: lastSentAt,
       });
     },
   );
@@ -45,9 +49,11 @@ describe('decideCooldown', () => {
     const now = new Date('2026-11-26T10:20:00Z');
     expect(decideCooldown({ ...base, cooldownMs: null, event: 'condition_met', now })).toEqual({
       wait: false,
+      alertSentAt: now,
     });
-    expect(decideCooldown({ ...base, lastSentAt: null, event: 'condition_met', now })).toEqual({
+    expect(decideCooldown({ ...base, alertSentAt: null, event: 'condition_met', now })).toEqual({
       wait: false,
+      alertSentAt: now,
     });
   });
 });

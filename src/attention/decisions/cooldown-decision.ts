@@ -4,27 +4,33 @@ export interface CooldownInput {
   event: AttentionEvent;
   /** The policy's cooldown (null: the task has none). */
   cooldownMs: number | null;
-  /** When the task's last `condition_met` or `values_changed` notification went out. */
-  lastSentAt: Date | null;
-  /** How many of the task's alerts wait for the end of its cooldown already. */
-  waitingCount: number;
+  /**
+   * When the task's last `condition_met` or `values_changed` alert went out; a time still to come
+   * is the end of a cooldown that alerts wait for already.
+   */
+  alertSentAt: Date | null;
   now: Date;
 }
 
-export type CooldownDecision = { wait: false } | { wait: true; until: Date };
+/** Whether the alert waits, and the task's `alertSentAt` after it. */
+export type CooldownDecision =
+  { wait: false; alertSentAt: Date | null } | { wait: true; until: Date; alertSentAt: Date };
 
 /**
  * Whether a new alert of a task goes now or waits for the end of the task's cooldown
  * (docs/attention.md, "Cooldown"): only `condition_met` and `values_changed` wait; they wait while
  * the cooldown after the last one that went out runs, or while others wait already (so the end
- * of the cooldown folds them all).
+ * of the cooldown folds them all, and goes out as the task's next alert).
  */
 export function decideCooldown(input: CooldownInput): CooldownDecision {
-  if (input.cooldownMs === null || !isCooldownEvent(input.event) || input.lastSentAt === null) {
-    return { wait: false };
-  }
-  const until = new Date(input.lastSentAt.getTime() + input.cooldownMs);
-  return until > input.now || input.waitingCount > 0 ? { wait: true, until } : { wait: false };
+  const { event, cooldownMs, alertSentAt, now } = input;
+  if (!isCooldownEvent(event)) return { wait: false, alertSentAt };
+  if (cooldownMs === null || alertSentAt === null) return { wait: false, alertSentAt: now };
+  if (alertSentAt > now) return { wait: true, until: alertSentAt, alertSentAt };
+  const until = new Date(alertSentAt.getTime() + cooldownMs);
+  return until > now
+    ? { wait: true, until, alertSentAt: until }
+    : { wait: false, alertSentAt: now };
 }
 
 export interface WaitingAlert {

@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { deliveryJobId } from '../../notifications/delivery/delivery-job';
+import { isCooldownEvent } from '../../attention/decisions/attention-events';
+import {
+  deliveryJobId,
+  reminderJob,
+  type DeliveryJob,
+} from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/page-result-line';
 import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { outputSchemaKey } from '../../search/output-schema';
 import { ProviderError, type ProviderUsage } from '../../search/search-provider';
+import type { AlertPlan } from '../../attention/decisions/alert-planning';
 import type { UsageRecord } from '../../usage/usage.repository';
 import { UsageService } from '../../usage/usage.service';
 import type { CheckAnswer, FinalPlan, TaskOutcome } from '../decisions/check-outcome';
@@ -18,6 +24,7 @@ import type { ClaimedCheck, FinishedCheck } from './claimed-check';
 /** A check that ends: its execution is written, then (once written) its task moves on. */
 interface EndedCheck extends FinishedCheck {
   plan: FinalPlan;
+  alert: AlertPlan | null;
 }
 
 /** An ended check whose task still exists. */
@@ -168,19 +175,12 @@ export class CheckOutcomeWriter {
       moving.map((item) => ({
         ...item.plan.task,
         id: item.check.taskId,
+        alertSentAt: item.alert?.alertSentAt ?? null,
         lastExecutionId: item.check.executionId,
         checkJobId: checkJobs.get(item) ?? null,
       })),
     );
-    await this.queue.enqueueDeliveries(
-      manager,
-      moving.flatMap(({ check, plan }) =>
-        plan.deliveries.map(({ channel, event }) => ({
-          id: deliveryJobId(check.executionId, channel, event),
-          data: { executionId: check.executionId, taskId: check.taskId, channel, event },
-        })),
-      ),
-    );
+    await this.queue.enqueueDeliveries(manager, moving.flatMap(deliveryJobs));
   }
 
   /** Queues a check job for each task with a next run; returns each one's job id. */
@@ -197,6 +197,34 @@ export class CheckOutcomeWriter {
     );
     return new Map(scheduled.map(({ item }, index) => [item, jobIds[index]]));
   }
+}
+
+/**
+ * The delivery jobs a moving check queues: its deliveries (an alert waiting for the task's
+ * cooldown says until when) and the first reminder of a new standing alert through each channel
+ * its `condition_met` goes to (docs/attention.md).
+ */
+function deliveryJobs({ check, plan, alert }: MovingCheck): DeliveryJob[] {
+  const { executionId, taskId } = check;
+  const cooldownUntil = alert?.cooldownUntil?.toISOString();
+  const jobs: DeliveryJob[] = plan.deliveries.map(({ channel, event }) => ({
+    id: deliveryJobId(executionId, channel, event),
+    data: {
+      executionId,
+      taskId,
+      channel,
+      event,
+      ...(cooldownUntil && isCooldownEvent(event) ? { cooldownUntil } : {}),
+    },
+  }));
+  const firstReminderAt = alert?.firstReminderAt;
+  if (!firstReminderAt) return jobs;
+  return [
+    ...jobs,
+    ...plan.deliveries
+      .filter(({ event }) => event === 'condition_met')
+      .map(({ channel }) => reminderJob({ executionId, taskId, channel }, 1, firstReminderAt)),
+  ];
 }
 
 function movesTask(item: EndedCheck): item is MovingCheck {

@@ -7,6 +7,7 @@ import type { LockedTask, TaskOutcome } from '../decisions/check-outcome';
 /** A task's outcome with the execution that produced it and the check job scheduled for it. */
 export interface TaskOutcomeWrite extends TaskOutcome {
   id: string;
+  alertSentAt: Date | null;
   lastExecutionId: string;
   checkJobId: string | null;
 }
@@ -72,7 +73,8 @@ export class CheckScheduleRepository {
     return queryRows<LockedTask>(
       manager,
       `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
-         consecutive_failures, failure_alerted, evidence, alert_execution_id FROM tasks
+         consecutive_failures, failure_alerted, evidence, alert_execution_id, alert_policy,
+         alert_sent_at FROM tasks
        WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [taskIds],
     );
@@ -91,10 +93,21 @@ export class CheckScheduleRepository {
          check_job_id = CASE WHEN u.keep_check_job THEN t.check_job_id ELSE u.check_job_id END,
          consecutive_failures = u.consecutive_failures,
          failure_alerted = u.failure_alerted,
-         alert_execution_id = u.alert_execution_id
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[], $11::uuid[])
+         alert_execution_id = u.alert_execution_id,
+         alert_sent_at = coalesce(u.alert_sent_at, t.alert_sent_at),
+         -- A new standing alert starts unacknowledged, without reminders (docs/attention.md).
+         alert_notified_at = CASE WHEN u.alert_execution_id IS NULL THEN NULL
+           WHEN u.alert_execution_id IS DISTINCT FROM t.alert_execution_id THEN now()
+           ELSE t.alert_notified_at END,
+         alert_acknowledged_at = CASE
+           WHEN u.alert_execution_id IS DISTINCT FROM t.alert_execution_id THEN NULL
+           ELSE t.alert_acknowledged_at END,
+         alert_repeats_sent = CASE
+           WHEN u.alert_execution_id IS DISTINCT FROM t.alert_execution_id THEN 0
+           ELSE t.alert_repeats_sent END
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[], $11::uuid[], $12::timestamptz[])
          AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job,
-           consecutive_failures, failure_alerted, alert_execution_id)
+           consecutive_failures, failure_alerted, alert_execution_id, alert_sent_at)
        WHERE t.id = u.id`,
       [
         writes.map((write) => write.id),
@@ -110,6 +123,7 @@ export class CheckScheduleRepository {
         writes.map((write) => write.consecutiveFailures),
         writes.map((write) => write.failureAlerted),
         writes.map((write) => write.alertExecutionId),
+        writes.map((write) => write.alertSentAt?.toISOString() ?? null),
       ],
     );
   }

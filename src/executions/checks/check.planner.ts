@@ -11,11 +11,14 @@ import {
   type LockedTask,
 } from '../decisions/check-outcome';
 import { executionsConfig, type ExecutionsConfig } from '../executions.config';
+import { planAlert, type AlertPlan } from '../../attention/decisions/alert-planning';
 import type { FinishedCheck } from './claimed-check';
 
 /** A finished check and what its outcome means. */
 export interface PlannedCheck extends FinishedCheck {
   plan: CheckOutcomePlan;
+  /** What the outcome means for the task's alerts; null when the check does not move its task. */
+  alert: AlertPlan | null;
 }
 
 /** Plans what the outcomes of a batch mean (`planCheckOutcome`) with the settings and the time. */
@@ -35,10 +38,10 @@ export class CheckPlanner {
   ): PlannedCheck[] {
     const taskById = new Map(tasks.map((task) => [task.id, task]));
     const now = this.clock.now();
-    return items.map((item) => ({
-      ...item,
-      plan: planCheckOutcome({
-        task: taskById.get(item.check.taskId),
+    return items.map((item) => {
+      const task = taskById.get(item.check.taskId);
+      const plan = planCheckOutcome({
+        task,
         executionId: item.check.executionId,
         schema: item.check.outputSchema
           ? { schema: item.check.outputSchema, key: outputSchemaKey(item.check.outputSchema) }
@@ -51,7 +54,22 @@ export class CheckPlanner {
           alertAfterFailures: this.executionSettings.alertAfterFailures,
           scheduler: this.schedulerSettings,
         },
-      }),
-    }));
+      });
+      return { ...item, plan, alert: task ? alertPlanOf(task, plan, now) : null };
+    });
   }
+}
+
+function alertPlanOf(task: LockedTask, plan: CheckOutcomePlan, now: Date): AlertPlan | null {
+  if (!plan.completesJob || plan.task === null) return null;
+  return planAlert({
+    policy: task.alert_policy,
+    notifyBehavior: task.notify_behavior,
+    taskState: plan.task.state,
+    alertSentAt: task.alert_sent_at,
+    alertBefore: task.alert_execution_id,
+    alertAfter: plan.task.alertExecutionId,
+    events: plan.deliveries.map((delivery) => delivery.event),
+    now,
+  });
 }

@@ -32,6 +32,8 @@ function task(overrides: Partial<LockedTask> = {}): LockedTask {
     failure_alerted: false,
     evidence: null,
     alert_execution_id: null,
+    alert_policy: null,
+    alert_sent_at: null,
     ...overrides,
   };
 }

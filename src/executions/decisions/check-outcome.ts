@@ -6,6 +6,7 @@ import type { OutputSchema, OutputValues } from '../../search/output-schema';
 import type { CheckResult, ProviderUsage } from '../../search/search-provider';
 import type { EvidenceRule } from '../../tasks/evidence-rule';
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import type { AlertPolicy } from '../../attention/alert-policy';
 import type { NotifyBehavior } from '../../search/search.types';
 import type { TaskState } from '../../tasks/task-state';
 import { startOfNextMonth } from '../../usage/usage-month';
@@ -41,6 +42,9 @@ export interface LockedTask {
   evidence: EvidenceRule | null;
   /** The execution whose met-condition notification stands (null when none, or not known). */
   alert_execution_id: string | null;
+  alert_policy: AlertPolicy | null;
+  /** When the last alert went out, or goes out at the end of its cooldown (docs/attention.md). */
+  alert_sent_at: Date | null;
 }
 
 /**

@@ -35,6 +35,8 @@ function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationCon
     },
     consecutiveFailures: 0,
     retractedExecutionId: null,
+    repeat: null,
+    folded: null,
     occurredAt: new Date('2026-02-03T04:05:06Z'),
   };
 }

@@ -14,6 +14,9 @@ export const NOTIFICATION_EVENTS = [
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
+/** What a queued delivery carries: an event, or a reminder of a standing alert. */
+export type DeliveryEvent = NotificationEvent | 'reminder';
+
 /** What one message says happened: an event, or a test send. */
 export type MessageEvent = NotificationEvent | 'test';
 
@@ -36,6 +39,12 @@ export interface NotificationConfigBase {
   type: string;
   /** Absent: every event (docs/api.md). */
   events?: NotificationEvent[];
+  /**
+   * Set when the config paused itself after deliveries in a row failed (docs/attention.md,
+   * "Channels that pause themselves"); saving the config or resuming it clears them.
+   */
+  paused_at?: string;
+  pause_reason?: string;
 }
 
 /** Whether a config wants an event (no `events` means all of them). */

@@ -37,6 +37,8 @@ function content(overrides: Partial<NotificationContent['task']> = {}): Notifica
     },
     consecutiveFailures: 0,
     retractedExecutionId: null,
+    repeat: null,
+    folded: null,
     occurredAt: new Date('2026-02-03T04:05:06.789Z'),
   };
 }

@@ -56,6 +56,10 @@ export interface NotificationContent {
   retractedExecutionId: string | null;
   /** When the event happened: the check's end, or the moment of a test send. */
   occurredAt: Date;
+  /** A reminder of a standing alert: which one (docs/attention.md, "Reminders"). */
+  repeat: number | null;
+  /** An alert a cooldown's end sent: how many waiting alerts it replaces, itself included. */
+  folded: number | null;
 }
 
 type ExecutionContent = NonNullable<NotificationContent['execution']>;
@@ -134,6 +138,8 @@ export function webhookBody(content: NotificationContent): string {
     };
     data.consecutive_failures = content.consecutiveFailures;
   }
+  if (content.repeat !== null) data.repeat = content.repeat;
+  if (content.folded !== null) data.folded = content.folded;
   return JSON.stringify({
     type: `task.${content.event}`,
     // The time of the event (the check), not of the attempt: `webhook-timestamp` carries that.
@@ -174,8 +180,33 @@ export function truncate(text: string, max: number): string {
     .trimEnd()}…`;
 }
 
+/**
+ * The line a reminder or a folded alert carries in messages (docs/attention.md): "Reminder 2: ..."
+ * or "3 alerts during the cooldown, this one included."
+ */
+export function attentionLine(content: NotificationContent): string | null {
+  if (content.repeat !== null)
+    return `Reminder ${content.repeat}: this alert stands and is not acknowledged yet.`;
+  if (content.folded !== null)
+    return content.folded === 1
+      ? '1 alert during the cooldown: this one.'
+      : `${content.folded} alerts during the cooldown, folded into this one (the latest).`;
+  return null;
+}
+
 /** What happened, in the words every chat channel uses. */
 export function messageParts(content: NotificationContent): MessageParts {
+  const parts = eventParts(content);
+  const line = attentionLine(content);
+  if (line === null) return parts;
+  return {
+    ...parts,
+    title: content.repeat !== null ? `Reminder: ${parts.title}` : parts.title,
+    summary: `${line} ${parts.summary}`,
+  };
+}
+
+function eventParts(content: NotificationContent): MessageParts {
   const name = oneLine(content.task.name) || 'Monitor';
   const execution = content.execution;
   const answerSections = (run: ExecutionContent) => [
@@ -385,8 +416,10 @@ export function renderConditionMetEmail(
   const changes = execution.changes ?? [];
   const changedPages = changedPagesOf(execution);
   const pageText = changedPages.length > 0 ? pageChangeText(changedPages) : null;
+  const line = attentionLine(content);
 
   const text = [
+    ...(line ? [line, ''] : []),
     `The condition of your monitor "${name}" is met.`,
     '',
     `Condition: ${task.conditionDescription}`,
@@ -425,6 +458,7 @@ export function renderConditionMetEmail(
     '<!DOCTYPE html>',
     '<html><head><meta charset="utf-8"></head>',
     '<body style="font-family: sans-serif; line-height: 1.5">',
+    ...(line ? [`<p><strong>${escapeHtml(line)}</strong></p>`] : []),
     `<h2>${escapeHtml(name)}: condition met</h2>`,
     `<p><strong>Condition:</strong> ${escapeHtml(task.conditionDescription)}</p>`,
     '<h3>Answer</h3>',
@@ -440,7 +474,8 @@ export function renderConditionMetEmail(
     '',
   ].join('\n');
 
-  return { subject: `[Monitor] ${name}: condition met`, text, html };
+  const reminder = content.repeat !== null ? 'Reminder: ' : '';
+  return { subject: `[Monitor] ${reminder}${name}: condition met`, text, html };
 }
 
 /** The email of the other events: subject and heading say what happened. */

@@ -14,6 +14,8 @@ export interface ClaimedAttempt extends DeliveryAttempt {
   /** Null when the channel is no longer configured on the task. */
   config: NotificationConfig | null;
   content: NotificationContent;
+  /** Deliveries in a row through this config that ended failed, before this one. */
+  failuresInRow: number;
 }
 
 /** The delivery row an attempt leaves in `state`. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NotificationType } from '../channels/channel-registry';
-import type { NotificationEvent } from '../channels/notification-types';
+import type { DeliveryEvent } from '../channels/notification-types';
 
 /** Deliveries under way at once in one process (they mostly wait on the network). */
 export const MAX_DELIVERIES_IN_FLIGHT = 1024;
@@ -11,7 +11,11 @@ export interface DeliveryJobData {
   taskId: string;
   channel: NotificationType;
   /** Absent in jobs queued before events existed: `condition_met`. */
-  event?: NotificationEvent;
+  event?: DeliveryEvent;
+  /** An alert that waits for its task's cooldown to end then (docs/attention.md, "Cooldown"). */
+  cooldownUntil?: string;
+  /** A reminder: which one (1, 2, ...) of the standing alert of `executionId`. */
+  repeat?: number;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface DeliveryAttemptJobData extends DeliveryJobData {
 
 /** What one job asks for, with the defaults of a first attempt filled in. */
 export interface DeliveryAttempt extends DeliveryJobData {
-  event: NotificationEvent;
+  event: DeliveryEvent;
   jobId: string;
   deliveryId: string;
   attempt: number;
@@ -45,6 +49,8 @@ export function toDeliveryAttempt(job: {
     taskId: job.data.taskId,
     channel: job.data.channel,
     event: job.data.event ?? 'condition_met',
+    cooldownUntil: job.data.cooldownUntil,
+    repeat: job.data.repeat,
     deliveryId,
     attempt: job.data.attempt ?? 1,
     webhookId: job.data.webhookId ?? webhookIdFor(deliveryId),
@@ -72,11 +78,33 @@ export function derivedJobId(...parts: Array<string | number>): string {
 export function deliveryJobId(
   executionId: string,
   channel: NotificationType,
-  event: NotificationEvent = 'condition_met',
+  event: DeliveryEvent = 'condition_met',
+  repeat?: number,
 ): string {
-  return event === 'condition_met'
-    ? derivedJobId('delivery', executionId, channel)
-    : derivedJobId('delivery', executionId, channel, event);
+  if (event === 'condition_met') return derivedJobId('delivery', executionId, channel);
+  return repeat === undefined
+    ? derivedJobId('delivery', executionId, channel, event)
+    : derivedJobId('delivery', executionId, channel, event, repeat);
+}
+
+/** A queued delivery job: its derived id, its data and, for a later one, when it is due. */
+export interface DeliveryJob {
+  id: string;
+  data: DeliveryAttemptJobData;
+  startAfter?: Date;
+}
+
+/** The job of the `repeat`-th reminder of a standing alert through one channel. */
+export function reminderJob(
+  alert: { executionId: string; taskId: string; channel: NotificationType },
+  repeat: number,
+  at: Date,
+): DeliveryJob {
+  return {
+    id: deliveryJobId(alert.executionId, alert.channel, 'reminder', repeat),
+    data: { ...alert, event: 'reminder', repeat },
+    startAfter: at,
+  };
 }
 
 export function attemptJobId(deliveryId: string, attempt: number): string {

@@ -8,7 +8,9 @@ import { InjectConfig } from '../../config/config-slice';
 import { MetricsService } from '../../metrics/metrics.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
+import { ChannelHealth } from '../attention/channel-health';
 import type { AttemptOutcome } from './attempt-outcome';
+import type { DeliveryState } from './notification-delivery.entity';
 import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
 import { attemptJobId, type DeliveryAttemptJobData } from './delivery-job';
 import { decideRetry } from './delivery-retry';
@@ -29,6 +31,8 @@ interface AttemptRecord {
   claim: ClaimedAttempt;
   outcome: AttemptOutcome;
   attemptedAt: Date;
+  /** Set once written by this worker: the state the delivery took. */
+  recordedState?: DeliveryState;
 }
 
 interface NextAttempt {
@@ -59,6 +63,7 @@ export class DeliveryOutcomeRecorder {
     private readonly logContext: LogContext,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly health: ChannelHealth,
   ) {
     this.committer = new BatchCommitter(
       transactions,
@@ -75,9 +80,12 @@ export class DeliveryOutcomeRecorder {
     outcome: AttemptOutcome,
     attemptedAt: Date,
   ): Promise<void> {
-    return this.committer
-      .submit({ claim, outcome, attemptedAt })
-      .then(() => this.metrics.recordDelivery(claim.channel, outcome.status));
+    const record: AttemptRecord = { claim, outcome, attemptedAt };
+    return this.committer.submit(record).then(async () => {
+      this.metrics.recordDelivery(claim.channel, outcome.status);
+      if (record.recordedState)
+        await this.health.afterDelivery(claim, record.recordedState, outcome.errorMessage);
+    });
   }
 
   private async writeOutcomes(manager: EntityManager, group: AttemptRecord[]): Promise<void> {
@@ -108,7 +116,7 @@ export class DeliveryOutcomeRecorder {
               },
             }
           : null;
-      return { ...record, next, state: decision.state };
+      return { ...record, original: record, next, state: decision.state };
     });
 
     const { recorded, gone } = await this.repository.recordAttempts(
@@ -125,6 +133,7 @@ export class DeliveryOutcomeRecorder {
       decided.map((record) => sendRecord(record)),
     );
     const mine = decided.filter((record) => recorded.has(record.claim.deliveryId));
+    for (const record of mine) record.original.recordedState = record.state;
     await this.queue.enqueueDeliveries(
       manager,
       mine.flatMap((record) => (record.next ? [record.next] : [])),

@@ -5,7 +5,7 @@ import { queryRows } from '../../database/sql-rows';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
 import type { NotificationType } from '../channels/channel-registry';
-import type { NotificationEvent } from '../channels/notification-types';
+import type { DeliveryEvent } from '../channels/notification-types';
 
 /** An open delivery whose queue job is gone. */
 export interface OrphanedDelivery {
@@ -13,7 +13,7 @@ export interface OrphanedDelivery {
   execution_id: string;
   task_id: string;
   channel: NotificationType;
-  event: NotificationEvent;
+  event: DeliveryEvent;
   state: 'sending' | 'retry_scheduled';
   attempt: number;
   recoveries: number;

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { ExecutionEntity } from '../../executions/execution.entity';
 import type { NotificationType } from '../channels/channel-registry';
-import type { NotificationEvent } from '../channels/notification-types';
+import type { DeliveryEvent } from '../channels/notification-types';
 
 /** Why a delivery waits: the owner's quiet hours, the task's cooldown, or the next digest. */
 export type HoldReason = 'quiet_hours' | 'cooldown' | 'digest';
@@ -47,8 +47,9 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = [
  */
 @Entity('notification_deliveries')
 // Serves the sweep for deliveries whose queue job vanished (DeliverySweeper).
-@Index('ix_notification_deliveries_held', ['taskId', 'heldUntil'], {
-  where: 'hold_reason IS NOT NULL',
+// Serves the release of a cooldown: the deliveries that waited for its end.
+@Index('ix_notification_deliveries_cooldown', ['taskId', 'cooldownUntil'], {
+  where: 'cooldown_until IS NOT NULL',
 })
 @Index('ix_notification_deliveries_open_updated_at', ['updatedAt'], {
   where: "state IN ('sending', 'retry_scheduled')",
@@ -75,7 +76,7 @@ export class NotificationDeliveryEntity {
   channel: NotificationType;
 
   @Column({ type: 'varchar', length: 24, default: 'condition_met' })
-  event: NotificationEvent;
+  event: DeliveryEvent;
 
   @Column({ type: 'varchar', length: 16 })
   state: DeliveryState;
@@ -102,6 +103,10 @@ export class NotificationDeliveryEntity {
 
   @Column({ type: 'varchar', length: 16, nullable: true })
   holdReason: HoldReason | null;
+
+  /** The end of the cooldown this alert waited for: the alerts of one release share it. */
+  @Column({ type: 'timestamptz', nullable: true })
+  cooldownUntil: Date | null;
 
   /** The waiting alerts a cooldown's release folded into this one, itself included. */
   @Column({ type: 'integer', nullable: true })

@@ -6,13 +6,17 @@ import type { PageResultLine } from '../../pages/page-result-line';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { ChangeContent, EvidenceContent } from '../content/notification-content';
+import type { AlertPolicy } from '../../attention/alert-policy';
+import type { Preferences } from '../../attention/preferences';
+import type { NotifyBehavior } from '../../search/search.types';
 import { TaskEntity } from '../../tasks/task.entity';
+import type { TaskState } from '../../tasks/task-state';
 import type { NotificationConfig } from '../channels/channel-registry';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
 import type { NotificationType } from '../channels/channel-registry';
-import type { NotificationEvent, SendEvent, SendStatus } from '../channels/notification-types';
+import type { DeliveryEvent, SendEvent, SendStatus } from '../channels/notification-types';
 
 /** What one attempt needs: its execution and task, and where its delivery stands. */
 export interface AttemptContextRow {
@@ -49,6 +53,17 @@ export interface AttemptContextRow {
   /** Null when the delivery has no row yet (its first attempt has not been recorded). */
   delivery_state: DeliveryState | null;
   delivery_attempt: number | null;
+  /** What attention needs (docs/attention.md): the owner's preferences, the task's alert. */
+  preferences: Preferences | null;
+  task_state: TaskState;
+  notify_behavior: NotifyBehavior;
+  alert_policy: AlertPolicy | null;
+  alert_execution_id: string | null;
+  alert_notified_at: Date | null;
+  alert_acknowledged_at: Date | null;
+  notification_failures: Partial<Record<NotificationType, number>>;
+  /** Set once a cooldown's release folded alerts into this one. */
+  folded: number | null;
 }
 
 export interface DeliveryKey {
@@ -62,7 +77,7 @@ export interface DeliveryWrite {
   executionId: string;
   taskId: string;
   channel: NotificationType;
-  event: NotificationEvent;
+  event: DeliveryEvent;
   attempt: number;
   state: DeliveryState;
   /** The job of the next attempt when one is queued, else the job of this one. */
@@ -117,23 +132,40 @@ function deliveryParameters(unordered: DeliveryWrite[]): unknown[] {
 }
 
 /**
- * Inserts send records from the arrays of `sendParameters`, which start after `offset`
+ * The send records of `sendParameters` as a row source `s`, their arrays starting after `offset`
  * parameters of the statement it is part of.
  */
-function sendsInsert(offset: number): string {
+export function sendsSource(offset: number): string {
   const at = (index: number) => `$${offset + index}`;
-  return `INSERT INTO notification_sends (user_id, task_id, execution_id, recipient,
-           notification_type, status, error_message, attempt, created_at, event)
-         SELECT s.user_id, s.task_id, s.execution_id, s.recipient, s.notification_type, s.status,
-           s.error_message, s.attempt, s.created_at, s.event
-         FROM unnest(${at(1)}::uuid[], ${at(2)}::uuid[], ${at(3)}::uuid[], ${at(4)}::uuid[],
+  return `unnest(${at(1)}::uuid[], ${at(2)}::uuid[], ${at(3)}::uuid[], ${at(4)}::uuid[],
            ${at(5)}::text[], ${at(6)}::varchar[], ${at(7)}::varchar[], ${at(8)}::text[],
            ${at(9)}::int[], ${at(10)}::timestamptz[], ${at(11)}::varchar[])
            AS s(delivery_id, user_id, task_id, execution_id, recipient, notification_type, status,
              error_message, attempt, created_at, event)`;
 }
 
-function sendParameters(sends: SendRecordWrite[]): unknown[] {
+/** Inserts the send records of `sendsSource(offset)`; the caller may add a WHERE clause. */
+export function sendsInsert(offset: number): string {
+  return `INSERT INTO notification_sends (delivery_id, user_id, task_id, execution_id, recipient,
+           notification_type, status, error_message, attempt, created_at, event)
+         SELECT s.delivery_id, s.user_id, s.task_id, s.execution_id, s.recipient,
+           s.notification_type, s.status, s.error_message, s.attempt, s.created_at, s.event
+         FROM ${sendsSource(offset)}`;
+}
+
+/**
+ * Ends the `held` send records of the deliveries of `sendsSource(offset)` with their outcome
+ * (docs/attention.md: a held record is updated when its delivery goes out); the caller narrows
+ * it with `AND ...` and reads the deliveries updated from `RETURNING n.delivery_id`.
+ */
+export function heldSendsUpdate(offset: number): string {
+  return `UPDATE notification_sends n SET status = s.status, error_message = s.error_message,
+           attempt = s.attempt, created_at = s.created_at
+         FROM ${sendsSource(offset)}
+         WHERE n.delivery_id = s.delivery_id AND n.status = 'held'`;
+}
+
+export function sendParameters(sends: SendRecordWrite[]): unknown[] {
   return [
     sends.map((send) => send.deliveryId),
     sends.map((send) => send.userId),
@@ -193,7 +225,10 @@ export class NotificationDeliveryRepository {
          e.notification -> 'retraction' ->> 'retracted_execution_id' AS retracted_execution_id,
          e.answer, e.reasoning, e.grounding_sources, e.page_results, e.verdict_execution_id,
          e.completed_at, e.created_at,
-         d.state AS delivery_state, d.attempt AS delivery_attempt
+         d.state AS delivery_state, d.attempt AS delivery_attempt,
+         u.preferences, t.state AS task_state, t.notify_behavior, t.alert_policy,
+         t.alert_execution_id, t.alert_notified_at, t.alert_acknowledged_at, t.notification_failures,
+         d.folded
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
        JOIN executions e ON e.id = v.execution_id
        JOIN tasks t ON t.id = e.task_id
@@ -275,9 +310,13 @@ export class NotificationDeliveryRepository {
            AND (d.attempt < excluded.attempt
              OR (d.attempt = excluded.attempt AND d.state = 'sending' AND d.worker_id = $10))
          RETURNING d.id
+       ), held AS (
+         ${heldSendsUpdate(10)} AND s.delivery_id IN (SELECT id FROM recorded)
+         RETURNING n.delivery_id
        ), sends AS (
          ${sendsInsert(10)}
          WHERE s.delivery_id IN (SELECT id FROM recorded)
+           AND s.delivery_id NOT IN (SELECT delivery_id FROM held)
        )
        SELECT id, 'recorded' AS outcome FROM recorded
        UNION ALL SELECT id, 'gone' AS outcome FROM gone`,

@@ -30,6 +30,7 @@ import {
   type AttemptContextRow,
 } from './notification-delivery.repository';
 import { Clock } from '../../common/clock/clock';
+import { AttentionGate, type GatedAttempt } from '../attention/attention-gate';
 
 /**
  * Nothing is sent for an inactive user's task (docs/api.md, "Admin"). Deactivation cancels the
@@ -70,6 +71,7 @@ export class NotificationDeliveryService {
     @InjectPinoLogger(NotificationDeliveryService.name) private readonly logger: PinoLogger,
     private readonly logContext: LogContext,
     private readonly clock: Clock,
+    private readonly gate: AttentionGate,
   ) {}
 
   /**
@@ -144,7 +146,7 @@ export class NotificationDeliveryService {
     const finished: string[] = [];
     const decided: DecidedAttempt[] = [];
     const interrupted: string[] = [];
-    const toSend: ClaimedAttempt[] = [];
+    const toSend: GatedAttempt[] = [];
     const seen = new Set<string>();
     const now = this.clock.now();
 
@@ -162,7 +164,7 @@ export class NotificationDeliveryService {
       seen.add(attempt.deliveryId);
       const config = context.notifications.find((entry) => entry.type === attempt.channel);
       if (config && context.user_active) {
-        toSend.push(this.prepareAttempt(attempt, context, config));
+        toSend.push({ claim: this.prepareAttempt(attempt, context, config), context });
         continue;
       }
       // An email claim left by a dead worker: this worker takes it over to record the decision.
@@ -178,8 +180,18 @@ export class NotificationDeliveryService {
         attemptedAt: now,
       });
     }
-    if (finished.length === 0 && decided.length === 0) return toSend;
+    if (finished.length > 0 || decided.length > 0)
+      await this.settle(finished, decided, interrupted);
+    // What attention makes of the rest: some wait, some are skipped (docs/attention.md).
+    return this.gate.admit(toSend);
+  }
 
+  /** Completes jobs with nothing to do and records the attempts settled without sending. */
+  private async settle(
+    finished: string[],
+    decided: DecidedAttempt[],
+    interrupted: string[],
+  ): Promise<void> {
     await this.transactions.run(async (manager) => {
       // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
       await this.repository.holdTasks(
@@ -200,7 +212,6 @@ export class NotificationDeliveryService {
         ...decided.map((item) => item.claim.jobId),
       ]);
     });
-    return toSend;
   }
 
   private async sendAndRecord(claim: ClaimedAttempt): Promise<void> {
@@ -289,6 +300,7 @@ export class NotificationDeliveryService {
       recipient: config ? this.channels.get(config.type).maskedRecipient(config) : '',
       config,
       content: contentOf(attempt, context),
+      failuresInRow: context.notification_failures[attempt.channel] ?? 0,
     };
   }
 }
@@ -310,7 +322,10 @@ function isStale(context: AttemptContextRow, attempt: DeliveryAttempt, claimed: 
 function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): NotificationContent {
   const completedAt = new Date(context.completed_at ?? context.created_at);
   return {
-    event: attempt.event,
+    // A reminder says what its alert said (docs/attention.md, "Reminders").
+    event: attempt.event === 'reminder' ? 'condition_met' : attempt.event,
+    repeat: attempt.repeat ?? null,
+    folded: context.folded,
     task: {
       id: context.task_id,
       name: context.task_name,

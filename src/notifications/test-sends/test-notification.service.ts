@@ -61,6 +61,8 @@ export class TestNotificationService {
       execution: null,
       consecutiveFailures: 0,
       retractedExecutionId: null,
+      repeat: null,
+      folded: null,
       occurredAt: now,
     };
     const owner = channelOwner(caller.user);

@@ -19,6 +19,7 @@ import {
   OutputSchemaDto,
   OutputSchemaProperty,
 } from './alert-fields.dto';
+import { AlertPolicyDto, AlertPolicyProperty } from './alert-policy.dto';
 import { NotificationsProperty } from './notification-config.dto';
 import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './page-fields.dto';
 
@@ -26,7 +27,14 @@ export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
+@ApiExtraModels(
+  AlertPolicyDto,
+  OutputSchemaDto,
+  OutputPropertyDto,
+  EvidenceRuleDto,
+  PageTargetDto,
+  PageRuleDto,
+)
 export class CreateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -63,6 +71,10 @@ export class CreateTaskDto {
   @EvidenceProperty({ required: false, description: 'What a met verdict needs from its sources' })
   @OptionalRawJson()
   evidence?: unknown;
+
+  @AlertPolicyProperty({ required: false, description: 'Cooldown and reminders' })
+  @OptionalRawJson()
+  alert_policy?: unknown;
 
   @PagesProperty({
     required: false,

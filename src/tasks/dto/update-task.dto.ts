@@ -10,11 +10,19 @@ import {
   OutputSchemaDto,
   OutputSchemaProperty,
 } from './alert-fields.dto';
+import { AlertPolicyDto, AlertPolicyProperty } from './alert-policy.dto';
 import { NotificationsProperty } from './notification-config.dto';
 import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './page-fields.dto';
 
 /** Every field optional: only the fields sent change. */
-@ApiExtraModels(OutputSchemaDto, OutputPropertyDto, EvidenceRuleDto, PageTargetDto, PageRuleDto)
+@ApiExtraModels(
+  AlertPolicyDto,
+  OutputSchemaDto,
+  OutputPropertyDto,
+  EvidenceRuleDto,
+  PageTargetDto,
+  PageRuleDto,
+)
 export class UpdateTaskDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX })
   @OptionalText({ min: 1, max: NAME_MAX })
@@ -46,6 +54,10 @@ export class UpdateTaskDto {
   @EvidenceProperty({ required: false, description: 'null clears it' })
   @OptionalRawJson()
   evidence?: unknown;
+
+  @AlertPolicyProperty({ required: false, description: 'null clears it' })
+  @OptionalRawJson()
+  alert_policy?: unknown;
 
   @PagesProperty({ required: false, description: 'null clears it, and page_rule with it' })
   @OptionalRawJson()

@@ -1,0 +1,298 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { alertPolicyTimes } from '../../attention/alert-policy';
+import { releaseCooldown, type WaitingAlert } from '../../attention/decisions/cooldown-decision';
+import {
+  decideDeliveryGate,
+  decideQuietHoursGate,
+  type DeliveryGate,
+} from '../../attention/decisions/delivery-gate';
+import { decideReminder } from '../../attention/decisions/reminder-decision';
+import { DEFAULT_PREFERENCES } from '../../attention/preferences';
+import { Clock } from '../../common/clock/clock';
+import { queryRows } from '../../database/sql-rows';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
+import type { ClaimedAttempt } from '../delivery/claimed-attempt';
+import { derivedJobId, reminderJob, type DeliveryJob } from '../delivery/delivery-job';
+import {
+  NotificationDeliveryRepository,
+  type AttemptContextRow,
+  type SendRecordWrite,
+} from '../delivery/notification-delivery.repository';
+import type { HoldReason } from '../delivery/notification-delivery.entity';
+import {
+  DeliveryHoldRepository,
+  type HeldDelivery,
+  type SkippedDelivery,
+} from './delivery-hold.repository';
+
+/** An attempt about to go out, with what its job found. */
+export interface GatedAttempt {
+  claim: ClaimedAttempt;
+  context: AttemptContextRow;
+}
+
+export const FOLDED_AWAY = 'Folded into a later alert of the cooldown';
+export const MADE_STALE = 'Dropped: a later check found the condition no longer met';
+
+/** What the gate decided to write for a batch, before it is written in one transaction. */
+interface GateWrites {
+  holds: HeldDelivery[];
+  skips: Array<{ row: SkippedDelivery; send: SendRecordWrite }>;
+  /** Jobs done without an attempt: dropped reminders, held and skipped deliveries. */
+  complete: string[];
+  releases: DeliveryJob[];
+}
+
+/**
+ * Decides, for each attempt about to go out, what attention makes of it (docs/attention.md):
+ * a paused config skips it, a reminder no longer due is dropped, an alert waits for its task's
+ * cooldown (and is folded at its end) or for the end of the owner's quiet hours. Waiting is a
+ * `held` row and a queue job due at the end: nothing waits in memory, and a restart loses
+ * nothing. Returns the attempts that go now.
+ */
+@Injectable()
+export class AttentionGate {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly holds: DeliveryHoldRepository,
+    private readonly deliveries: NotificationDeliveryRepository,
+    private readonly queue: JobQueueService,
+    private readonly clock: Clock,
+  ) {}
+
+  async admit(attempts: GatedAttempt[]): Promise<ClaimedAttempt[]> {
+    const now = this.clock.now();
+    const writes: GateWrites = { holds: [], skips: [], complete: [], releases: [] };
+    const toSend: GatedAttempt[] = [];
+    for (const attempt of attempts) {
+      const gate = await this.gateOf(attempt, now);
+      if (gate.kind === 'send') toSend.push(attempt);
+      else this.plan(attempt, gate, writes, now);
+    }
+    if (writes.complete.length > 0) {
+      await this.transactions.run(async (manager) => {
+        // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
+        await this.deliveries.holdTasks(manager, [
+          ...writes.holds.map((row) => row.taskId),
+          ...writes.skips.map(({ row }) => row.taskId),
+        ]);
+        await this.holds.hold(manager, writes.holds);
+        await this.holds.skip(
+          manager,
+          writes.skips.map(({ row }) => row),
+          writes.skips.map(({ send }) => send),
+        );
+        await this.queue.enqueueDeliveries(manager, writes.releases);
+        await this.queue.complete(manager, DELIVERY_QUEUE, writes.complete);
+      });
+    }
+    await this.advanceReminders(toSend.filter(({ claim }) => claim.event === 'reminder'));
+    return toSend.map(({ claim }) => claim);
+  }
+
+  /** The gate of one attempt; a cooldown's release folds its alerts first. */
+  private async gateOf({ claim, context }: GatedAttempt, now: Date): Promise<DeliveryGate> {
+    const preferences = context.preferences ?? DEFAULT_PREFERENCES;
+    const gate = decideDeliveryGate({
+      event: claim.event,
+      pauseReason: claim.config?.pause_reason ?? null,
+      reminderDue: claim.event === 'reminder' ? reminderDue(claim, context) : null,
+      digest: false,
+      cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
+      preferences,
+      now,
+    });
+    if (gate.kind !== 'release') return gate;
+    // Folded already (held again for quiet hours since): the fold stands.
+    if (context.folded === null) {
+      const outcome = await this.fold(claim);
+      if (outcome.skip !== null) return { kind: 'skip', reason: outcome.skip };
+      claim.content = { ...claim.content, folded: outcome.folded };
+    }
+    return decideQuietHoursGate(claim.event, now, preferences);
+  }
+
+  /**
+   * The end of a cooldown: of the alerts that waited for it through this channel, those made
+   * stale are dropped and the latest of each event goes, folding the others. Every waiting
+   * delivery reaches the same decision from the same rows.
+   */
+  private async fold(claim: ClaimedAttempt): Promise<{ skip: string | null; folded: number }> {
+    const until = new Date(claim.cooldownUntil as string);
+    const window = await this.holds.cooldownWindow(
+      this.dataSource.manager,
+      claim.taskId,
+      claim.channel,
+      until,
+    );
+    const waiting: WaitingAlert[] = window.waiting.map((row) => ({
+      recordId: row.id,
+      event: row.event,
+      occurredAt: new Date(row.occurred_at),
+    }));
+    const release = releaseCooldown(waiting, window.withdrawnAt);
+    const mine = release.send.find((alert) => alert.recordId === claim.deliveryId);
+    if (mine) return { skip: null, folded: mine.folded };
+    const self = waiting.find((alert) => alert.recordId === claim.deliveryId);
+    const stale =
+      self !== undefined && window.withdrawnAt !== null && self.occurredAt < window.withdrawnAt;
+    return { skip: stale ? MADE_STALE : FOLDED_AWAY, folded: 0 };
+  }
+
+  private plan(
+    { claim, context }: GatedAttempt,
+    gate: DeliveryGate,
+    writes: GateWrites,
+    now: Date,
+  ): void {
+    if (gate.kind === 'send' || gate.kind === 'release' || gate.kind === 'digest') return;
+    writes.complete.push(claim.jobId);
+    if (gate.kind === 'drop') return;
+    if (gate.kind === 'skip') {
+      writes.skips.push({
+        row: { ...deliveryOf(claim), reason: gate.reason },
+        send: sendOf(claim, 'skipped', gate.reason, now),
+      });
+      return;
+    }
+    const release = releaseJob(claim, gate.until);
+    writes.releases.push(release);
+    writes.holds.push({
+      ...deliveryOf(claim),
+      jobId: release.id,
+      heldUntil: gate.until,
+      reason: gate.reason satisfies HoldReason,
+      cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
+      folded: claim.content.folded ?? context.folded,
+      send: sendOf(claim, 'held', null, now),
+    });
+  }
+
+  /**
+   * Reminders about to go out: the task counts them, and the next one of each is queued (in its
+   * own transaction, the task locked first).
+   */
+  private async advanceReminders(reminders: GatedAttempt[]): Promise<void> {
+    if (reminders.length === 0) return;
+    await this.transactions.run(async (manager) => {
+      await lockTasks(
+        manager,
+        reminders.map(({ claim }) => claim.taskId),
+      );
+      for (const { claim } of reminders) {
+        await manager.query(
+          `UPDATE tasks SET alert_repeats_sent = greatest(alert_repeats_sent, $3)
+           WHERE id = $1 AND alert_execution_id = $2`,
+          [claim.taskId, claim.executionId, claim.repeat],
+        );
+      }
+      await this.queue.enqueueDeliveries(
+        manager,
+        reminders.flatMap(({ claim, context }) => {
+          const next = nextReminder(claim, context);
+          return next ? [next] : [];
+        }),
+      );
+    });
+  }
+}
+
+/** Locks tasks for a change in id order (FOR NO KEY UPDATE). */
+async function lockTasks(manager: EntityManager, taskIds: string[]): Promise<void> {
+  await queryRows(
+    manager,
+    'SELECT id FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+    [[...new Set(taskIds)]],
+  );
+}
+
+/** The reminder input of a reminder's task, counting the reminders before this one. */
+function reminderInput(claim: ClaimedAttempt, context: AttemptContextRow, repeatsSent: number) {
+  const standing =
+    context.alert_execution_id === claim.executionId && context.alert_notified_at !== null;
+  return decideReminder({
+    notifyBehavior: context.notify_behavior,
+    taskState: context.task_state,
+    repeatEveryMs: alertPolicyTimes(context.alert_policy).repeatEveryMs,
+    repeatMax: context.alert_policy?.repeat_max ?? 0,
+    alert: standing
+      ? {
+          notifiedAt: new Date(context.alert_notified_at as Date),
+          acknowledgedAt: context.alert_acknowledged_at,
+          repeatsSent,
+        }
+      : null,
+  });
+}
+
+/** Whether this reminder is still due: its alert stands unacknowledged on an active task. */
+function reminderDue(claim: ClaimedAttempt, context: AttemptContextRow): boolean {
+  const repeat = claim.repeat ?? 1;
+  const decision = reminderInput(claim, context, repeat - 1);
+  return decision.remind && decision.repeat === repeat;
+}
+
+function nextReminder(claim: ClaimedAttempt, context: AttemptContextRow): DeliveryJob | null {
+  const decision = reminderInput(claim, context, claim.repeat ?? 1);
+  if (!decision.remind) return null;
+  return reminderJob(
+    { executionId: claim.executionId, taskId: claim.taskId, channel: claim.channel },
+    decision.repeat,
+    decision.at,
+  );
+}
+
+/** The job that runs a held delivery again at `until`, as its first attempt. */
+function releaseJob(claim: ClaimedAttempt, until: Date): DeliveryJob {
+  return {
+    id: derivedJobId('delivery-release', claim.deliveryId, until.toISOString()),
+    data: {
+      executionId: claim.executionId,
+      taskId: claim.taskId,
+      channel: claim.channel,
+      event: claim.event,
+      deliveryId: claim.deliveryId,
+      attempt: 1,
+      webhookId: claim.webhookId,
+      ...(claim.cooldownUntil ? { cooldownUntil: claim.cooldownUntil } : {}),
+      ...(claim.repeat ? { repeat: claim.repeat } : {}),
+    },
+    startAfter: until,
+  };
+}
+
+function deliveryOf(claim: ClaimedAttempt) {
+  return {
+    id: claim.deliveryId,
+    executionId: claim.executionId,
+    taskId: claim.taskId,
+    channel: claim.channel,
+    event: claim.event,
+    jobId: claim.jobId,
+  };
+}
+
+function sendOf(
+  claim: ClaimedAttempt,
+  status: 'held' | 'skipped',
+  errorMessage: string | null,
+  now: Date,
+): SendRecordWrite {
+  return {
+    deliveryId: claim.deliveryId,
+    userId: claim.userId,
+    taskId: claim.taskId,
+    executionId: claim.executionId,
+    recipient: claim.recipient,
+    notificationType: claim.channel,
+    event: claim.event,
+    status,
+    errorMessage,
+    attempt: claim.attempt,
+    attemptedAt: now,
+  };
+}

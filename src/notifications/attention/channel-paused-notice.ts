@@ -1,0 +1,130 @@
+import { MailerService } from '@nestjs-modules/mailer';
+import {
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import type { DataSource } from 'typeorm';
+import { InjectConfig } from '../../config/config-slice';
+import { queryRows } from '../../database/sql-rows';
+import { TransactionRunner } from '../../database/transaction-runner';
+import {
+  JobQueueService,
+  OWNER_NOTICE_QUEUE,
+  type QueueJob,
+} from '../../scheduler/job-queue.service';
+import { QueuePuller } from '../../scheduler/queue-puller';
+import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
+import { CHANNELS } from '../channels/channel-registry';
+import { emailConfig, type EmailConfig } from '../channels/email/email.config';
+import { oneLine } from '../content/notification-content';
+
+/** What the owner of a config that paused itself is told (docs/attention.md). */
+export interface ChannelPausedNotice {
+  userId: string;
+  taskId: string;
+  taskName: string;
+  channel: string;
+  reason: string;
+}
+
+/** The email that tells it, at the account's address. */
+export function pausedNoticeEmail(notice: ChannelPausedNotice): { subject: string; text: string } {
+  const name = oneLine(notice.taskName) || 'Monitor';
+  const label =
+    CHANNELS.find((channel) => channel.type === notice.channel)?.label ?? notice.channel;
+  return {
+    subject: `[Monitor] ${name}: ${label} notifications paused`,
+    text: [
+      `Your monitor "${name}" stopped sending ${label} notifications: ${notice.reason}.`,
+      '',
+      'Its events are recorded as skipped until the config is saved again or resumed:',
+      `POST /api/v1/tasks/${notice.taskId}/notifications/${notice.channel}/resume`,
+      '',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Sends the owner notices, one email each; the queue retries one that fails. An account without
+ * an email address gets none.
+ */
+@Injectable()
+export class ChannelPausedNoticeWorker
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly puller: QueuePuller<ChannelPausedNotice>;
+
+  constructor(
+    @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
+    @InjectConfig(emailConfig) private readonly email: EmailConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly mailer: MailerService,
+    private readonly transactions: TransactionRunner,
+    private readonly queue: JobQueueService,
+    @InjectPinoLogger(ChannelPausedNoticeWorker.name) private readonly logger: PinoLogger,
+  ) {
+    this.puller = new QueuePuller<ChannelPausedNotice>(queue, logger, {
+      queue: OWNER_NOTICE_QUEUE,
+      label: 'owner notices',
+      capacity: 8,
+      maxFetch: 8,
+      minFetch: 1,
+      idleMs: 1000,
+      run: (jobs, release) => this.sendAll(jobs, release),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.scheduler.workerEnabled) this.puller.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.puller.stop();
+  }
+
+  private async sendAll(
+    jobs: Array<QueueJob<ChannelPausedNotice>>,
+    release: () => void,
+  ): Promise<void> {
+    await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await this.send(job.data, job.id);
+          await this.transactions.run((manager) =>
+            this.queue.complete(manager, OWNER_NOTICE_QUEUE, job.id),
+          );
+        } catch (error) {
+          this.logger.warn({ err: error }, 'Sending an owner notice failed');
+          await this.queue.failOnceReachable(
+            OWNER_NOTICE_QUEUE,
+            job.id,
+            'sending failed',
+            Date.now() + 60_000,
+          );
+        } finally {
+          release();
+        }
+      }),
+    );
+  }
+
+  private async send(notice: ChannelPausedNotice, jobId: string): Promise<void> {
+    const [owner] = await queryRows<{ email: string | null }>(
+      this.dataSource,
+      'SELECT email FROM users WHERE id = $1',
+      [notice.userId],
+    );
+    if (!owner?.email) return;
+    const domain = /@([^>\s]+)>?\s*$/.exec(this.email.mailFrom)?.[1] ?? 'localhost';
+    await this.mailer.sendMail({
+      to: owner.email,
+      from: this.email.mailFrom,
+      ...pausedNoticeEmail(notice),
+      messageId: `<${jobId}@${domain}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+  }
+}

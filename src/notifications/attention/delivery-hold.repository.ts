@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { queryRows } from '../../database/sql-rows';
+import type { DeliveryEvent } from '../channels/notification-types';
+import type { HoldReason } from '../delivery/notification-delivery.entity';
+import {
+  heldSendsUpdate,
+  sendParameters,
+  sendsInsert,
+  type SendRecordWrite,
+} from '../delivery/notification-delivery.repository';
+import type { NotificationType } from '../channels/channel-registry';
+
+/** A delivery that waits: its row becomes `held` until `heldUntil`, when `jobId` runs it again. */
+export interface HeldDelivery {
+  id: string;
+  executionId: string;
+  taskId: string;
+  channel: NotificationType;
+  event: DeliveryEvent;
+  jobId: string;
+  heldUntil: Date;
+  reason: HoldReason;
+  /** Set when it waits for a cooldown (kept through a later hold), and what its release folded. */
+  cooldownUntil: Date | null;
+  folded: number | null;
+  /** Its `held` send record, written when it first waits. */
+  send: SendRecordWrite;
+}
+
+/** A waiting alert of one cooldown release. */
+export interface CooldownWindowRow {
+  id: string;
+  event: 'condition_met' | 'values_changed';
+  occurred_at: Date;
+}
+
+/** The statements of deliveries that wait, are skipped, or are folded (docs/attention.md). */
+@Injectable()
+export class DeliveryHoldRepository {
+  /**
+   * Makes deliveries `held` (attempt 0, so the attempt that runs at the end goes) and writes a
+   * `held` send record for each that has none yet. A final delivery is left alone.
+   */
+  async hold(manager: EntityManager, rows: HeldDelivery[]): Promise<void> {
+    if (rows.length === 0) return;
+    const ordered = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const held = await queryRows<{ id: string }>(
+      manager,
+      `INSERT INTO notification_deliveries AS d (id, execution_id, task_id, channel, event,
+         attempt, state, job_id, held_until, hold_reason, cooldown_until, folded)
+       SELECT v.id, v.execution_id, v.task_id, v.channel, v.event, 0, 'held', v.job_id,
+         v.held_until, v.hold_reason, v.cooldown_until, v.folded
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::uuid[],
+         $7::timestamptz[], $8::varchar[], $9::timestamptz[], $10::int[])
+         AS v(id, execution_id, task_id, channel, event, job_id, held_until, hold_reason,
+           cooldown_until, folded)
+       ON CONFLICT (id) DO UPDATE SET state = 'held', job_id = excluded.job_id,
+         held_until = excluded.held_until, hold_reason = excluded.hold_reason,
+         cooldown_until = coalesce(d.cooldown_until, excluded.cooldown_until),
+         folded = coalesce(excluded.folded, d.folded), worker_id = NULL, updated_at = now()
+       WHERE d.state IN ('held', 'sending', 'retry_scheduled')
+       RETURNING d.id`,
+      [
+        ordered.map((row) => row.id),
+        ordered.map((row) => row.executionId),
+        ordered.map((row) => row.taskId),
+        ordered.map((row) => row.channel),
+        ordered.map((row) => row.event),
+        ordered.map((row) => row.jobId),
+        ordered.map((row) => row.heldUntil.toISOString()),
+        ordered.map((row) => row.reason),
+        ordered.map((row) => row.cooldownUntil?.toISOString() ?? null),
+        ordered.map((row) => row.folded),
+      ],
+    );
+    const written = new Set(held.map((row) => row.id));
+    const sends = ordered.filter((row) => written.has(row.id)).map((row) => row.send);
+    if (sends.length === 0) return;
+    await manager.query(
+      `${sendsInsert(0)}
+       WHERE NOT EXISTS (SELECT 1 FROM notification_sends n
+         WHERE n.delivery_id = s.delivery_id AND n.status = 'held')`,
+      sendParameters(sends),
+    );
+  }
+
+  /**
+   * Ends deliveries as `skipped` (a paused config, an alert folded away or made stale): the row,
+   * and its `held` send record or a new `skipped` one.
+   */
+  async skip(
+    manager: EntityManager,
+    rows: SkippedDelivery[],
+    sends: SendRecordWrite[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const ordered = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    await manager.query(
+      `INSERT INTO notification_deliveries AS d (id, execution_id, task_id, channel, event,
+         attempt, state, job_id, last_error)
+       SELECT v.id, v.execution_id, v.task_id, v.channel, v.event, 0, 'skipped', v.job_id, v.reason
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[], $6::uuid[],
+         $7::text[]) AS v(id, execution_id, task_id, channel, event, job_id, reason)
+       ON CONFLICT (id) DO UPDATE SET state = 'skipped', last_error = excluded.last_error,
+         worker_id = NULL, updated_at = now()
+       WHERE d.state IN ('held', 'sending', 'retry_scheduled')`,
+      [
+        ordered.map((row) => row.id),
+        ordered.map((row) => row.executionId),
+        ordered.map((row) => row.taskId),
+        ordered.map((row) => row.channel),
+        ordered.map((row) => row.event),
+        ordered.map((row) => row.jobId),
+        ordered.map((row) => row.reason),
+      ],
+    );
+    await manager.query(
+      `WITH held AS (${heldSendsUpdate(0)} RETURNING n.delivery_id)
+       ${sendsInsert(0)} WHERE s.delivery_id NOT IN (SELECT delivery_id FROM held)`,
+      sendParameters(sends),
+    );
+  }
+
+  /**
+   * The alerts that waited for one cooldown of a task through one channel, and when the task's
+   * condition was last found not met (what makes earlier alerts stale).
+   */
+  async cooldownWindow(
+    manager: EntityManager,
+    taskId: string,
+    channel: NotificationType,
+    cooldownUntil: Date,
+  ): Promise<{ waiting: CooldownWindowRow[]; withdrawnAt: Date | null }> {
+    const waiting = await queryRows<CooldownWindowRow>(
+      manager,
+      `SELECT d.id, d.event, coalesce(e.completed_at, e.created_at) AS occurred_at
+       FROM notification_deliveries d JOIN executions e ON e.id = d.execution_id
+       WHERE d.task_id = $1 AND d.cooldown_until = $3 AND d.channel = $2`,
+      [taskId, channel, cooldownUntil.toISOString()],
+    );
+    const [withdrawn] = await queryRows<{ at: Date | null }>(
+      manager,
+      `SELECT max(completed_at) AS at FROM executions
+       WHERE task_id = $1 AND status = 'success' AND condition_met = false`,
+      [taskId],
+    );
+    return { waiting, withdrawnAt: withdrawn?.at ?? null };
+  }
+}
+
+/** A delivery that ends `skipped`, and why. */
+export interface SkippedDelivery {
+  id: string;
+  executionId: string;
+  taskId: string;
+  channel: NotificationType;
+  event: DeliveryEvent;
+  jobId: string;
+  reason: string;
+}
