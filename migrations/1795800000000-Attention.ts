@@ -35,6 +35,11 @@ export class Attention1795800000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "ix_notification_sends_held_delivery_id" ON "notification_sends" ("delivery_id") WHERE status = 'held'`,
     );
+    // Open deliveries include the held ones now (a deactivation cancels them too).
+    await queryRunner.query(`DROP INDEX "public"."ix_notification_deliveries_open_updated_at"`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_notification_deliveries_open_updated_at" ON "notification_deliveries" ("updated_at") WHERE state IN ('held', 'sending', 'retry_scheduled')`,
+    );
     await queryRunner.query(
       `CREATE INDEX "ix_notification_deliveries_cooldown" ON "notification_deliveries" ("task_id", "cooldown_until") WHERE cooldown_until IS NOT NULL`,
     );
@@ -42,6 +47,10 @@ export class Attention1795800000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "public"."ix_notification_deliveries_cooldown"`);
+    await queryRunner.query(`DROP INDEX "public"."ix_notification_deliveries_open_updated_at"`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_notification_deliveries_open_updated_at" ON "notification_deliveries" ("updated_at") WHERE state IN ('sending', 'retry_scheduled')`,
+    );
     await queryRunner.query(`DROP INDEX "public"."ix_notification_sends_held_delivery_id"`);
     await queryRunner.query(`ALTER TABLE "notification_sends" DROP COLUMN "delivery_id"`);
     await queryRunner.query(`ALTER TABLE "notification_deliveries" DROP COLUMN "folded"`);

@@ -53,7 +53,7 @@ describe('MCP: credentials, limits and the transport', () => {
     const user = await factory.user();
     const client = await connectMcp(testApp, `Bearer ${user.jwt}`);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(12);
+    expect(tools).toHaveLength(13);
     await client.close();
   });
 

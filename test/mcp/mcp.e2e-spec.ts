@@ -7,6 +7,7 @@ import { startTaskHarness, uniqueQuery, type TaskHarness } from '../tasks/task-a
 import { callTool, connectMcp, textOf } from './mcp-client';
 
 const TOOLS = [
+  'acknowledge_task',
   'create_task',
   'delete_task',
   'execute_task',
@@ -44,7 +45,7 @@ describe('MCP: tools over the REST services', () => {
     await harness.close();
   });
 
-  it('should list the twelve tools with schemas derived from the REST DTOs', async () => {
+  it('should list the thirteen tools with schemas derived from the REST DTOs', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
     const create = tools.find((tool) => tool.name === 'create_task')!;
@@ -112,6 +113,10 @@ describe('MCP: tools over the REST services', () => {
     ).toMatchObject({ name: 'Renamed', state: 'active' });
     const paused = await callTool(client, 'pause_task', { id: task.id });
     expect(paused.structuredContent).toMatchObject({ state: 'paused', next_run: null });
+    // No alert stands on a task that never met its condition.
+    const acknowledged = await callTool(client, 'acknowledge_task', { id: task.id });
+    expect(acknowledged).toMatchObject({ isError: true });
+    expect(textOf(acknowledged)).toBe('No alert to acknowledge');
 
     const deleted = await callTool(client, 'delete_task', { id: task.id });
     expect(deleted.isError).toBeFalsy();

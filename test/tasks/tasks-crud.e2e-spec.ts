@@ -53,6 +53,8 @@ describe('Tasks: create, list, get and delete', () => {
         evidence: null,
         pages: null,
         page_rule: null,
+        alert_policy: null,
+        alert: null,
         next_run: expect.stringMatching(ISO_TIMESTAMP),
         is_public: false,
         view_count: 0,

@@ -31,7 +31,8 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
  * How a send record ended; `held` waits (quiet hours, a cooldown, a digest) and is updated when
  * its delivery goes out; `skipped` was not sent (a paused config, an alert folded or made stale).
  */
-export type SendStatus = 'success' | 'failed' | 'held' | 'skipped';
+export const SEND_STATUSES = ['success', 'failed', 'held', 'skipped'] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
 
 /** What every channel config holds. */
 export interface NotificationConfigBase {

@@ -52,7 +52,7 @@ export const FINAL_DELIVERY_STATES: DeliveryState[] = [
   where: 'cooldown_until IS NOT NULL',
 })
 @Index('ix_notification_deliveries_open_updated_at', ['updatedAt'], {
-  where: "state IN ('sending', 'retry_scheduled')",
+  where: "state IN ('held', 'sending', 'retry_scheduled')",
 })
 export class NotificationDeliveryEntity {
   @PrimaryColumn('uuid')

@@ -373,8 +373,14 @@ export class NotificationDeliveryRepository {
     await manager.query(
       `UPDATE notification_deliveries SET state = 'cancelled', last_error = $2, worker_id = NULL,
          updated_at = now()
-       WHERE state IN ('sending', 'retry_scheduled')
+       WHERE state IN ('held', 'sending', 'retry_scheduled')
          AND task_id IN (SELECT id FROM tasks WHERE user_id = $1)`,
+      [userId, reason],
+    );
+    // Their waiting send records end as the deliveries do.
+    await manager.query(
+      `UPDATE notification_sends SET status = 'skipped', error_message = $2
+       WHERE user_id = $1 AND status = 'held'`,
       [userId, reason],
     );
     return jobs.map((job) => job.id);

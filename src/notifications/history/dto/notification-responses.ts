@@ -3,7 +3,7 @@ import { TimestampProperty, UuidProperty } from '../../../common/openapi/schema-
 import { GroundingSourceResponse } from '../../../executions/execution.mapper';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../channels/channel-registry';
 import type { SendStatus } from '../../channels/notification-types';
-import { SEND_EVENTS, type SendEvent } from '../../channels/notification-types';
+import { SEND_EVENTS, SEND_STATUSES, type SendEvent } from '../../channels/notification-types';
 
 /** A Notification send record (docs/api.md): exactly these fields. */
 export class SendRecordResponse {
@@ -34,7 +34,11 @@ export class SendRecordResponse {
   @ApiProperty({ enum: SEND_EVENTS })
   event: SendEvent;
 
-  @ApiProperty({ enum: ['success', 'failed'], description: 'One record per attempt' })
+  @ApiProperty({
+    enum: SEND_STATUSES,
+    description:
+      'One record per attempt; `held` waits (quiet hours, a cooldown, a digest) and becomes the outcome when it goes out; `skipped` was not sent',
+  })
   status: SendStatus;
 
   @ApiProperty({ type: String, nullable: true, description: 'Set when delivery failed' })
