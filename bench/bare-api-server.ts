@@ -49,7 +49,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     );
     return task === null
       ? send(response, 409, { detail: 'Key in use' })
-      : send(response, 201, task);
+      : send(response, 200, task);
   }
   send(response, 404, { detail: 'Not Found' });
 }

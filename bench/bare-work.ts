@@ -3,7 +3,8 @@
  * against: `bare-api-server.ts` (`node:http`) and `nest-floor-server.ts` (NestJS on Express with
  * nothing of the service's own). Each request does what the service's hot paths do in the
  * database (API key lookup by hash, one upsert of the three rate-limit windows, the query; with an
- * Idempotency-Key, its claim and its kept answer) as named prepared statements, as the service's
+ * Idempotency-Key, its claim, the count of live keys and its answer kept in the transaction of the
+ * insert) as named prepared statements, as the service's
  * hot statements are, and maps rows to the API's JSON; nothing else: no validation, no logging.
  */
 import { createHash } from 'node:crypto';
@@ -23,12 +24,15 @@ const WINDOWS = [
 ];
 
 const TASK_COLUMNS = `t.id, t.user_id, t.name, t.search_query, t.condition_description, t.state, t.notify_behavior,
-  t.next_run, t.is_public, t.view_count, t.subscriber_count, t.forked_from_task_id, t.last_known_state,
-  t.last_execution_id, t.notifications, t.state_changed_at, t.created_at, t.updated_at`;
+  t.output_schema, t.evidence, t.pages, t.page_rule, t.next_run, t.is_public, t.view_count, t.subscriber_count,
+  t.forked_from_task_id, t.last_known_state, t.last_execution_id, t.notifications, t.state_changed_at,
+  t.created_at, t.updated_at`;
 const EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status AS e_status, e.started_at AS e_started_at,
   e.completed_at AS e_completed_at, e.result AS e_result, e.error_message AS e_error_message,
   e.notification AS e_notification, e.grounding_sources AS e_grounding_sources, e.condition_met AS e_condition_met,
-  e.answer AS e_answer, e.reasoning AS e_reasoning, e.created_at AS e_created_at`;
+  e.claimed_met AS e_claimed_met, e.evidence AS e_evidence, e.output_values AS e_output_values,
+  e.value_changes AS e_value_changes, e.answer AS e_answer, e.reasoning AS e_reasoning, e.usage AS e_usage,
+  e.page_results AS e_page_results, e.verdict_execution_id AS e_verdict_execution_id, e.created_at AS e_created_at`;
 
 export type Row = Record<string, unknown>;
 
@@ -36,6 +40,7 @@ function iso(value: unknown): string | null {
   return value instanceof Date ? value.toISOString() : null;
 }
 
+/** A row as the service answers its owner: the same fields in the same order, so the same bytes. */
 function toTask(row: Row): Row {
   const notifications = row.notifications as Array<{
     type: string;
@@ -50,6 +55,10 @@ function toTask(row: Row): Row {
     condition_description: row.condition_description,
     state: row.state,
     notify_behavior: row.notify_behavior,
+    output_schema: row.output_schema,
+    evidence: row.evidence,
+    pages: row.pages,
+    page_rule: row.page_rule,
     next_run: iso(row.next_run),
     is_public: row.is_public,
     view_count: row.view_count,
@@ -71,8 +80,15 @@ function toTask(row: Row): Row {
             notification: row.e_notification,
             grounding_sources: row.e_grounding_sources,
             condition_met: row.e_condition_met,
+            claimed_met: row.e_claimed_met,
+            evidence: row.e_evidence,
+            values: row.e_output_values,
+            changes: row.e_value_changes,
             answer: row.e_answer,
             reasoning: row.e_reasoning,
+            usage: row.e_usage,
+            page_results: row.e_page_results,
+            verdict_execution_id: row.e_verdict_execution_id,
             created_at: iso(row.e_created_at),
           },
     notifications,
@@ -138,8 +154,10 @@ export async function findTask(id: string, userId: string): Promise<Row | null> 
 }
 
 /**
- * Creates a task from a parsed body; with an Idempotency-Key, claims it first (null when it is
- * taken) and keeps the answer after. `raw` is the body as received, fingerprinted for the claim.
+ * Creates a task from a parsed body, answered as the service answers a create. With an
+ * Idempotency-Key, as the service does: claims the key (null when another request holds it),
+ * counts the user's live keys, then inserts the task and keeps its answer in one transaction.
+ * `raw` is the body as received, fingerprinted for the claim.
  */
 export async function createTask(
   userId: string,
@@ -147,36 +165,54 @@ export async function createTask(
   raw: string,
   key: string | undefined,
 ): Promise<Row | null> {
-  if (key !== undefined) {
-    const claimed = await query(
-      'claim',
-      `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, created_at)
-       VALUES ($1, $2, gen_random_uuid(), $3, now()) ON CONFLICT DO NOTHING`,
-      [userId, key, createHash('sha256').update(raw).digest('hex')],
-    );
-    if (claimed.rowCount === 0) return null;
-  }
-  const { rows } = await query<Row>(
-    'insert',
-    `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notify_behavior, notifications, state_changed_at)
-     VALUES ($1, $2, $3, $4, $5, 'once', '[]', now())
-     RETURNING ${TASK_COLUMNS.replace(/t\./g, '')}, NULL AS e_id`,
-    [
-      userId,
-      body.name ?? 'New Monitor',
-      body.search_query,
-      body.condition_description ?? body.search_query,
-      body.state ?? 'active',
-    ],
+  const values = [
+    userId,
+    body.name ?? 'New Monitor',
+    body.search_query,
+    body.condition_description ?? body.search_query,
+    body.state ?? 'active',
+  ];
+  if (key === undefined) return created((await query<Row>('insert', INSERT, values)).rows[0]);
+  const claimed = await query(
+    'claim',
+    `INSERT INTO idempotency_keys (user_id, key, claim, fingerprint, created_at)
+     VALUES ($1, $2, gen_random_uuid(), $3, now()) ON CONFLICT DO NOTHING`,
+    [userId, key, createHash('sha256').update(raw).digest('hex')],
   );
-  const task = toTask(rows[0]);
-  if (key !== undefined) {
-    await query(
-      'keep',
-      `UPDATE idempotency_keys SET response_status = 201, response_body = $3
-       WHERE user_id = $1 AND key = $2`,
-      [userId, key, JSON.stringify(task)],
+  if (claimed.rowCount === 0) return null;
+  await query(
+    'live',
+    `SELECT count(*)::int AS live FROM (
+       SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND created_at >= now() - interval '1 day' LIMIT 10001
+     ) AS k`,
+    [userId],
+  );
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const task = created(
+      (await client.query<Row>({ name: 'insert', text: INSERT, values })).rows[0],
     );
+    await client.query({
+      name: 'keep',
+      text: `UPDATE idempotency_keys SET response_status = 200, response_body = $3
+             WHERE user_id = $1 AND key = $2`,
+      values: [userId, key, JSON.stringify(task)],
+    });
+    await client.query('COMMIT');
+    return task;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
   }
-  return task;
+}
+
+const INSERT = `INSERT INTO tasks (user_id, name, search_query, condition_description, state, notify_behavior, notifications, state_changed_at)
+  VALUES ($1, $2, $3, $4, $5, 'once', '[]', now())
+  RETURNING ${TASK_COLUMNS.replace(/t\./g, '')}, NULL AS e_id`;
+
+function created(row: Row): Row {
+  return { ...toTask(row), immediate_execution_error: null };
 }

@@ -16,6 +16,7 @@ import {
   Controller,
   Get,
   Headers,
+  HttpCode,
   Module,
   NotFoundException,
   Param,
@@ -52,6 +53,7 @@ class TasksController {
   }
 
   @Post()
+  @HttpCode(200)
   async create(
     @Body() body: Row,
     @Headers('authorization') authorization?: string,

@@ -148,6 +148,10 @@ export class CreatedTaskResponse extends TaskResponse {
  * The one place a task becomes an API object, so nothing owner-only can reach another caller
  * through one forgotten endpoint. Anyone but the owner gets no `user_id`, no notification config
  * (emails, webhook URLs, headers, secrets), no page headers and no error details.
+ *
+ * One object literal, built once per task: the lists serialise it as it is, and a field added
+ * here is in every task answer. `user_id` is `undefined` for anyone but the owner, which JSON
+ * leaves out.
  */
 export function toTaskResponse(
   task: TaskEntity,
@@ -157,8 +161,9 @@ export function toTaskResponse(
   const owner = viewer === 'owner';
   const email = task.notifications.find((config) => config.type === 'email');
   const webhook = task.notifications.find((config) => config.type === 'webhook');
-  const response: TaskResponse = {
+  return {
     id: task.id,
+    user_id: owner ? task.userId : undefined,
     name: task.name,
     search_query: task.searchQuery,
     condition_description: task.conditionDescription,
@@ -185,7 +190,6 @@ export function toTaskResponse(
     created_at: task.createdAt.toISOString(),
     updated_at: task.updatedAt?.toISOString() ?? null,
   };
-  return owner ? { id: response.id, user_id: task.userId, ...withoutId(response) } : response;
 }
 
 /**
@@ -226,9 +230,4 @@ export function withoutHeaders(page: PageTarget): PageTarget {
   return page.selector === undefined
     ? { url: page.url }
     : { url: page.url, selector: page.selector };
-}
-
-function withoutId(response: TaskResponse): Omit<TaskResponse, 'id'> {
-  const { id: _id, ...rest } = response;
-  return rest;
 }

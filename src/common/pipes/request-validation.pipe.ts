@@ -86,6 +86,9 @@ export class RequestValidationPipe implements PipeTransform {
   }
 }
 
+/** Whether a class has rules, read once per class: the rules are declared when it is loaded. */
+const HAS_RULES = new WeakMap<object, boolean>();
+
 function hasValidationRules(metatype: unknown): boolean {
   if (
     typeof metatype !== 'function' ||
@@ -93,7 +96,12 @@ function hasValidationRules(metatype: unknown): boolean {
   ) {
     return false;
   }
-  return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+  let known = HAS_RULES.get(metatype);
+  if (known === undefined) {
+    known = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+    HAS_RULES.set(metatype, known);
+  }
+  return known;
 }
 
 export const TOO_DEEP_TO_ECHO = '[nested too deeply to echo]';
