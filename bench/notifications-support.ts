@@ -1,3 +1,4 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -14,9 +15,13 @@ import { ROOT, spawnService, type ServiceProcess } from './bench-support';
  * `tsc -p tsconfig.build.json` that `npm run build` runs), so they never race another benchmark
  * or build over `dist/` on a shared machine.
  */
-export const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'notifications-bench');
+const BUILD_ROOT = join(ROOT, 'node_modules', '.cache', 'notifications-bench');
+export const BUILD_DIR = join(BUILD_ROOT, 'dist');
 
+/** Builds the service into BUILD_DIR, with the `package.json` it reads beside it (as `dist/`). */
 export function buildService(): void {
+  mkdirSync(BUILD_ROOT, { recursive: true });
+  copyFileSync(join(ROOT, 'package.json'), join(BUILD_ROOT, 'package.json'));
   execFileSync(
     process.execPath,
     [

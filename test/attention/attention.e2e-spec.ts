@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
+import { SmtpTestServer } from '../support/smtp-test-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -24,6 +25,7 @@ interface WebhookBody {
 describe('Attention', () => {
   let gemini: GeminiStandIn;
   let receiver: WebhookReceiver;
+  let smtp: SmtpTestServer;
   let testApp: TestApp;
   let user: TestUser;
 
@@ -31,9 +33,11 @@ describe('Attention', () => {
     gemini = await new GeminiStandIn().start();
     answerByQuery(gemini);
     receiver = await new WebhookReceiver().start();
+    smtp = await new SmtpTestServer().start();
     testApp = await startTestApp({
       gemini,
       env: {
+        SMTP_URL: smtp.url,
         ALERT_MIN_COOLDOWN: '1s',
         ALERT_MIN_REPEAT: '1s',
         CHANNEL_PAUSE_AFTER_FAILURES: '2',
@@ -46,6 +50,7 @@ describe('Attention', () => {
   afterAll(async () => {
     await testApp.close();
     await receiver.stop();
+    await smtp.stop();
     await gemini.stop();
   });
 
@@ -263,7 +268,7 @@ describe('Attention', () => {
     expect(receiver.requestsTo(path)).toHaveLength(2);
   });
 
-  it('should hold alerts in quiet hours until they end, and keep failures going', async () => {
+  it('should hold an alert in quiet hours and send it when they end, updating its record', async () => {
     const own = await new Factory(testApp).user();
     const now = new Date();
     const hhmm = (date: Date) => date.toISOString().slice(11, 16);
@@ -327,6 +332,17 @@ describe('Attention', () => {
       { what: 'the config to pause' },
     );
     expect(config.pause_reason).toBe('2 deliveries in a row failed: HTTP 404');
+    // The owner is told once, at the account's address.
+    const [notice] = await waitFor(
+      async () => {
+        const found = smtp.messagesTo(user.email);
+        return found.length > 0 ? found : undefined;
+      },
+      { what: "the owner's notice" },
+    );
+    expect(notice.subject).toBe(`[Monitor] ${task.name}: Webhook notifications paused`);
+    expect(notice.text).toContain('2 deliveries in a row failed: HTTP 404');
+    expect(notice.text).toContain(`/api/v1/tasks/${task.id}/notifications/webhook/resume`);
     const sent = receiver.requestsTo(path).length;
     await runCheck(task.id);
     const skipped = await waitFor(
@@ -350,5 +366,6 @@ describe('Attention', () => {
       .set('Authorization', user.auth)
       .expect(404);
     receiver.respondWith({ status: 200, body: 'ok' });
+    expect(smtp.messagesTo(user.email)).toHaveLength(1);
   });
 });
