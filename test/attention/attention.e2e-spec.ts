@@ -367,5 +367,20 @@ describe('Attention', () => {
       .expect(404);
     receiver.respondWith({ status: 200, body: 'ok' });
     expect(smtp.messagesTo(user.email)).toHaveLength(1);
+
+    // Saving the notifications resumes a paused config too.
+    await testApp.db.query(
+      `UPDATE tasks SET notifications = jsonb_set(notifications, '{0,paused_at}', '"2026-01-01T00:00:00.000Z"')
+       WHERE id = $1`,
+      [task.id],
+    );
+    const saved = await testApp.http
+      .put(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', user.auth)
+      .send({ notifications: [{ type: 'webhook', url: `${receiver.url}${path}` }] })
+      .expect(200);
+    expect(
+      (saved.body as { notifications: Array<Record<string, unknown>> }).notifications[0].paused_at,
+    ).toBeUndefined();
   });
 });
