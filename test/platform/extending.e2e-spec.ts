@@ -300,6 +300,7 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
       fields: [
         { name: 'pager_id', label: 'Pager id', input: 'text' },
         { name: 'pager_key', label: 'Pager key', input: 'password', hint: 'Starts with pgr_.' },
+        expect.objectContaining({ name: 'delivery', choices: ['instant', 'digest'] }),
       ],
     });
   });

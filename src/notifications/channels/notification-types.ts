@@ -30,12 +30,21 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
  */
 export type SendStatus = 'success' | 'failed' | 'held' | 'skipped';
 
+/**
+ * How a config's events go out: one by one as they happen, or gathered into the owner's digest
+ * (docs/attention.md, "Digests").
+ */
+export const DELIVERY_MODES = ['instant', 'digest'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
 /** What every channel config holds. */
 export interface NotificationConfigBase {
   /** The channel's type (channels/channel-registry.ts lists them). */
   type: string;
   /** Absent: every event (docs/api.md). */
   events?: NotificationEvent[];
+  /** Absent: `instant`. Stored only when the request gave it. */
+  delivery?: DeliveryMode;
 }
 
 /** Whether a config wants an event (no `events` means all of them). */
