@@ -103,6 +103,11 @@ export class NotificationDeliveryEntity {
   @Column({ type: 'varchar', length: 16, nullable: true })
   holdReason: HoldReason | null;
 
+  /** The digest that gathered this held delivery (docs/attention.md, "Digests"). */
+  @Index('ix_notification_deliveries_digest_id', { where: 'digest_id IS NOT NULL' })
+  @Column({ type: 'uuid', nullable: true })
+  digestId: string | null;
+
   /** The waiting alerts a cooldown's release folded into this one, itself included. */
   @Column({ type: 'integer', nullable: true })
   folded: number | null;
