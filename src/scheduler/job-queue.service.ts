@@ -13,6 +13,8 @@ import {
   CHECK_RETRY_LIMIT,
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
+  DIGEST_JOB_EXPIRY_SECONDS,
+  DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -24,6 +26,8 @@ export {
   CHECK_RETRY_LIMIT,
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
+  DIGEST_JOB_EXPIRY_SECONDS,
+  DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -102,6 +106,15 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     };
     await this.boss.createQueue(DELIVERY_QUEUE, deliveryQueue);
     await this.boss.updateQueue(DELIVERY_QUEUE, deliveryQueue);
+    // Digests (docs/attention.md, "Digests"): like deliveries, the worker schedules a digest's
+    // retries itself; the queue's own retries bring back a job whose worker died or crashed.
+    const digestQueue: PgBoss.Queue = {
+      ...deliveryQueue,
+      name: DIGEST_QUEUE,
+      expireInSeconds: DIGEST_JOB_EXPIRY_SECONDS,
+    };
+    await this.boss.createQueue(DIGEST_QUEUE, digestQueue);
+    await this.boss.updateQueue(DIGEST_QUEUE, digestQueue);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -203,6 +216,28 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
           name: DELIVERY_QUEUE,
           data: job.data,
           startAfter: job.startAfter?.toISOString(),
+        })),
+        { db: this.repository.transactionConnection(manager) },
+      );
+    });
+  }
+
+  /**
+   * Queues digest jobs with ids chosen by the caller (one per user and period, one per retry of
+   * a digest), so a repeated insert is a no-op; each waits for its `startAfter`.
+   */
+  enqueueDigests(
+    manager: EntityManager,
+    jobs: Array<{ id: string; data: object; startAfter: Date }>,
+  ): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    return this.guard('queueing digests', async () => {
+      await this.boss.insert(
+        jobs.map((job) => ({
+          id: job.id,
+          name: DIGEST_QUEUE,
+          data: job.data,
+          startAfter: job.startAfter.toISOString(),
         })),
         { db: this.repository.transactionConnection(manager) },
       );

@@ -4,6 +4,7 @@ import { worstCaseCheckMs } from '../search/provider-call-budget';
 /** The queues of the durable job queue (pg-boss), named once for the service and its queries. */
 export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
+export const DIGEST_QUEUE = 'notification-digest';
 export const QUEUE_SCHEMA = 'pgboss';
 
 /** Time a check needs besides its provider calls: claiming it and recording its result. */
@@ -27,6 +28,12 @@ export const CHECK_JOB_EXPIRY_SECONDS = Math.ceil(
  * it the queue brings back a job whose worker died.
  */
 export const DELIVERY_JOB_EXPIRY_SECONDS = 60;
+
+/**
+ * A digest job sends its user's digests of one period (one per destination) at once, each
+ * attempt bounded like a delivery's; past this the queue brings back a job whose worker died.
+ */
+export const DIGEST_JOB_EXPIRY_SECONDS = 120;
 
 /** Provider failures worth retrying are retried this many times by the queue. */
 export const CHECK_RETRY_LIMIT = 2;

@@ -150,6 +150,10 @@ class PagerChannel implements NotificationChannel<PagerNotificationConfig> {
   deliver(): Promise<AttemptOutcome> {
     return Promise.resolve(SUCCEEDED);
   }
+
+  deliverDigest(): Promise<AttemptOutcome> {
+    return Promise.resolve(SUCCEEDED);
+  }
 }
 
 const pagerChannel = defineChannel<PagerNotificationConfig>({

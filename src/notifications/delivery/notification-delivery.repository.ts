@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import type { PageResultLine } from '../../pages/page-result-line';
+import type { Preferences } from '../../attention/preferences';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { ChangeContent, EvidenceContent } from '../content/notification-content';
@@ -24,6 +25,8 @@ export interface AttemptContextRow {
   user_email_verified: boolean;
   /** Deliveries of an inactive user's tasks are not sent (docs/api.md, "Admin"). */
   user_active: boolean;
+  /** Null: DEFAULT_PREFERENCES (docs/attention.md, "Preferences"). */
+  user_preferences: Preferences | null;
   task_name: string;
   search_query: string;
   condition_description: string;
@@ -185,7 +188,7 @@ export class NotificationDeliveryRepository {
       this.dataSource,
       `SELECT v.delivery_id, e.id AS execution_id, t.id AS task_id, t.user_id,
          u.email AS user_email, u.email_verified AS user_email_verified,
-         u.state = 'active' AS user_active,
+         u.state = 'active' AS user_active, u.preferences AS user_preferences,
          t.name AS task_name, t.search_query, t.condition_description, t.notifications,
          e.status, e.error_message,
          (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,

@@ -30,6 +30,11 @@ import {
   type AttemptContextRow,
 } from './notification-delivery.repository';
 import { Clock } from '../../common/clock/clock';
+import {
+  DigestCapture,
+  goesToDigest,
+  type DigestCandidate,
+} from '../digests/digest-capture.service';
 
 /**
  * Nothing is sent for an inactive user's task (docs/api.md, "Admin"). Deactivation cancels the
@@ -70,6 +75,7 @@ export class NotificationDeliveryService {
     @InjectPinoLogger(NotificationDeliveryService.name) private readonly logger: PinoLogger,
     private readonly logContext: LogContext,
     private readonly clock: Clock,
+    private readonly digests: DigestCapture,
   ) {}
 
   /**
@@ -126,7 +132,8 @@ export class NotificationDeliveryService {
    * Decides for each job whether an attempt goes out. A delivery already final, or already past
    * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
    * from the task ends the delivery as `skipped`; a task whose user is not active ends it as
-   * `cancelled`, so no retry or recovery brings it back.
+   * `cancelled`, so no retry or recovery brings it back; an event of a digest config waits,
+   * `held`, for its period's digest (DigestCapture).
    *
    * Every channel is at least once: an attempt cut short by a crash is made again by the
    * redelivered job with the same `webhook-id` or `Message-ID`, so a receiver following
@@ -145,6 +152,7 @@ export class NotificationDeliveryService {
     const decided: DecidedAttempt[] = [];
     const interrupted: string[] = [];
     const toSend: ClaimedAttempt[] = [];
+    const captured: DigestCandidate[] = [];
     const seen = new Set<string>();
     const now = this.clock.now();
 
@@ -162,7 +170,9 @@ export class NotificationDeliveryService {
       seen.add(attempt.deliveryId);
       const config = context.notifications.find((entry) => entry.type === attempt.channel);
       if (config && context.user_active) {
-        toSend.push(this.prepareAttempt(attempt, context, config));
+        const claim = this.prepareAttempt(attempt, context, config);
+        if (goesToDigest(config)) captured.push({ claim, preferences: context.user_preferences });
+        else toSend.push(claim);
         continue;
       }
       // An email claim left by a dead worker: this worker takes it over to record the decision.
@@ -178,14 +188,14 @@ export class NotificationDeliveryService {
         attemptedAt: now,
       });
     }
-    if (finished.length === 0 && decided.length === 0) return toSend;
+    if (finished.length === 0 && decided.length === 0 && captured.length === 0) return toSend;
 
     await this.transactions.run(async (manager) => {
       // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
-      await this.repository.holdTasks(
-        manager,
-        decided.map((item) => item.claim.taskId),
-      );
+      await this.repository.holdTasks(manager, [
+        ...decided.map((item) => item.claim.taskId),
+        ...captured.map((item) => item.claim.taskId),
+      ]);
       await this.repository.takeOverAttempts(manager, this.worker.id, interrupted);
       await this.repository.recordAttempts(
         manager,
@@ -195,9 +205,11 @@ export class NotificationDeliveryService {
         ),
         [],
       );
+      await this.digests.capture(manager, captured, now);
       await this.queue.complete(manager, DELIVERY_QUEUE, [
         ...finished,
         ...decided.map((item) => item.claim.jobId),
+        ...captured.map((item) => item.claim.jobId),
       ]);
     });
     return toSend;
@@ -307,7 +319,10 @@ function isStale(context: AttemptContextRow, attempt: DeliveryAttempt, claimed: 
 }
 
 /** What a notification says, from the attempt's execution and task. */
-function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): NotificationContent {
+export function contentOf(
+  attempt: Pick<DeliveryAttempt, 'event'>,
+  context: AttemptContextRow,
+): NotificationContent {
   const completedAt = new Date(context.completed_at ?? context.created_at);
   return {
     event: attempt.event,

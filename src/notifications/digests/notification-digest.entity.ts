@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import type { NotificationType } from '../../notifications/channels/channel-registry';
+import type { NotificationType } from '../channels/channel-registry';
 import { UserEntity } from '../../users/user.entity';
 
 /**
