@@ -90,7 +90,10 @@ describe('Digests', () => {
         const requests = receiver.requestsTo(path);
         return Promise.resolve(requests.length > 0 ? requests : undefined);
       },
-      { timeoutMs: Math.max(periodEnd.getTime() - Date.now(), 0) + 30_000, what: `a digest at ${path}` },
+      {
+        timeoutMs: Math.max(periodEnd.getTime() - Date.now(), 0) + 30_000,
+        what: `a digest at ${path}`,
+      },
     );
   }
 
@@ -150,8 +153,7 @@ describe('Digests', () => {
       ),
     );
     receiver.respondWith((request) =>
-      request.path.startsWith(paths.retry) &&
-      receiver.requestsTo(paths.retry).length === 1
+      request.path.startsWith(paths.retry) && receiver.requestsTo(paths.retry).length === 1
         ? { status: 500 }
         : { status: 200 },
     );
@@ -318,7 +320,10 @@ describe('Digests', () => {
         const messages = smtp.messagesTo(address);
         return Promise.resolve(messages.length > 0 ? messages : undefined);
       },
-      { timeoutMs: Math.max(periodEnd.getTime() - Date.now(), 0) + 30_000, what: 'the email digest' },
+      {
+        timeoutMs: Math.max(periodEnd.getTime() - Date.now(), 0) + 30_000,
+        what: 'the email digest',
+      },
     );
     expect(others).toEqual([]);
     expect(email.subject).toBe(
