@@ -262,6 +262,7 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
       properties: {
         type: { type: 'string', enum: ['pager'] },
         events: components.EmailNotificationConfig.properties?.events,
+        delivery: components.EmailNotificationConfig.properties?.delivery,
         pager_id: { type: 'string', description: 'Pager id' },
         pager_key: { type: 'string', description: 'Pager key. Starts with pgr_.' },
       },
