@@ -59,13 +59,20 @@ export class DigestCapture {
           jobId: digestJobId(entry.candidate.claim.userId, period.period_end),
         };
       });
+      // Each job once, in id order: captures running at once insert the same jobs in one order.
+      const jobs = new Map(
+        planned.map((entry) => [
+          entry.jobId,
+          {
+            id: entry.jobId,
+            data: jobData(entry.candidate.claim.userId, entry.period),
+            startAfter: entry.period.period_end,
+          },
+        ]),
+      );
       await this.queue.enqueueDigests(
         manager,
-        planned.map((entry) => ({
-          id: entry.jobId,
-          data: jobData(entry.candidate.claim.userId, entry.period),
-          startAfter: entry.period.period_end,
-        })),
+        [...jobs.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
       );
       const open = await this.repository.lockOpenPeriods(
         manager,
