@@ -431,10 +431,7 @@ export function renderConditionMetEmail(
           })
           .join('\n')}\n</ul>`;
 
-  const html = [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
+  const html = htmlDocument([
     `<h2>${escapeHtml(name)}: condition met</h2>`,
     `<p><strong>Condition:</strong> ${escapeHtml(task.conditionDescription)}</p>`,
     '<h3>Answer</h3>',
@@ -446,11 +443,21 @@ export function renderConditionMetEmail(
     '<h3>Sources</h3>',
     sourceItems,
     `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,
+  ]);
+
+  return { subject: `[Monitor] ${name}: condition met`, text, html };
+}
+
+/** An email's HTML: the document around its body's lines. */
+function htmlDocument(body: string[]): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    ...body,
     '</body></html>',
     '',
   ].join('\n');
-
-  return { subject: `[Monitor] ${name}: condition met`, text, html };
 }
 
 /** The email of the other events: subject and heading say what happened. */
@@ -469,10 +476,7 @@ function renderEventEmail(parts: MessageParts): RenderedEmail {
     `${parts.footer}.`,
     '',
   ].join('\n');
-  const html = [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
+  const html = htmlDocument([
     `<h2>${escapeHtml(parts.title)}</h2>`,
     `<p>${escapeHtml(parts.summary)}</p>`,
     ...parts.sections.flatMap((section) => [
@@ -491,9 +495,7 @@ function renderEventEmail(parts: MessageParts): RenderedEmail {
         ]
       : []),
     `<p><small>${escapeHtml(parts.footer)}.</small></p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  ]);
   return { subject: `[Monitor] ${parts.title}`, text, html };
 }
 
@@ -572,10 +574,7 @@ export function renderDigestEmail(digest: DigestContent): RenderedEmail {
       '',
     ]),
   ].join('\n');
-  const html = [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
+  const html = htmlDocument([
     `<h2>${escapeHtml(title)}</h2>`,
     ...entries.flatMap((entry) => [
       `<h3>${escapeHtml(entry.title)}</h3>`,
@@ -585,8 +584,6 @@ export function renderDigestEmail(digest: DigestContent): RenderedEmail {
         paragraphs(section.text),
       ]),
     ]),
-    '</body></html>',
-    '',
-  ].join('\n');
+  ]);
   return { subject: `[Monitor] ${title}`, text, html };
 }
