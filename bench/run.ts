@@ -12,6 +12,7 @@ const BENCHMARKS = [
   'checks-crash.ts',
   'notifications-bench.ts',
   'notifications-mixed-crash.ts',
+  'digests-bench.ts',
   'api-bench.ts',
   'providers-bench.ts',
   'lock-conflicts-bench.ts',

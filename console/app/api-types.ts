@@ -1445,7 +1445,9 @@ export interface components {
         | 'check_recovered'
         | 'values_changed'
         | 'condition_retracted'
-        | 'test';
+        | 'test'
+        | 'reminder'
+        | 'digest';
       /**
        * @description One record per attempt
        * @enum {string}
@@ -1542,6 +1544,11 @@ export interface components {
         | 'condition_retracted'
       )[];
       /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
+      /**
        * Format: email
        * @description Address
        */
@@ -1562,6 +1569,11 @@ export interface components {
         | 'values_changed'
         | 'condition_retracted'
       )[];
+      /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
       /**
        * Format: uri
        * @description URL. Deliveries are signed with a secret the service makes; a new URL gets a new one.
@@ -1596,6 +1608,11 @@ export interface components {
         | 'condition_retracted'
       )[];
       /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
+      /**
        * Format: uri
        * @description Incoming webhook URL
        */
@@ -1617,6 +1634,11 @@ export interface components {
         | 'condition_retracted'
       )[];
       /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
+      /**
        * Format: uri
        * @description Webhook URL
        */
@@ -1637,6 +1659,11 @@ export interface components {
         | 'values_changed'
         | 'condition_retracted'
       )[];
+      /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
       /**
        * Format: uri
        * @description Topic URL
@@ -1660,6 +1687,11 @@ export interface components {
         | 'values_changed'
         | 'condition_retracted'
       )[];
+      /**
+       * @description instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period
+       * @enum {string}
+       */
+      delivery?: 'instant' | 'digest';
       /** @description Chat id */
       chat_id: string;
       /** @description Bot token */

@@ -6,7 +6,17 @@ export const CHANNELS: readonly Channel[] = [
   {
     type: 'email',
     label: 'Email',
-    fields: [{ name: 'address', label: 'Address', input: 'email' }],
+    fields: [
+      { name: 'address', label: 'Address', input: 'email' },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
+    ],
   },
   {
     type: 'webhook',
@@ -26,18 +36,46 @@ export const CHANNELS: readonly Channel[] = [
         default: 'POST',
       },
       { name: 'headers', label: 'Headers', input: 'headers', optional: true },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
     ],
     generatedSecret: { name: 'secret', label: 'Signing secret' },
   },
   {
     type: 'slack',
     label: 'Slack',
-    fields: [{ name: 'url', label: 'Incoming webhook URL', input: 'url' }],
+    fields: [
+      { name: 'url', label: 'Incoming webhook URL', input: 'url' },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
+    ],
   },
   {
     type: 'discord',
     label: 'Discord',
-    fields: [{ name: 'url', label: 'Webhook URL', input: 'url' }],
+    fields: [
+      { name: 'url', label: 'Webhook URL', input: 'url' },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
+    ],
   },
   {
     type: 'ntfy',
@@ -45,6 +83,14 @@ export const CHANNELS: readonly Channel[] = [
     fields: [
       { name: 'url', label: 'Topic URL', input: 'url' },
       { name: 'token', label: 'Access token', input: 'password', optional: true },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
     ],
   },
   {
@@ -53,6 +99,14 @@ export const CHANNELS: readonly Channel[] = [
     fields: [
       { name: 'chat_id', label: 'Chat id', input: 'text' },
       { name: 'bot_token', label: 'Bot token', input: 'password' },
+      {
+        name: 'delivery',
+        label: 'Delivery',
+        input: 'choice',
+        choices: ['instant', 'digest'],
+        default: 'instant',
+        hint: 'Digest gathers the events into one message per period, at the time your preferences set.',
+      },
     ],
   },
 ];

@@ -14,6 +14,8 @@ import {
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
   OWNER_NOTICE_QUEUE,
+  DIGEST_JOB_EXPIRY_SECONDS,
+  DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -26,6 +28,8 @@ export {
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
   OWNER_NOTICE_QUEUE,
+  DIGEST_JOB_EXPIRY_SECONDS,
+  DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
 } from './queues';
@@ -113,6 +117,15 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
       retryBackoff: true,
       expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
     });
+    // Digests (docs/attention.md, "Digests"): like deliveries, the worker schedules a digest's
+    // retries itself; the queue's own retries bring back a job whose worker died or crashed.
+    const digestQueue: PgBoss.Queue = {
+      ...deliveryQueue,
+      name: DIGEST_QUEUE,
+      expireInSeconds: DIGEST_JOB_EXPIRY_SECONDS,
+    };
+    await this.boss.createQueue(DIGEST_QUEUE, digestQueue);
+    await this.boss.updateQueue(DIGEST_QUEUE, digestQueue);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -227,6 +240,17 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
         { db: this.repository.transactionConnection(manager) },
       );
     });
+  }
+
+  /**
+   * Queues digest jobs with ids chosen by the caller (one per user and period, one per retry of
+   * a digest), so a repeated insert is a no-op; each waits for its `startAfter`.
+   */
+  enqueueDigests(
+    manager: EntityManager,
+    jobs: Array<{ id: string; data: object; startAfter: Date }>,
+  ): Promise<void> {
+    return this.enqueueJobs(manager, DIGEST_QUEUE, jobs);
   }
 
   /** Cancels delivery jobs, under way ones included (their outcome is then not recorded). */

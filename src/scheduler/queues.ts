@@ -6,6 +6,7 @@ export const CHECK_QUEUE = 'task-check';
 export const DELIVERY_QUEUE = 'notification-delivery';
 /** Emails to an account's owner about the account itself (a config that paused itself). */
 export const OWNER_NOTICE_QUEUE = 'owner-notice';
+export const DIGEST_QUEUE = 'notification-digest';
 export const QUEUE_SCHEMA = 'pgboss';
 
 /** Time a check needs besides its provider calls: claiming it and recording its result. */
@@ -29,6 +30,12 @@ export const CHECK_JOB_EXPIRY_SECONDS = Math.ceil(
  * it the queue brings back a job whose worker died.
  */
 export const DELIVERY_JOB_EXPIRY_SECONDS = 60;
+
+/**
+ * A digest job sends its user's digests of one period (one per destination) at once, each
+ * attempt bounded like a delivery's; past this the queue brings back a job whose worker died.
+ */
+export const DIGEST_JOB_EXPIRY_SECONDS = 120;
 
 /** Provider failures worth retrying are retried this many times by the queue. */
 export const CHECK_RETRY_LIMIT = 2;

@@ -150,6 +150,10 @@ class PagerChannel implements NotificationChannel<PagerNotificationConfig> {
   deliver(): Promise<AttemptOutcome> {
     return Promise.resolve(SUCCEEDED);
   }
+
+  deliverDigest(): Promise<AttemptOutcome> {
+    return Promise.resolve(SUCCEEDED);
+  }
 }
 
 const pagerChannel = defineChannel<PagerNotificationConfig>({
@@ -258,6 +262,7 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
       properties: {
         type: { type: 'string', enum: ['pager'] },
         events: components.EmailNotificationConfig.properties?.events,
+        delivery: components.EmailNotificationConfig.properties?.delivery,
         pager_id: { type: 'string', description: 'Pager id' },
         pager_key: { type: 'string', description: 'Pager key. Starts with pgr_.' },
       },
@@ -300,6 +305,7 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
       fields: [
         { name: 'pager_id', label: 'Pager id', input: 'text' },
         { name: 'pager_key', label: 'Pager key', input: 'password', hint: 'Starts with pgr_.' },
+        expect.objectContaining({ name: 'delivery', choices: ['instant', 'digest'] }),
       ],
     });
   });

@@ -59,7 +59,7 @@ export function groupDigest(items: DigestItem[]): DigestGroup[] {
 export function digestWebhookPayload(
   period: DigestPeriod,
   timestamp: Date,
-  items: DigestItem[],
+  items: ReadonlyArray<Pick<DigestItem, 'data'>>,
 ): Record<string, unknown> {
   return {
     type: 'digest',

@@ -15,6 +15,11 @@ import { queryRows } from '../../database/sql-rows';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import type { ClaimedAttempt } from '../delivery/claimed-attempt';
+import {
+  DigestCapture,
+  goesToDigest,
+  type DigestCandidate,
+} from '../digests/digest-capture.service';
 import { derivedJobId, reminderJob, type DeliveryJob } from '../delivery/delivery-job';
 import {
   NotificationDeliveryRepository,
@@ -44,6 +49,7 @@ interface GateWrites {
   /** Jobs done without an attempt: dropped reminders, held and skipped deliveries. */
   complete: string[];
   releases: DeliveryJob[];
+  digests: DigestCandidate[];
 }
 
 /**
@@ -62,11 +68,12 @@ export class AttentionGate {
     private readonly deliveries: NotificationDeliveryRepository,
     private readonly queue: JobQueueService,
     private readonly clock: Clock,
+    private readonly digests: DigestCapture,
   ) {}
 
   async admit(attempts: GatedAttempt[]): Promise<ClaimedAttempt[]> {
     const now = this.clock.now();
-    const writes: GateWrites = { holds: [], skips: [], complete: [], releases: [] };
+    const writes: GateWrites = { holds: [], skips: [], complete: [], releases: [], digests: [] };
     const toSend: GatedAttempt[] = [];
     for (const attempt of attempts) {
       const gate = await this.gateOf(attempt, now);
@@ -79,6 +86,7 @@ export class AttentionGate {
         await this.deliveries.holdTasks(manager, [
           ...writes.holds.map((row) => row.taskId),
           ...writes.skips.map(({ row }) => row.taskId),
+          ...writes.digests.map(({ claim }) => claim.taskId),
         ]);
         await this.holds.hold(manager, writes.holds);
         await this.holds.skip(
@@ -86,6 +94,7 @@ export class AttentionGate {
           writes.skips.map(({ row }) => row),
           writes.skips.map(({ send }) => send),
         );
+        await this.digests.capture(manager, writes.digests, now);
         await this.queue.enqueueDeliveries(manager, writes.releases);
         await this.queue.complete(manager, DELIVERY_QUEUE, writes.complete);
       });
@@ -96,12 +105,12 @@ export class AttentionGate {
 
   /** The gate of one attempt; a cooldown's release folds its alerts first. */
   private async gateOf({ claim, context }: GatedAttempt, now: Date): Promise<DeliveryGate> {
-    const preferences = context.preferences ?? DEFAULT_PREFERENCES;
+    const preferences = context.user_preferences ?? DEFAULT_PREFERENCES;
     const gate = decideDeliveryGate({
       event: claim.event,
       pauseReason: claim.config?.pause_reason ?? null,
       reminderDue: claim.event === 'reminder' ? reminderDue(claim, context) : null,
-      digest: false,
+      digest: claim.config !== null && goesToDigest(claim.config),
       cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
       preferences,
       now,
@@ -149,9 +158,13 @@ export class AttentionGate {
     writes: GateWrites,
     now: Date,
   ): void {
-    if (gate.kind === 'send' || gate.kind === 'release' || gate.kind === 'digest') return;
+    if (gate.kind === 'send' || gate.kind === 'release') return;
     writes.complete.push(claim.jobId);
     if (gate.kind === 'drop') return;
+    if (gate.kind === 'digest') {
+      writes.digests.push({ claim, preferences: context.user_preferences });
+      return;
+    }
     if (gate.kind === 'skip') {
       writes.skips.push({
         row: { ...deliveryOf(claim), reason: gate.reason },

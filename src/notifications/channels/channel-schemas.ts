@@ -1,7 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { CHANNELS } from './channel-registry';
 import type { ChannelDefinition, ChannelField } from './notification-channel';
-import { NOTIFICATION_EVENTS } from './notification-types';
+import { DELIVERY_MODES, NOTIFICATION_EVENTS } from './notification-types';
 
 /** The API document's schemas of the channels' configs (docs/api.md, "Notifications"). */
 export interface NotificationSchemas {
@@ -20,6 +20,13 @@ const EVENTS: SchemaObject = {
   type: 'array',
   items: { type: 'string', enum: [...NOTIFICATION_EVENTS] },
   description: 'Absent: every event',
+};
+
+const DELIVERY: SchemaObject = {
+  type: 'string',
+  enum: [...DELIVERY_MODES],
+  description:
+    "instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period",
 };
 
 function fieldSchema(field: ChannelField): SchemaObject {
@@ -55,6 +62,7 @@ function channelSchema(definition: ChannelDefinition): SchemaObject {
     properties: {
       type: { type: 'string', enum: [definition.type] },
       events: EVENTS,
+      delivery: DELIVERY,
       ...Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
       ...(generatedSecret
         ? {
@@ -69,7 +77,7 @@ function channelSchema(definition: ChannelDefinition): SchemaObject {
   };
 }
 
-/** What each type's config holds besides `type` and `events`: `ntfy: url, token?; ...`. */
+/** What each type's config holds besides `type`, `events` and `delivery`: `ntfy: url, token?; ...`. */
 function fieldsSummary(channels: readonly ChannelDefinition[]): string {
   return channels
     .map(({ type, fields }) => {

@@ -1,9 +1,9 @@
-import type { NotificationContent } from '../content/notification-content';
-import { discordMessage } from './discord/discord.channel';
+import type { DigestContent, NotificationContent } from '../content/notification-content';
+import { discordDigestMessage, discordMessage } from './discord/discord.channel';
 import { maskUrl } from './notification-channel';
-import { headerText, ntfyMessage } from './ntfy/ntfy.channel';
-import { slackMessage } from './slack/slack.channel';
-import { telegramText } from './telegram/telegram.channel';
+import { headerText, ntfyDigestMessage, ntfyMessage } from './ntfy/ntfy.channel';
+import { slackDigestMessage, slackMessage } from './slack/slack.channel';
+import { telegramDigestText, telegramText } from './telegram/telegram.channel';
 
 function content(answer = 'It is <b>9</b> & *cheap* @everyone'): NotificationContent {
   return {
@@ -293,5 +293,59 @@ describe('page tasks in every chat channel', () => {
     expect(text).toContain('<b>Changed pages</b>');
     const visible = text.replace(/<[^>]+>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, '_');
     expect(visible.length).toBeLessThanOrEqual(4096);
+  });
+});
+
+/** A digest of `count` events of tasks with long names (and a non-ASCII character each). */
+function digest(count: number): DigestContent {
+  return {
+    period: {
+      period_start: new Date('2026-02-02T08:00:00Z'),
+      period_end: new Date('2026-02-03T08:00:00Z'),
+    },
+    events: Array.from({ length: count }, (_, index) => ({
+      ...content(),
+      task: { ...content().task, name: `Watch ${index + 1} <é> ${'x'.repeat(150)}` },
+    })),
+  };
+}
+
+describe('digest messages', () => {
+  it('should keep every line when the events fit the channel', () => {
+    const lines = slackDigestMessage(digest(2)).blocks[1] as { text: { text: string } };
+    expect(lines.text.text.split('\n')).toEqual([
+      expect.stringMatching(/^• Watch 1 &lt;é&gt; x+: condition met \(2026-02-03 04:05:06 UTC\)$/),
+      expect.stringMatching(/^• Watch 2 /),
+    ]);
+    expect(slackDigestMessage(digest(2)).text).toBe(
+      'Digest: 2 events from 2026-02-02 08:00:00 UTC to 2026-02-03 08:00:00 UTC',
+    );
+  });
+
+  it('should end with "and N more" within each limit when the events do not fit', () => {
+    const many = digest(60);
+    const counted = (text: string) => {
+      const more = /\nand (\d+) more$/.exec(text);
+      expect(more).not.toBeNull();
+      return Number(more?.[1]);
+    };
+    const slack = (slackDigestMessage(many).blocks[1] as { text: { text: string } }).text.text;
+    expect(slack.length).toBeLessThanOrEqual(3000);
+    expect(slack.split('\n').length - 1 + counted(slack)).toBe(60);
+    const discord = discordDigestMessage(many).content as string;
+    expect(discord.length).toBeLessThanOrEqual(2000);
+    expect(discord.split('\n').length - 2 + counted(discord)).toBe(60);
+    const ntfy = ntfyDigestMessage(many);
+    expect(Buffer.byteLength(ntfy.body)).toBeLessThanOrEqual(4000);
+    expect(ntfy.body.split('\n').length - 1 + counted(ntfy.body)).toBe(60);
+    expect(ntfy.headers.Title).toMatch(/^Digest: 60 events from /);
+    const telegram = telegramDigestText(many);
+    const visible = telegram
+      .replace(/<[^>]+>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+    expect(visible.length).toBeLessThanOrEqual(4096);
+    expect(telegram).toMatch(/^<b>Digest: 60 events from [^<]+<\/b>\nWatch 1 &lt;é&gt; /);
+    expect(telegram.split('\n').length - 2 + counted(telegram)).toBe(60);
   });
 });

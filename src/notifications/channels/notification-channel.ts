@@ -4,7 +4,7 @@ import type { ConfigSlice } from '../../config/config-slice';
 import type { EnvVariable } from '../../config/env-variable';
 import type { AttemptOutcome } from '../delivery/attempt-outcome';
 import type { ConcurrencyLimit } from '../delivery/concurrency-limit';
-import type { NotificationContent } from '../content/notification-content';
+import type { DigestContent, NotificationContent } from '../content/notification-content';
 import type { NotificationConfigBase } from './notification-types';
 
 /** The task owner a config is validated or delivered for. */
@@ -29,6 +29,15 @@ export interface OutgoingNotification {
   content: NotificationContent;
   /** The same for every attempt of one delivery (Message-ID, `webhook-id`). */
   deliveryId: string;
+  webhookId: string;
+  attemptedAt: Date;
+}
+
+/** One attempt of one digest (docs/attention.md, "Digests") through one channel. */
+export interface OutgoingDigest extends DigestContent {
+  owner: ChannelOwner;
+  /** The same for every attempt of one digest (Message-ID, `webhook-id`). */
+  digestId: string;
   webhookId: string;
   attemptedAt: Date;
 }
@@ -60,6 +69,12 @@ export interface NotificationChannel<C extends NotificationConfigBase = Notifica
 
   /** Renders and sends one attempt; never throws (whatever goes wrong is the outcome). */
   deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome>;
+
+  /**
+   * Renders and sends one attempt of a digest as one message, within the channel's limits;
+   * never throws.
+   */
+  deliverDigest(config: C, digest: OutgoingDigest): Promise<AttemptOutcome>;
 
   /**
    * Set by channels whose attempt is claimed (committed as `sending`) before it is sent and

@@ -1,7 +1,12 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { NotificationChannelRegistry, type NotificationConfig } from './channel-registry';
 import type { ChannelOwner } from './notification-channel';
-import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-types';
+import {
+  DELIVERY_MODES,
+  NOTIFICATION_EVENTS,
+  type DeliveryMode,
+  type NotificationEvent,
+} from './notification-types';
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid notification: ${reason}`);
@@ -9,8 +14,8 @@ function invalid(reason: string): BadRequestException {
 
 /**
  * Validates `notifications` of a create or update request and normalises it for storage: at
- * most one config per type, `events` a subset of the known events, the rest checked by the
- * type's channel (which sees the stored config of its type, e.g. to keep a webhook secret).
+ * most one config per type, `events` a subset of the known events, `delivery` instant or
+ * digest (kept only when given), the rest checked by the type's channel (which sees the stored config of its type, e.g. to keep a webhook secret).
  */
 @Injectable()
 export class NotificationConfigValidator {
@@ -39,11 +44,16 @@ export class NotificationConfigValidator {
       }
       seen.add(type);
       const events = validEvents(entry.events);
+      const delivery = validDelivery(entry.delivery);
       const previous = existing.find((config) => config.type === type);
       const config: NotificationConfig = await this.channels
         .get(type)
         .validate(entry, previous, owner);
-      result.push(events ? { ...config, events } : config);
+      result.push({
+        ...config,
+        ...(events ? { events } : {}),
+        ...(delivery ? { delivery } : {}),
+      });
     }
     return result;
   }
@@ -60,4 +70,13 @@ function validEvents(value: unknown): NotificationEvent[] | undefined {
     throw invalid(`events must be a non-empty list of ${NOTIFICATION_EVENTS.join(', ')}`);
   }
   return [...new Set(value as NotificationEvent[])];
+}
+
+/** `delivery`: absent, or `instant` or `digest` (docs/api.md, "Notifications"). */
+function validDelivery(value: unknown): DeliveryMode | undefined {
+  if (value === undefined) return undefined;
+  if (!(DELIVERY_MODES as readonly unknown[]).includes(value)) {
+    throw invalid(`delivery must be ${DELIVERY_MODES.join(' or ')}`);
+  }
+  return value as DeliveryMode;
 }

@@ -34,6 +34,13 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
 export const SEND_STATUSES = ['success', 'failed', 'held', 'skipped'] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
+/**
+ * How a config's events go out: one by one as they happen, or gathered into the owner's digest
+ * (docs/attention.md, "Digests").
+ */
+export const DELIVERY_MODES = ['instant', 'digest'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
 /** What every channel config holds. */
 export interface NotificationConfigBase {
   /** The channel's type (channels/channel-registry.ts lists them). */
@@ -46,6 +53,8 @@ export interface NotificationConfigBase {
    */
   paused_at?: string;
   pause_reason?: string;
+  /** Absent: `instant`. Stored only when the request gave it. */
+  delivery?: DeliveryMode;
 }
 
 /** Whether a config wants an event (no `events` means all of them). */

@@ -1,10 +1,11 @@
 import type { AttemptOutcome } from '../delivery/attempt-outcome';
 import type { HttpDeliveryService } from './http-delivery.service';
-import type { NotificationContent } from '../content/notification-content';
+import type { DigestContent, NotificationContent } from '../content/notification-content';
 import type { NotificationConfigBase } from './notification-types';
 import {
   maskUrl,
   type NotificationChannel,
+  type OutgoingDigest,
   type OutgoingNotification,
 } from './notification-channel';
 
@@ -25,6 +26,9 @@ export abstract class UrlHookChannel<C extends UrlHookConfig> implements Notific
   /** The app's JSON message for this notification. */
   protected abstract render(content: NotificationContent): unknown;
 
+  /** The app's JSON message for a digest, within its limits. */
+  protected abstract renderDigest(digest: DigestContent): unknown;
+
   async validate(entry: Record<string, unknown>): Promise<C> {
     const url = await this.http.checkConfigUrl(entry.url, `a ${this.type} notification`);
     return { type: this.type, url } as C;
@@ -39,12 +43,20 @@ export abstract class UrlHookChannel<C extends UrlHookConfig> implements Notific
   }
 
   deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome> {
+    return this.post(config, this.render(notification.content));
+  }
+
+  deliverDigest(config: C, digest: OutgoingDigest): Promise<AttemptOutcome> {
+    return this.post(config, this.renderDigest(digest));
+  }
+
+  private post(config: C, message: unknown): Promise<AttemptOutcome> {
     return this.http.send({
       url: config.url,
       method: 'POST',
       headers: {},
       contentType: 'application/json',
-      body: JSON.stringify(this.render(notification.content)),
+      body: JSON.stringify(message),
       guarded: true,
     });
   }

@@ -1,6 +1,7 @@
 import type { PageResultLine } from '../../pages/page-result-line';
 import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
+import type { DigestPeriod } from '../../attention/local-time';
 import type { MessageEvent } from '../channels/notification-types';
 
 /** What an execution's sources amounted to (`evidence`). */
@@ -97,6 +98,15 @@ export interface RenderedEmail {
  * recovered events; a test carries the task only.
  */
 export function webhookBody(content: NotificationContent): string {
+  return JSON.stringify(webhookPayload(content));
+}
+
+/** The webhook body of `webhookBody`, as an object (a digest gathers their `data`). */
+export function webhookPayload(content: NotificationContent): {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+} {
   const { task, execution } = content;
   const data: Record<string, unknown> = {
     task: {
@@ -140,12 +150,12 @@ export function webhookBody(content: NotificationContent): string {
   }
   if (content.repeat !== null) data.repeat = content.repeat;
   if (content.folded !== null) data.folded = content.folded;
-  return JSON.stringify({
+  return {
     type: `task.${content.event}`,
     // The time of the event (the check), not of the attempt: `webhook-timestamp` carries that.
     timestamp: content.occurredAt.toISOString(),
     data,
-  });
+  };
 }
 
 /** Events whose execution is a verdict (the others are about a failing streak). */
@@ -454,10 +464,7 @@ export function renderConditionMetEmail(
           })
           .join('\n')}\n</ul>`;
 
-  const html = [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
+  const html = htmlDocument([
     ...(line ? [`<p><strong>${escapeHtml(line)}</strong></p>`] : []),
     `<h2>${escapeHtml(name)}: condition met</h2>`,
     `<p><strong>Condition:</strong> ${escapeHtml(task.conditionDescription)}</p>`,
@@ -470,12 +477,22 @@ export function renderConditionMetEmail(
     '<h3>Sources</h3>',
     sourceItems,
     `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  ]);
 
   const reminder = content.repeat !== null ? 'Reminder: ' : '';
   return { subject: `[Monitor] ${reminder}${name}: condition met`, text, html };
+}
+
+/** An email's HTML: the document around its body's lines. */
+function htmlDocument(body: string[]): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family: sans-serif; line-height: 1.5">',
+    ...body,
+    '</body></html>',
+    '',
+  ].join('\n');
 }
 
 /** The email of the other events: subject and heading say what happened. */
@@ -494,10 +511,7 @@ function renderEventEmail(parts: MessageParts): RenderedEmail {
     `${parts.footer}.`,
     '',
   ].join('\n');
-  const html = [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
+  const html = htmlDocument([
     `<h2>${escapeHtml(parts.title)}</h2>`,
     `<p>${escapeHtml(parts.summary)}</p>`,
     ...parts.sections.flatMap((section) => [
@@ -516,9 +530,7 @@ function renderEventEmail(parts: MessageParts): RenderedEmail {
         ]
       : []),
     `<p><small>${escapeHtml(parts.footer)}.</small></p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  ]);
   return { subject: `[Monitor] ${parts.title}`, text, html };
 }
 
@@ -540,4 +552,73 @@ export function escapeWithin(
     result += piece;
   }
   return `${result.trimEnd()}…`;
+}
+
+/** The events of one digest: one destination, one period (docs/attention.md, "Digests"). */
+export interface DigestContent {
+  period: DigestPeriod;
+  /** Oldest first. */
+  events: NotificationContent[];
+}
+
+/** A chat digest shows one line per event at most this long. */
+const DIGEST_LINE_MAX = 300;
+
+/** "Digest: 3 events from 2026-11-25 08:00:00 UTC to 2026-11-26 08:00:00 UTC". */
+export function digestTitle(digest: DigestContent): string {
+  const count = digest.events.length;
+  return `Digest: ${countOf(count, 'event')} from ${checkedAt(digest.period.period_start)} to ${checkedAt(digest.period.period_end)}`;
+}
+
+/** One line per event, oldest first: what happened and when (`fitDigestLines` cuts the list). */
+export function digestLines(digest: DigestContent): string[] {
+  return digest.events.map((content) =>
+    truncate(
+      `${oneLine(messageParts(content).title)} (${checkedAt(content.occurredAt)})`,
+      DIGEST_LINE_MAX,
+    ),
+  );
+}
+
+/** The email of a digest: each event with its task, time, answer and changes. */
+export function renderDigestEmail(digest: DigestContent): RenderedEmail {
+  const entries = digest.events.map((content) => {
+    const parts = messageParts(content);
+    const execution = content.execution;
+    const changes = execution?.changes ?? [];
+    return {
+      title: parts.title,
+      when: `Checked at ${checkedAt(content.occurredAt)}`,
+      sections: [
+        ...(execution && execution.answer !== ''
+          ? [{ label: 'Answer', text: execution.answer }]
+          : []),
+        ...(execution?.errorMessage ? [{ label: 'Last error', text: execution.errorMessage }] : []),
+        ...(changes.length > 0 ? [{ label: 'Changes', text: changeLines(changes) }] : []),
+      ],
+    };
+  });
+  const title = digestTitle(digest);
+  const text = [
+    `${title}.`,
+    '',
+    ...entries.flatMap((entry) => [
+      entry.title,
+      `${entry.when}.`,
+      ...entry.sections.flatMap((section) => [`${section.label}:`, section.text]),
+      '',
+    ]),
+  ].join('\n');
+  const html = htmlDocument([
+    `<h2>${escapeHtml(title)}</h2>`,
+    ...entries.flatMap((entry) => [
+      `<h3>${escapeHtml(entry.title)}</h3>`,
+      `<p><small>${escapeHtml(entry.when)}.</small></p>`,
+      ...entry.sections.flatMap((section) => [
+        `<p><strong>${escapeHtml(section.label)}</strong></p>`,
+        paragraphs(section.text),
+      ]),
+    ]),
+  ]);
+  return { subject: `[Monitor] ${title}`, text, html };
 }

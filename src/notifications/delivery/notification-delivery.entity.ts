@@ -107,6 +107,10 @@ export class NotificationDeliveryEntity {
   /** The end of the cooldown this alert waited for: the alerts of one release share it. */
   @Column({ type: 'timestamptz', nullable: true })
   cooldownUntil: Date | null;
+  /** The digest that gathered this held delivery (docs/attention.md, "Digests"). */
+  @Index('ix_notification_deliveries_digest_id', { where: 'digest_id IS NOT NULL' })
+  @Column({ type: 'uuid', nullable: true })
+  digestId: string | null;
 
   /** The waiting alerts a cooldown's release folded into this one, itself included. */
   @Column({ type: 'integer', nullable: true })

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import type { PageResultLine } from '../../pages/page-result-line';
+import type { Preferences } from '../../attention/preferences';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { ChangeContent, EvidenceContent } from '../content/notification-content';
 import type { AlertPolicy } from '../../attention/alert-policy';
-import type { Preferences } from '../../attention/preferences';
 import type { NotifyBehavior } from '../../search/search.types';
 import { TaskEntity } from '../../tasks/task.entity';
 import type { TaskState } from '../../tasks/task-state';
@@ -28,6 +28,8 @@ export interface AttemptContextRow {
   user_email_verified: boolean;
   /** Deliveries of an inactive user's tasks are not sent (docs/api.md, "Admin"). */
   user_active: boolean;
+  /** Null: DEFAULT_PREFERENCES (docs/attention.md, "Preferences"). */
+  user_preferences: Preferences | null;
   task_name: string;
   search_query: string;
   condition_description: string;
@@ -53,8 +55,7 @@ export interface AttemptContextRow {
   /** Null when the delivery has no row yet (its first attempt has not been recorded). */
   delivery_state: DeliveryState | null;
   delivery_attempt: number | null;
-  /** What attention needs (docs/attention.md): the owner's preferences, the task's alert. */
-  preferences: Preferences | null;
+  /** What attention needs (docs/attention.md): the task's alert. */
   task_state: TaskState;
   notify_behavior: NotifyBehavior;
   alert_policy: AlertPolicy | null;
@@ -217,7 +218,7 @@ export class NotificationDeliveryRepository {
       this.dataSource,
       `SELECT v.delivery_id, e.id AS execution_id, t.id AS task_id, t.user_id,
          u.email AS user_email, u.email_verified AS user_email_verified,
-         u.state = 'active' AS user_active,
+         u.state = 'active' AS user_active, u.preferences AS user_preferences,
          t.name AS task_name, t.search_query, t.condition_description, t.notifications,
          e.status, e.error_message,
          (e.notification -> 'alert' ->> 'consecutive_failures')::int AS consecutive_failures,
@@ -226,7 +227,7 @@ export class NotificationDeliveryRepository {
          e.answer, e.reasoning, e.grounding_sources, e.page_results, e.verdict_execution_id,
          e.completed_at, e.created_at,
          d.state AS delivery_state, d.attempt AS delivery_attempt,
-         u.preferences, t.state AS task_state, t.notify_behavior, t.alert_policy,
+         t.state AS task_state, t.notify_behavior, t.alert_policy,
          t.alert_execution_id, t.alert_notified_at, t.alert_acknowledged_at, t.notification_failures,
          d.folded
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)

@@ -128,7 +128,8 @@ export class NotificationDeliveryService {
    * Decides for each job whether an attempt goes out. A delivery already final, or already past
    * this attempt, completes the job untouched (a repeated job is a no-op); a channel removed
    * from the task ends the delivery as `skipped`; a task whose user is not active ends it as
-   * `cancelled`, so no retry or recovery brings it back.
+   * `cancelled`, so no retry or recovery brings it back; an event of a digest config waits,
+   * `held`, for its period's digest (DigestCapture).
    *
    * Every channel is at least once: an attempt cut short by a crash is made again by the
    * redelivered job with the same `webhook-id` or `Message-ID`, so a receiver following
@@ -194,10 +195,7 @@ export class NotificationDeliveryService {
   ): Promise<void> {
     await this.transactions.run(async (manager) => {
       // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
-      await this.repository.holdTasks(
-        manager,
-        decided.map((item) => item.claim.taskId),
-      );
+      await this.repository.holdTasks(manager, [...decided.map((item) => item.claim.taskId)]);
       await this.repository.takeOverAttempts(manager, this.worker.id, interrupted);
       await this.repository.recordAttempts(
         manager,
@@ -319,7 +317,10 @@ function isStale(context: AttemptContextRow, attempt: DeliveryAttempt, claimed: 
 }
 
 /** What a notification says, from the attempt's execution and task. */
-function contentOf(attempt: DeliveryAttempt, context: AttemptContextRow): NotificationContent {
+export function contentOf(
+  attempt: Pick<DeliveryAttempt, 'event' | 'repeat'>,
+  context: AttemptContextRow,
+): NotificationContent {
   const completedAt = new Date(context.completed_at ?? context.created_at);
   return {
     // A reminder says what its alert said (docs/attention.md, "Reminders").

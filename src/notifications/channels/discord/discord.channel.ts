@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { HttpDeliveryService } from '../http-delivery.service';
+import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
 import {
+  digestLines,
+  digestTitle,
   escapeWithin,
   messageParts,
+  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';
@@ -109,6 +113,16 @@ export function discordMessage(content: NotificationContent): Record<string, unk
   };
 }
 
+/** A digest: its title in bold, then one line per event, all in `content` ("and N more"). */
+export function discordDigestMessage(digest: DigestContent): Record<string, unknown> {
+  const title = `**${escapeWithin(digestTitle(digest), TITLE_MAX, escapeDiscord)}**`;
+  const lines = digestLines(digest).map((line) => escapeWithin(line, FIELD_MAX, escapeDiscord));
+  return {
+    content: `${title}\n${fitDigestLines({ lines, maxLength: CONTENT_MAX - title.length - 1 })}`,
+    allowed_mentions: { parse: [] },
+  };
+}
+
 /** Discord webhooks (docs/api.md): POST `{"content","embeds"}`. */
 @Injectable()
 export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
@@ -120,6 +134,10 @@ export class DiscordChannel extends UrlHookChannel<DiscordNotificationConfig> {
 
   protected render(content: NotificationContent): unknown {
     return discordMessage(content);
+  }
+
+  protected renderDigest(digest: DigestContent): unknown {
+    return discordDigestMessage(digest);
   }
 }
 

@@ -5,12 +5,17 @@ import { InjectConfig } from '../../../config/config-slice';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import { renderEmail, type RenderedEmail } from '../../content/notification-content';
+import {
+  renderDigestEmail,
+  renderEmail,
+  type RenderedEmail,
+} from '../../content/notification-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   type ChannelOwner,
   type NotificationChannel,
+  type OutgoingDigest,
   type OutgoingNotification,
 } from '../notification-channel';
 import { EMAIL_VARIABLES, emailConfig, type EmailConfig } from './email.config';
@@ -77,18 +82,33 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
    * the same Message-ID and mail clients show it once. An address whose verification was
    * removed since the task was saved is refused here (docs/api.md).
    */
-  async deliver(
+  deliver(
     config: EmailNotificationConfig,
     notification: OutgoingNotification,
   ): Promise<AttemptOutcome> {
-    if (!this.config.smtpUrl) return failedAttempt(SMTP_NOT_CONFIGURED, false);
-    const refusal = await this.verifications.recipientRefusal(notification.owner, config.address);
-    if (refusal) return failedAttempt(refusal, false);
-    return this.sendEmail(
-      config.address,
-      renderEmail(notification.content),
-      this.messageIdFor(notification.deliveryId),
+    return this.sendChecked(
+      config,
+      notification.owner,
+      () => renderEmail(notification.content),
+      notification.deliveryId,
     );
+  }
+
+  /** The digest's email; its Message-ID is derived from the digest, like a delivery's. */
+  deliverDigest(config: EmailNotificationConfig, digest: OutgoingDigest): Promise<AttemptOutcome> {
+    return this.sendChecked(config, digest.owner, () => renderDigestEmail(digest), digest.digestId);
+  }
+
+  private async sendChecked(
+    config: EmailNotificationConfig,
+    owner: ChannelOwner,
+    render: () => RenderedEmail,
+    messageKey: string,
+  ): Promise<AttemptOutcome> {
+    if (!this.config.smtpUrl) return failedAttempt(SMTP_NOT_CONFIGURED, false);
+    const refusal = await this.verifications.recipientRefusal(owner, config.address);
+    if (refusal) return failedAttempt(refusal, false);
+    return this.sendEmail(config.address, render(), this.messageIdFor(messageKey));
   }
 
   /** `<delivery-id@domain of MAIL_FROM>`. */

@@ -2,9 +2,13 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { validateHeaderValue } from 'node:http';
 import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
+import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
 import {
+  digestLines,
+  digestTitle,
   messageParts,
   oneLine,
+  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import type { NotificationConfigBase, MessageEvent } from '../notification-types';
@@ -12,6 +16,7 @@ import {
   defineChannel,
   maskUrl,
   type NotificationChannel,
+  type OutgoingDigest,
   type OutgoingNotification,
 } from '../notification-channel';
 
@@ -58,10 +63,12 @@ function cutBytes(text: string, max: number): string {
 }
 
 /** The ntfy message: plain text body, title, tag and the first source as the click action. */
-export function ntfyMessage(content: NotificationContent): {
+interface NtfyMessage {
   body: string;
   headers: Record<string, string>;
-} {
+}
+
+export function ntfyMessage(content: NotificationContent): NtfyMessage {
   const parts = messageParts(content);
   const body = [
     parts.summary,
@@ -78,6 +85,25 @@ export function ntfyMessage(content: NotificationContent): {
       Title: headerText(title),
       Tags: TAGS[content.event],
       ...(parts.sources[0] ? { Click: new URL(parts.sources[0].uri).href } : {}),
+    },
+  };
+}
+
+/** The message of a digest: one line per event, within the body's bytes ("and N more"). */
+export function ntfyDigestMessage(digest: DigestContent): NtfyMessage {
+  return {
+    body: fitDigestLines({
+      lines: digestLines(digest),
+      maxLength: BODY_MAX_BYTES,
+      measure: (text) => Buffer.byteLength(text),
+    }),
+    headers: {
+      Title: headerText(
+        Array.from(oneLine(digestTitle(digest)))
+          .slice(0, TITLE_MAX)
+          .join(''),
+      ),
+      Tags: 'newspaper',
     },
   };
 }
@@ -116,7 +142,14 @@ export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> 
     config: NtfyNotificationConfig,
     notification: OutgoingNotification,
   ): Promise<AttemptOutcome> {
-    const message = ntfyMessage(notification.content);
+    return this.post(config, ntfyMessage(notification.content));
+  }
+
+  deliverDigest(config: NtfyNotificationConfig, digest: OutgoingDigest): Promise<AttemptOutcome> {
+    return this.post(config, ntfyDigestMessage(digest));
+  }
+
+  private post(config: NtfyNotificationConfig, message: NtfyMessage): Promise<AttemptOutcome> {
     return this.http.send({
       url: config.url,
       method: 'POST',

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { HttpDeliveryService } from '../http-delivery.service';
+import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
 import {
+  digestLines,
+  digestTitle,
   escapeWithin,
   messageParts,
+  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';
@@ -64,6 +68,24 @@ export function slackMessage(content: NotificationContent): { text: string; bloc
   };
 }
 
+/** A digest: its title as the header, one line per event in one section ("and N more"). */
+export function slackDigestMessage(digest: DigestContent): { text: string; blocks: unknown[] } {
+  const title = digestTitle(digest);
+  const lines = digestLines(digest).map(
+    (line) => `• ${escapeWithin(line, SECTION_MAX, escapeSlack)}`,
+  );
+  return {
+    text: escapeWithin(title, SECTION_MAX, escapeSlack),
+    blocks: [
+      {
+        type: 'header',
+        text: { type: 'plain_text', text: escapeWithin(title, HEADER_MAX, (c) => c) },
+      },
+      mrkdwn(fitDigestLines({ lines, maxLength: SECTION_MAX })),
+    ],
+  };
+}
+
 /** Slack incoming webhooks (docs/api.md): POST `{"text","blocks"}`. */
 @Injectable()
 export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
@@ -75,6 +97,10 @@ export class SlackChannel extends UrlHookChannel<SlackNotificationConfig> {
 
   protected render(content: NotificationContent): unknown {
     return slackMessage(content);
+  }
+
+  protected renderDigest(digest: DigestContent): unknown {
+    return slackDigestMessage(digest);
   }
 }
 

@@ -2,17 +2,22 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
 import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
+import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
 import {
+  digestLines,
+  digestTitle,
   escapeHtml,
   escapeWithin,
   messageParts,
   truncate,
+  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   type NotificationChannel,
+  type OutgoingDigest,
   type OutgoingNotification,
 } from '../notification-channel';
 import { TELEGRAM_VARIABLES, telegramConfig, type TelegramConfig } from './telegram.config';
@@ -83,6 +88,19 @@ export function telegramText(content: NotificationContent): string {
 }
 
 /**
+ * The `sendMessage` text of a digest: its title in bold, then one line per event; the lines are
+ * fitted on the visible text (what Telegram counts), then escaped.
+ */
+export function telegramDigestText(digest: DigestContent): string {
+  const title = truncate(digestTitle(digest), TITLE_MAX);
+  const lines = fitDigestLines({
+    lines: digestLines(digest),
+    maxLength: TEXT_MAX - title.length - 1,
+  });
+  return `<b>${escapeHtml(title)}</b>\n${escapeHtml(lines)}`;
+}
+
+/**
  * Telegram bots (docs/api.md): POST `{TELEGRAM_API_BASE_URL}/bot<token>/sendMessage`.
  * The base URL is the operator's, so the SSRF guard does not apply to it; the token is part
  * of the path and never appears in an error or a send record.
@@ -125,6 +143,17 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
     config: TelegramNotificationConfig,
     notification: OutgoingNotification,
   ): Promise<AttemptOutcome> {
+    return this.sendMessage(config, telegramText(notification.content));
+  }
+
+  deliverDigest(
+    config: TelegramNotificationConfig,
+    digest: OutgoingDigest,
+  ): Promise<AttemptOutcome> {
+    return this.sendMessage(config, telegramDigestText(digest));
+  }
+
+  private sendMessage(config: TelegramNotificationConfig, text: string): Promise<AttemptOutcome> {
     return this.http.send({
       url: `${this.config.telegramApiBaseUrl}/bot${config.bot_token}/sendMessage`,
       method: 'POST',
@@ -132,7 +161,7 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
       contentType: 'application/json',
       body: JSON.stringify({
         chat_id: config.chat_id,
-        text: telegramText(notification.content),
+        text,
         parse_mode: 'HTML',
         disable_web_page_preview: true,
       }),

@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { headerProblem } from '../../../common/http/header-problem';
 import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
-import { webhookBody } from '../../content/notification-content';
+import { digestWebhookPayload } from '../../../attention/decisions/digest-grouping';
+import { webhookBody, webhookPayload } from '../../content/notification-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
   maskUrl,
   type NotificationChannel,
+  type OutgoingDigest,
   type OutgoingNotification,
 } from '../notification-channel';
 import { signWebhook } from './webhook-signature';
@@ -100,21 +102,44 @@ export class WebhookChannel implements NotificationChannel<WebhookNotificationCo
     config: WebhookNotificationConfig,
     notification: OutgoingNotification,
   ): Promise<AttemptOutcome> {
+    return this.sendSigned(config, notification, webhookBody(notification.content));
+  }
+
+  /**
+   * One request for the digest, `type: digest`, each event's `data` as it would have been sent
+   * alone; its `timestamp` is the period's end, so every attempt sends the same body.
+   */
+  deliverDigest(
+    config: WebhookNotificationConfig,
+    digest: OutgoingDigest,
+  ): Promise<AttemptOutcome> {
+    const payload = digestWebhookPayload(
+      digest.period,
+      digest.period.period_end,
+      digest.events.map((content) => webhookPayload(content)),
+    );
+    return this.sendSigned(config, digest, JSON.stringify(payload));
+  }
+
+  private sendSigned(
+    config: WebhookNotificationConfig,
+    attempt: { webhookId: string; attemptedAt: Date },
+    body: string,
+  ): Promise<AttemptOutcome> {
     const headers = configuredHeaders(config.headers);
     // A config stored before headers were validated: HTTP would refuse it on every attempt.
     if (typeof headers === 'string') {
       return Promise.resolve(failedAttempt(`Invalid webhook config: ${headers}`, false));
     }
-    const body = webhookBody(notification.content);
-    const timestamp = Math.floor(notification.attemptedAt.getTime() / 1000);
+    const timestamp = Math.floor(attempt.attemptedAt.getTime() / 1000);
     return this.http.send({
       url: config.url,
       method: config.method,
       headers: {
         ...headers,
-        'webhook-id': notification.webhookId,
+        'webhook-id': attempt.webhookId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(config.secret, notification.webhookId, timestamp, body),
+        'webhook-signature': signWebhook(config.secret, attempt.webhookId, timestamp, body),
       },
       contentType: 'application/json',
       body,
