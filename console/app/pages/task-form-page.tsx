@@ -1,5 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { AlertPolicyFields } from '../alert-policy-fields';
+import { alertPolicyBody, alertPolicyValuesOf, type AlertPolicyValues } from '../alert-policy-form';
 import { api, fieldErrors } from '../api';
 import { CHANNELS, newConfig, type Channel, type ChannelValues } from '../channels';
 import { NOTIFY_BEHAVIORS } from '../labels';
@@ -24,6 +26,7 @@ interface FormValues {
   /** Per channel type: its config (kept whole, so a webhook's secret survives an edit), or off. */
   notifications: Record<string, ChannelValues | null>;
   pages: PagesValues;
+  alert_policy: AlertPolicyValues;
 }
 
 function json(value: unknown): string {
@@ -46,6 +49,7 @@ function valuesOf(task: Task | null): FormValues {
       ]),
     ),
     pages: pagesValuesOf(task),
+    alert_policy: alertPolicyValuesOf(task),
   };
 }
 
@@ -70,7 +74,7 @@ function parseJsonField(field: string, text: string): unknown {
 
 /**
  * The request body for create (`POST`) or update (`PUT`). `pages` and `page_rule` are sent when
- * set, and as null on update to clear what the task had.
+ * set, and as null on update to clear what the task had; `alert_policy` likewise.
  */
 function bodyOf(values: FormValues, task: Task | null): Record<string, unknown> {
   const creating = task === null;
@@ -99,6 +103,8 @@ function bodyOf(values: FormValues, task: Task | null): Record<string, unknown> 
     body.output_schema = outputSchema;
     body.evidence = evidence;
   }
+  const alertPolicy = alertPolicyBody(values.alert_policy, values.notify_behavior);
+  if (alertPolicy !== null || task?.alert_policy) body.alert_policy = alertPolicy;
   const { pages, page_rule } = pagesBody(values.pages);
   if (pages !== null || task?.pages) body.pages = pages;
   if (page_rule !== null || task?.page_rule) body.page_rule = page_rule;
@@ -359,6 +365,13 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
             )}
           </Field>
         </details>
+
+        <AlertPolicyFields
+          values={values.alert_policy}
+          notifyBehavior={values.notify_behavior}
+          errors={errors}
+          onChange={(policy) => set('alert_policy', policy)}
+        />
 
         <fieldset
           class="channels"
