@@ -33,7 +33,7 @@ export function AlertPolicyFields(props: {
       aria-describedby={`alert-policy-hint${errors.alert_policy ? ' alert-policy-error' : ''}`}
     >
       <legend>Alert policy</legend>
-      <p class="hint" id="alert-policy-hint">
+      <p class="hint fieldset-hint" id="alert-policy-hint">
         Optional. Durations are a whole number and a unit: 30s, 15m, 2h, 1d.
       </p>
       <div class="field-row">

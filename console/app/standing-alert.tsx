@@ -12,9 +12,9 @@ export function describeAlertPolicy(policy: AlertPolicy | null): string {
   const parts = [
     policy?.cooldown && `Cooldown ${policy.cooldown}`,
     policy?.repeat_every &&
-      `remind every ${policy.repeat_every}, at most ${timesOf(policy.repeat_max)}`,
+      `Reminders every ${policy.repeat_every}, at most ${timesOf(policy.repeat_max)}`,
   ].filter(Boolean);
-  return parts.length === 0 ? 'None' : parts.join('; ');
+  return parts.length === 0 ? 'None' : parts.join('. ');
 }
 
 function timesOf(count: number): string {

@@ -151,7 +151,7 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
 
       <fieldset aria-describedby="quiet-hours-hint">
         <legend>Quiet hours</legend>
-        <p class="hint" id="quiet-hours-hint">
+        <p class="hint fieldset-hint" id="quiet-hours-hint">
           Alerts, value changes, withdrawals and reminders that fall due in quiet hours are held and
           go out when they end. Failing and recovered checks and test sends are never held.
         </p>
@@ -197,7 +197,7 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
 
       <fieldset aria-describedby="digest-hint">
         <legend>Digest</legend>
-        <p class="hint" id="digest-hint">
+        <p class="hint fieldset-hint" id="digest-hint">
           Notifications set to arrive as a digest are gathered and sent once per period, at this
           time. A period without events sends nothing.
         </p>
