@@ -85,7 +85,7 @@ describe('Console: attention', () => {
     return task.id;
   }
 
-  it('should show the standing alert with its reminders and acknowledge it, which stops them', async () => {
+  it('should show the standing alert with its reminders and acknowledge it', async () => {
     const taskId = await metTask({
       state: 'active',
       alert_policy: { repeat_every: '1s', repeat_max: 2 },
@@ -171,8 +171,7 @@ describe('Console: attention', () => {
     await tab.goto(`#/tasks/${task.id}/edit`);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { level: 1, name: 'Paused hook watch' }).waitFor();
-    expect(await paused.count()).toBe(0);
-    expect((await getTask(task.id)).notifications).toEqual([{ ...config, secret: config.secret }]);
+    expect((await getTask(task.id)).notifications).toEqual([config]);
   });
 
   it('should show held and skipped sends and reminder and digest events by their labels', async () => {
