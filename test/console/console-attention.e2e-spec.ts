@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { buildConsole } from '../../console/build';
-import { Factory, type TestUser } from '../support/factory';
-import { GeminiStandIn } from '../support/gemini-stand-in';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { Factory, TestUser } from '../support/factory';
+import type { GeminiStandIn } from '../support/gemini-stand-in';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
-import { ProviderScript, ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
-import { ConsoleTab, launchChromium } from './console-browser';
+import type { WebhookReceiver } from '../support/webhook-receiver';
+import { uniqueQuery, type ProviderScript } from '../tasks/task-api';
+import { ConsoleTab } from './console-browser';
+import { startConsoleStack, type ConsoleStack } from './console-stack';
 
 const SOURCES = [{ uri: 'https://news.example/launch', title: 'news.example' }];
 
@@ -28,26 +28,14 @@ describe('Console: attention', () => {
   let user: TestUser;
   let tab: ConsoleTab;
 
+  let stack: ConsoleStack;
+
   beforeAll(async () => {
-    await buildConsole();
-    [gemini, receiver, browser] = await Promise.all([
-      new GeminiStandIn().start(),
-      new WebhookReceiver().start(),
-      launchChromium(),
-    ]);
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({
-      gemini,
-      env: { ...ROOMY_RATE_LIMITS, ALERT_MIN_REPEAT: '1s' },
-    });
-    factory = new Factory(testApp);
+    stack = await startConsoleStack({ ALERT_MIN_REPEAT: '1s' });
+    ({ testApp, gemini, provider, receiver, browser, factory } = stack);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await testApp?.close();
-    await Promise.all([gemini?.stop(), receiver?.stop()]);
-  });
+  afterAll(() => stack?.stop());
 
   beforeEach(async () => {
     user = await factory.user();
@@ -193,15 +181,11 @@ describe('Console: attention', () => {
     await tab.goto(`#/tasks/${task.id}`);
     const sends = tab.page.getByRole('region', { name: 'Send records' });
     await sends.getByRole('cell', { name: 'Reminder', exact: true }).waitFor();
-    const shown = await sends
-      .getByRole('row')
-      .evaluateAll((trs) =>
-        trs
-          .slice(1)
-          .map((tr) =>
-            [...tr.querySelectorAll('td')].slice(2, 4).map((td) => td.textContent?.trim()),
-          ),
-      );
+    const shownRows = (await sends.getByRole('row').all()).slice(1);
+    // Each row's Event and Status.
+    const shown = await Promise.all(
+      shownRows.map(async (row) => (await row.getByRole('cell').allInnerTexts()).slice(2, 4)),
+    );
     expect(shown).toEqual([
       ['Reminder', 'Held'],
       ['Digest', 'Delivered'],

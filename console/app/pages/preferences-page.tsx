@@ -1,9 +1,17 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, fieldErrors, type FieldOfMessage } from '../api';
 import { DIGEST_FREQUENCIES, WEEKDAYS } from '../labels';
 import type { DigestSchedule, Preferences } from '../types';
-import { Field, LoadState, Notice, PageHeading, useTitle, type NoticeValue } from '../ui';
+import {
+  Field,
+  LoadState,
+  Notice,
+  PageHeading,
+  useFocusOnRefusal,
+  useTitle,
+  type NoticeValue,
+} from '../ui';
 import { useLoad } from '../use-load';
 
 /** The 400 messages that name a preference, by how they start (docs/attention.md). */
@@ -83,13 +91,7 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
   const form = useRef<HTMLFormElement>(null);
   const zones = useRef(timeZones());
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  // A refused save moves the focus to what needs fixing, as the task form does.
-  useEffect(() => {
-    if (Object.keys(errors).length === 0) return;
-    form.current
-      ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
-      ?.focus();
-  }, [errors]);
+  useFocusOnRefusal(form, errors);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]): void =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -166,31 +168,21 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
         </label>
         {values.quiet && (
           <div class="field-row">
-            <Field id="quiet-start" label="From" error={errors.quiet_start}>
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="time"
-                  value={values.quiet_start}
-                  onInput={(event) => set('quiet_start', event.currentTarget.value)}
-                />
-              )}
-            </Field>
-            <Field
+            <TimeField
+              id="quiet-start"
+              label="From"
+              error={errors.quiet_start}
+              value={values.quiet_start}
+              onChange={(time) => set('quiet_start', time)}
+            />
+            <TimeField
               id="quiet-end"
               label="Until"
               error={errors.quiet_end}
               hint="Not included; before From: through midnight."
-            >
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="time"
-                  value={values.quiet_end}
-                  onInput={(event) => set('quiet_end', event.currentTarget.value)}
-                />
-              )}
-            </Field>
+              value={values.quiet_end}
+              onChange={(time) => set('quiet_end', time)}
+            />
           </div>
         )}
       </fieldset>
@@ -219,16 +211,13 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
               </select>
             )}
           </Field>
-          <Field id="digest-at" label="At" error={errors.digest_at}>
-            {(attributes) => (
-              <input
-                {...attributes}
-                type="time"
-                value={values.at}
-                onInput={(event) => set('at', event.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <TimeField
+            id="digest-at"
+            label="At"
+            error={errors.digest_at}
+            value={values.at}
+            onChange={(time) => set('at', time)}
+          />
           <Field
             id="digest-weekday"
             label="On"
@@ -265,5 +254,28 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
         </button>
       </div>
     </form>
+  );
+}
+
+/** A time of day, `HH:MM` on the clock of the time zone. */
+function TimeField(props: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  value: string;
+  onChange: (time: string) => void;
+}): JSX.Element {
+  return (
+    <Field id={props.id} label={props.label} error={props.error} hint={props.hint}>
+      {(attributes) => (
+        <input
+          {...attributes}
+          type="time"
+          value={props.value}
+          onInput={(event) => props.onChange(event.currentTarget.value)}
+        />
+      )}
+    </Field>
   );
 }

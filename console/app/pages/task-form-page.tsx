@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { AlertPolicyFields } from '../alert-policy-fields';
 import { alertPolicyBody, alertPolicyValuesOf, type AlertPolicyValues } from '../alert-policy-form';
 import { api, fieldErrors } from '../api';
@@ -7,7 +7,16 @@ import { CHANNELS, newConfig, type Channel, type ChannelValues } from '../channe
 import { NOTIFY_BEHAVIORS } from '../labels';
 import { navigate } from '../router';
 import type { NotifyBehavior, PageResult, Preview, Suggestion, Task } from '../types';
-import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
+import {
+  Field,
+  LoadState,
+  MetBadge,
+  PageHeading,
+  Sources,
+  useFocusOnRefusal,
+  useTitle,
+  Values,
+} from '../ui';
 import { useLoad } from '../use-load';
 import { HeadersEditor } from '../headers-editor';
 import { PageFields } from '../page-fields';
@@ -144,14 +153,7 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
   const [prompt, setPrompt] = useState('');
   const [preview, setPreview] = useState<PreviewWithPages | null>(null);
   const form = useRef<HTMLFormElement>(null);
-  // A refused action moves the focus to what needs fixing: the first invalid field, else the
-  // error that names no field.
-  useEffect(() => {
-    if (Object.keys(errors).length === 0) return;
-    form.current
-      ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
-      ?.focus();
-  }, [errors]);
+  useFocusOnRefusal(form, errors);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]): void =>
     setValues((current) => ({ ...current, [key]: value }));
