@@ -56,6 +56,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/users/me/preferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's time zone, quiet hours and digest schedule */
+    get: operations['PreferencesController_get'];
+    /** Change the caller's preferences */
+    put: operations['PreferencesController_put'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/sync-user': {
     parameters: {
       query?: never;
@@ -276,6 +294,40 @@ export interface paths {
     get: operations['TasksController_pages'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Acknowledge the task's standing alert, which stops its reminders */
+    post: operations['TasksController_acknowledge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tasks/{id}/notifications/{type}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a notification config that paused itself */
+    post: operations['TasksController_resume'];
     delete?: never;
     options?: never;
     head?: never;
@@ -718,6 +770,46 @@ export interface components {
     UsernameAvailability: {
       available: boolean;
     };
+    QuietHoursDto: {
+      /**
+       * @description HH:MM, in the time zone
+       * @example 22:00
+       */
+      start: string;
+      /**
+       * @description HH:MM, exclusive; may be before start (crosses midnight)
+       * @example 22:00
+       */
+      end: string;
+    };
+    DigestScheduleDto: {
+      /**
+       * @default daily
+       * @enum {string}
+       */
+      frequency: 'daily' | 'weekly';
+      /**
+       * @description HH:MM, in the time zone
+       * @default 08:00
+       * @example 22:00
+       */
+      at: string;
+      /**
+       * @description 1 = Monday
+       * @default 1
+       */
+      weekday: number;
+    };
+    PreferencesResponse: {
+      /**
+       * @description An IANA time zone
+       * @default UTC
+       * @example Europe/Paris
+       */
+      time_zone: string;
+      quiet_hours: components['schemas']['QuietHoursDto'] | null;
+      digest: components['schemas']['DigestScheduleDto'];
+    };
     SyncedUserResponse: {
       /** Format: uuid */
       id: string;
@@ -874,6 +966,14 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
+    AlertPolicyDto: {
+      /** @description Folds alerts inside the window into one. A whole number and a unit: 30s, 15m, 2h, 1d; at least ALERT_MIN_COOLDOWN, at most 30d */
+      cooldown: string | null;
+      /** @description Reminds of a standing alert until it is acknowledged (always tasks only). A whole number and a unit: 30s, 15m, 2h, 1d; at least ALERT_MIN_REPEAT */
+      repeat_every: string | null;
+      /** @default 10 */
+      repeat_max: number;
+    };
     OutputSchemaDto: {
       /** @enum {string} */
       type: 'object';
@@ -939,6 +1039,8 @@ export interface components {
       output_schema?: components['schemas']['OutputSchemaDto'] | null;
       /** @description What a met verdict needs from its sources */
       evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description Cooldown and reminders */
+      alert_policy?: components['schemas']['AlertPolicyDto'] | null;
       /** @description Pages to watch instead of searching the web */
       pages?: components['schemas']['PageTargetDto'][] | null;
       /** @description Decides each check from the pages without a model; needs pages, refused with output_schema and on_change */
@@ -957,6 +1059,18 @@ export interface components {
         | components['schemas']['NtfyNotificationConfig']
         | components['schemas']['TelegramNotificationConfig']
       )[];
+    };
+    StandingAlertResponse: {
+      /**
+       * Format: uuid
+       * @description The execution of the last condition_met notification
+       */
+      execution_id: string;
+      /** Format: date-time */
+      notified_at: string;
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      repeats_sent: number;
     };
     CreatedTaskResponse: {
       /** Format: uuid */
@@ -981,6 +1095,10 @@ export interface components {
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;
+      /** @description Null: no cooldown and no reminders */
+      alert_policy: components['schemas']['AlertPolicyDto'] | null;
+      /** @description The standing alert; owner only: null for others */
+      alert: components['schemas']['StandingAlertResponse'] | null;
       /**
        * Format: date-time
        * @description Set by the agent; null when completed
@@ -1094,6 +1212,10 @@ export interface components {
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;
+      /** @description Null: no cooldown and no reminders */
+      alert_policy: components['schemas']['AlertPolicyDto'] | null;
+      /** @description The standing alert; owner only: null for others */
+      alert: components['schemas']['StandingAlertResponse'] | null;
       /**
        * Format: date-time
        * @description Set by the agent; null when completed
@@ -1172,6 +1294,8 @@ export interface components {
       output_schema?: components['schemas']['OutputSchemaDto'] | null;
       /** @description null clears it */
       evidence?: components['schemas']['EvidenceRuleDto'] | null;
+      /** @description null clears it */
+      alert_policy?: components['schemas']['AlertPolicyDto'] | null;
       /** @description null clears it, and page_rule with it */
       pages?: components['schemas']['PageTargetDto'][] | null;
       /** @description null clears it */
@@ -1185,6 +1309,12 @@ export interface components {
         | components['schemas']['NtfyNotificationConfig']
         | components['schemas']['TelegramNotificationConfig']
       )[];
+    };
+    AcknowledgedAlertResponse: {
+      /** Format: uuid */
+      acknowledged_execution_id: string;
+      /** Format: date-time */
+      acknowledged_at: string;
     };
     SetVisibilityDto: {
       /** @description true: anyone can read and fork the task */
@@ -1449,10 +1579,10 @@ export interface components {
         | 'reminder'
         | 'digest';
       /**
-       * @description One record per attempt
+       * @description One record per attempt; `held` waits (quiet hours, a cooldown, a digest) and becomes the outcome when it goes out; `skipped` was not sent
        * @enum {string}
        */
-      status: 'success' | 'failed';
+      status: 'success' | 'failed' | 'held' | 'skipped';
       /** @description Set when delivery failed */
       error_message: string | null;
       /**
@@ -1866,6 +1996,157 @@ export interface operations {
       };
       /** @description Credentials missing, invalid or expired, or the account is deactivated */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  PreferencesController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreferencesResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  PreferencesController_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Each object named replaces the stored one whole; the others stay */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PreferencesResponse'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreferencesResponse'];
+        };
+      };
+      /** @description The request breaks a rule of the service */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Request body larger than 100 kB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A JSON body in another charset than UTF-8, or compressed (Content-Encoding) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3176,6 +3457,166 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PageSnapshotResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_acknowledge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcknowledgedAlertResponse'];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Conflicts with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_resume: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        type: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskResponse'];
         };
       };
       /** @description Credentials missing, invalid or expired, or the account is deactivated */

@@ -30,8 +30,14 @@ function describeDetail(detail: unknown, status: number): string {
   return `The service answered ${status}`;
 }
 
-/** The 400 messages that name a field of a task, by how they start (docs/api.md, "Tasks"). */
-const FIELD_OF_MESSAGE: Array<[string, string]> = [
+/** A 400 message's start, and the form field it names (the first that matches names it). */
+export type FieldOfMessage = Array<[string, string]>;
+
+/**
+ * The 400 messages that name a field of a task, by how they start (docs/api.md, "Tasks"; an
+ * alert policy's reason starts with its field, docs/attention.md).
+ */
+const TASK_FIELD_OF_MESSAGE: FieldOfMessage = [
   ['Invalid output_schema', 'output_schema'],
   ['Invalid evidence', 'evidence'],
   ['Invalid notification', 'notifications'],
@@ -39,10 +45,20 @@ const FIELD_OF_MESSAGE: Array<[string, string]> = [
   ['Invalid page_rule', 'page_rule'],
   ['notify_behavior', 'notify_behavior'],
   ['Invalid state transition', 'state'],
+  ['Invalid alert_policy: cooldown', 'alert_cooldown'],
+  ['Invalid alert_policy: repeat_every', 'alert_repeat_every'],
+  ['Invalid alert_policy: repeat_max', 'alert_repeat_max'],
+  ['Invalid alert_policy', 'alert_policy'],
 ];
 
-/** The error of each field an error names; what names no field is under `form`. */
-export function fieldErrors(error: unknown): Record<string, string> {
+/**
+ * The error of each field an error names (by `fieldOfMessage`, a task's fields unless given);
+ * what names no field is under `form`.
+ */
+export function fieldErrors(
+  error: unknown,
+  fieldOfMessage: FieldOfMessage = TASK_FIELD_OF_MESSAGE,
+): Record<string, string> {
   if (!(error instanceof ApiError)) return { form: String(error) };
   const { detail } = error;
   if (isValidationIssues(detail)) {
@@ -54,7 +70,7 @@ export function fieldErrors(error: unknown): Record<string, string> {
     }
     return errors;
   }
-  const field = FIELD_OF_MESSAGE.find(([start]) => error.message.startsWith(start))?.[1];
+  const field = fieldOfMessage.find(([start]) => error.message.startsWith(start))?.[1];
   return { [field ?? 'form']: error.message };
 }
 

@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { AdminPage } from './pages/admin-page';
+import { PreferencesPage } from './pages/preferences-page';
 import { SignInPage } from './pages/sign-in-page';
 import { TaskFormPage } from './pages/task-form-page';
 import { TaskPage } from './pages/task-page';
@@ -48,6 +49,9 @@ function SignedIn(): JSX.Element {
             <NavLink href="#/usage" active={route.segments[0] === 'usage'}>
               Usage
             </NavLink>
+            <NavLink href="#/preferences" active={route.segments[0] === 'preferences'}>
+              Preferences
+            </NavLink>
             {me.status === 'ready' && me.data.is_admin && (
               <NavLink href="#/admin" active={route.segments[0] === 'admin'}>
                 Admin
@@ -91,6 +95,7 @@ function Page(props: { route: Route; me: Me }): JSX.Element {
   if (first === 'new') return <TaskFormPage />;
   if (first === 'tasks' && id && action === 'edit') return <TaskFormPage taskId={id} />;
   if (first === 'tasks' && id) return <TaskPage taskId={id} />;
+  if (first === 'preferences') return <PreferencesPage />;
   if (first === 'usage') return <UsagePage month={props.route.query.get('month')} />;
   if (first === 'admin' && props.me.is_admin) return <AdminPage me={props.me} />;
   return <TasksPage state={props.route.query.get('state') ?? ''} />;

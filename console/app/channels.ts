@@ -55,6 +55,15 @@ export function destination(config: ChannelValues): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** A config's pause after deliveries in a row failed (docs/attention.md), or null. */
+export function pauseOf(config: ChannelValues): { at: string; reason: string } | null {
+  if (typeof config.paused_at !== 'string') return null;
+  return {
+    at: config.paused_at,
+    reason: typeof config.pause_reason === 'string' ? config.pause_reason : '',
+  };
+}
+
 export function channelOf(type: string): Channel | undefined {
   return CHANNELS.find((channel) => channel.type === type);
 }

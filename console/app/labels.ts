@@ -19,6 +19,8 @@ export const EXECUTION_STATUSES: Record<string, string> = {
 export const SEND_STATUSES: Record<string, string> = {
   success: 'Delivered',
   failed: 'Failed',
+  held: 'Held',
+  skipped: 'Skipped',
 };
 
 export const SEND_EVENTS: Record<string, string> = {
@@ -27,7 +29,36 @@ export const SEND_EVENTS: Record<string, string> = {
   check_recovered: 'Checks recovered',
   values_changed: 'Values changed',
   condition_retracted: 'Alert withdrawn',
+  reminder: 'Reminder',
+  digest: 'Digest',
   test: 'Test send',
+};
+
+/** Whether the person has seen a task's standing alert (docs/attention.md, "Acknowledge"). */
+export const ALERT_STATES: Record<string, string> = {
+  acknowledged: 'Acknowledged',
+  unacknowledged: 'Not acknowledged',
+};
+
+/** A notification config that paused itself after deliveries in a row failed. */
+export const CONFIG_STATES: Record<string, string> = {
+  paused: 'Paused',
+};
+
+export const DIGEST_FREQUENCIES: Record<string, string> = {
+  daily: 'Daily',
+  weekly: 'Weekly',
+};
+
+/** ISO weekdays, as the digest schedule numbers them (1 = Monday). */
+export const WEEKDAYS: Record<string, string> = {
+  1: 'Monday',
+  2: 'Tuesday',
+  3: 'Wednesday',
+  4: 'Thursday',
+  5: 'Friday',
+  6: 'Saturday',
+  7: 'Sunday',
 };
 
 export const NOTIFY_BEHAVIORS: Record<NotifyBehavior, string> = {

@@ -60,6 +60,10 @@ const BADGE_TONES: Record<string, string> = {
   retrying: 'warn',
   failed: 'bad',
   cancelled: 'muted',
+  held: 'info',
+  skipped: 'muted',
+  acknowledged: 'good',
+  unacknowledged: 'warn',
   deactivated: 'bad',
   new: 'info',
   same: 'muted',
@@ -202,6 +206,22 @@ export function Field(props: {
       )}
     </div>
   );
+}
+
+/**
+ * A refused action moves the focus to what needs fixing: the first invalid field of `form`, else
+ * the error that names no field (docs/console.md, "Every page, at every width").
+ */
+export function useFocusOnRefusal(
+  form: { current: HTMLFormElement | null },
+  errors: Record<string, string>,
+): void {
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return;
+    form.current
+      ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
+      ?.focus();
+  }, [form, errors]);
 }
 
 /** An action's outcome, shown until the next action. */

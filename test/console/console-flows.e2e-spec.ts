@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Locator } from 'playwright-core';
-import { buildConsole } from '../../console/build';
-import { Factory, type TestUser } from '../support/factory';
-import { GeminiStandIn } from '../support/gemini-stand-in';
+import type { Factory, TestUser } from '../support/factory';
+import type { GeminiStandIn } from '../support/gemini-stand-in';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import { WebhookReceiver } from '../support/webhook-receiver';
-import { ProviderScript, ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
-import { ConsoleTab, launchChromium } from './console-browser';
+import type { WebhookReceiver } from '../support/webhook-receiver';
+import { uniqueQuery, type ProviderScript } from '../tasks/task-api';
+import { ConsoleTab } from './console-browser';
+import { startConsoleStack, type ConsoleStack } from './console-stack';
 
 const PRICE_SCHEMA = {
   type: 'object',
@@ -31,24 +31,15 @@ describe('Console in the browser', () => {
   let owner: TestUser;
   let tab: ConsoleTab;
 
+  let stack: ConsoleStack;
+
   beforeAll(async () => {
-    await buildConsole();
-    [gemini, receiver, browser] = await Promise.all([
-      new GeminiStandIn().start(),
-      new WebhookReceiver().start(),
-      launchChromium(),
-    ]);
-    provider = new ProviderScript(gemini);
-    testApp = await startTestApp({ gemini, env: ROOMY_RATE_LIMITS });
-    factory = new Factory(testApp);
+    stack = await startConsoleStack();
+    ({ testApp, gemini, provider, receiver, browser, factory } = stack);
     owner = await factory.user({ email: `owner-${randomUUID()}@example.com` });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await testApp?.close();
-    await Promise.all([gemini?.stop(), receiver?.stop()]);
-  });
+  afterAll(() => stack?.stop());
 
   beforeEach(async () => {
     tab = await ConsoleTab.open(browser, testApp.baseUrl);

@@ -1,11 +1,22 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { AlertPolicyFields } from '../alert-policy-fields';
+import { alertPolicyBody, alertPolicyValuesOf, type AlertPolicyValues } from '../alert-policy-form';
 import { api, fieldErrors } from '../api';
 import { CHANNELS, newConfig, type Channel, type ChannelValues } from '../channels';
 import { NOTIFY_BEHAVIORS } from '../labels';
 import { navigate } from '../router';
 import type { NotifyBehavior, PageResult, Preview, Suggestion, Task } from '../types';
-import { Field, LoadState, MetBadge, PageHeading, Sources, useTitle, Values } from '../ui';
+import {
+  Field,
+  LoadState,
+  MetBadge,
+  PageHeading,
+  Sources,
+  useFocusOnRefusal,
+  useTitle,
+  Values,
+} from '../ui';
 import { useLoad } from '../use-load';
 import { HeadersEditor } from '../headers-editor';
 import { PageFields } from '../page-fields';
@@ -24,6 +35,7 @@ interface FormValues {
   /** Per channel type: its config (kept whole, so a webhook's secret survives an edit), or off. */
   notifications: Record<string, ChannelValues | null>;
   pages: PagesValues;
+  alert_policy: AlertPolicyValues;
 }
 
 function json(value: unknown): string {
@@ -46,6 +58,7 @@ function valuesOf(task: Task | null): FormValues {
       ]),
     ),
     pages: pagesValuesOf(task),
+    alert_policy: alertPolicyValuesOf(task),
   };
 }
 
@@ -70,7 +83,7 @@ function parseJsonField(field: string, text: string): unknown {
 
 /**
  * The request body for create (`POST`) or update (`PUT`). `pages` and `page_rule` are sent when
- * set, and as null on update to clear what the task had.
+ * set, and as null on update to clear what the task had; `alert_policy` likewise.
  */
 function bodyOf(values: FormValues, task: Task | null): Record<string, unknown> {
   const creating = task === null;
@@ -99,6 +112,8 @@ function bodyOf(values: FormValues, task: Task | null): Record<string, unknown> 
     body.output_schema = outputSchema;
     body.evidence = evidence;
   }
+  const alertPolicy = alertPolicyBody(values.alert_policy, values.notify_behavior);
+  if (alertPolicy !== null || task?.alert_policy) body.alert_policy = alertPolicy;
   const { pages, page_rule } = pagesBody(values.pages);
   if (pages !== null || task?.pages) body.pages = pages;
   if (page_rule !== null || task?.page_rule) body.page_rule = page_rule;
@@ -138,14 +153,7 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
   const [prompt, setPrompt] = useState('');
   const [preview, setPreview] = useState<PreviewWithPages | null>(null);
   const form = useRef<HTMLFormElement>(null);
-  // A refused action moves the focus to what needs fixing: the first invalid field, else the
-  // error that names no field.
-  useEffect(() => {
-    if (Object.keys(errors).length === 0) return;
-    form.current
-      ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
-      ?.focus();
-  }, [errors]);
+  useFocusOnRefusal(form, errors);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]): void =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -359,6 +367,13 @@ function TaskForm(props: { task: Task | null }): JSX.Element {
             )}
           </Field>
         </details>
+
+        <AlertPolicyFields
+          values={values.alert_policy}
+          notifyBehavior={values.notify_behavior}
+          errors={errors}
+          onChange={(policy) => set('alert_policy', policy)}
+        />
 
         <fieldset
           class="channels"

@@ -1,9 +1,10 @@
 import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
-import { channelLabel, channelOf, destination, type ChannelValues } from '../channels';
+import { channelLabel, channelOf, destination, pauseOf, type ChannelValues } from '../channels';
 import { formatDate, formatUsd, formatValue } from '../format';
 import {
+  CONFIG_STATES,
   EXECUTION_STATUSES,
   labelOf,
   NOTIFY_BEHAVIORS,
@@ -13,6 +14,7 @@ import {
 } from '../labels';
 import { PageResults, PageTargets } from '../page-results';
 import { navigate } from '../router';
+import { AlertCard, describeAlertPolicy } from '../standing-alert';
 import type { Execution, SendRecord, Task, TestSendResult } from '../types';
 import {
   Badge,
@@ -83,8 +85,9 @@ export function TaskPage(props: { taskId: string }): JSX.Element {
             executions={executions.status === 'ready' ? executions.data : null}
             onChanged={refresh}
           />
+          <AlertCard task={loaded} onChanged={refresh} />
           <TaskDetails task={loaded} />
-          <NotificationsCard task={loaded} onSent={() => void reloadSends()} />
+          <NotificationsCard task={loaded} onSent={() => void reloadSends()} onChanged={refresh} />
           <section class="card" aria-labelledby="charts-title">
             <h2 id="charts-title">Values over time</h2>
             <LoadState state={executions} what="executions" retry={() => void reloadExecutions()}>
@@ -260,6 +263,8 @@ function TaskDetails(props: { task: Task }): JSX.Element {
         <dd class="prose">{task.condition_description}</dd>
         <dt>Notify</dt>
         <dd>{labelOf(NOTIFY_BEHAVIORS, task.notify_behavior)}</dd>
+        <dt>Alert policy</dt>
+        <dd>{describeAlertPolicy(task.alert_policy)}</dd>
         <dt>Next run</dt>
         <dd>{formatDate(task.next_run)}</dd>
         <dt>Created</dt>
@@ -275,26 +280,52 @@ function TaskDetails(props: { task: Task }): JSX.Element {
   );
 }
 
-function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Element {
+/** What the last action on a config (a test send, a resume) came to. */
+type ConfigOutcome =
+  | { kind: 'test'; result: TestSendResult }
+  | { kind: 'resumed' }
+  | { kind: 'error'; message: string };
+
+function NotificationsCard(props: {
+  task: Task;
+  onSent: () => void;
+  onChanged: () => void;
+}): JSX.Element {
   const { task } = props;
-  const [results, setResults] = useState<Record<string, TestSendResult | string>>({});
-  const [sending, setSending] = useState<string | null>(null);
-  async function test(type: string): Promise<void> {
-    setSending(type);
+  const [outcomes, setOutcomes] = useState<Record<string, ConfigOutcome>>({});
+  const [busy, setBusy] = useState<{ type: string; kind: 'test' | 'resume' } | null>(null);
+  async function act(
+    type: string,
+    kind: 'test' | 'resume',
+    action: () => Promise<ConfigOutcome>,
+  ): Promise<void> {
+    setBusy({ type, kind });
+    let outcome: ConfigOutcome;
     try {
+      outcome = await action();
+    } catch (error) {
+      outcome = { kind: 'error', message: (error as Error).message };
+    } finally {
+      setBusy(null);
+    }
+    setOutcomes((current) => ({ ...current, [type]: outcome }));
+  }
+  const test = (type: string): Promise<void> =>
+    act(type, 'test', async () => {
       const answer = await api<{ results: TestSendResult[] }>(
         'POST',
         `/api/v1/tasks/${task.id}/notifications/test`,
         { type },
       );
-      setResults((current) => ({ ...current, [type]: answer.results[0] }));
       props.onSent();
-    } catch (error) {
-      setResults((current) => ({ ...current, [type]: (error as Error).message }));
-    } finally {
-      setSending(null);
-    }
-  }
+      return { kind: 'test', result: answer.results[0] };
+    });
+  const resume = (type: string): Promise<void> =>
+    act(type, 'resume', async () => {
+      await api<Task>('POST', `/api/v1/tasks/${task.id}/notifications/${type}/resume`);
+      props.onChanged();
+      return { kind: 'resumed' };
+    });
   return (
     <section class="card" aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>
@@ -305,43 +336,69 @@ function NotificationsCard(props: { task: Task; onSent: () => void }): JSX.Eleme
       ) : (
         <ul class="configs">
           {task.notifications.map((config: ChannelValues) => {
-            const result = results[config.type];
+            const outcome = outcomes[config.type];
             const generated = channelOf(config.type)?.generatedSecret;
             const secret = generated && config[generated.name];
+            const label = channelLabel(config.type);
+            const pause = pauseOf(config);
             return (
               <li key={config.type}>
                 <div>
-                  <strong>{channelLabel(config.type)}</strong>{' '}
-                  <span class="wrap muted">{destination(config)}</span>
+                  <strong>{label}</strong> <span class="wrap muted">{destination(config)}</span>
                 </div>
                 <button
                   type="button"
-                  disabled={sending !== null}
+                  disabled={busy !== null}
                   onClick={() => void test(config.type)}
                 >
-                  {sending === config.type ? 'Sending…' : 'Send a test'}
+                  {busy?.type === config.type && busy.kind === 'test' ? 'Sending…' : 'Send a test'}
                 </button>
+                {pause && (
+                  <div class="config-paused">
+                    <Badge value="paused" labels={CONFIG_STATES} />
+                    <span class="wrap">
+                      Since {formatDate(pause.at)}: {pause.reason}. Nothing is sent until it
+                      resumes.
+                    </span>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={busy !== null}
+                      aria-label={`Resume ${label}`}
+                      onClick={() => void resume(config.type)}
+                    >
+                      Resume
+                    </button>
+                  </div>
+                )}
                 {generated && typeof secret === 'string' && (
                   <Secret label={generated.label} value={secret} />
                 )}
-                {result !== undefined && (
-                  <p class="test-result" role="status">
-                    {typeof result === 'string' ? (
-                      <span class="field-error">{result}</span>
-                    ) : (
-                      <>
-                        Test send: <Badge value={result.status} labels={SEND_STATUSES} />
-                        {result.error_message && <span class="wrap"> {result.error_message}</span>}
-                      </>
-                    )}
-                  </p>
-                )}
+                {outcome && <ConfigOutcomeLine outcome={outcome} label={label} />}
               </li>
             );
           })}
         </ul>
       )}
     </section>
+  );
+}
+
+function ConfigOutcomeLine(props: { outcome: ConfigOutcome; label: string }): JSX.Element {
+  const { outcome } = props;
+  return (
+    <p class="test-result" role="status">
+      {outcome.kind === 'error' && <span class="field-error">{outcome.message}</span>}
+      {outcome.kind === 'resumed' && `${props.label} resumed.`}
+      {outcome.kind === 'test' && (
+        <>
+          Test send: <Badge value={outcome.result.status} labels={SEND_STATUSES} />
+          {outcome.result.error_message && (
+            <span class="wrap"> {outcome.result.error_message}</span>
+          )}
+        </>
+      )}
+    </p>
   );
 }
 
