@@ -1679,6 +1679,13 @@ export interface components {
        */
       delivery?: 'instant' | 'digest';
       /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
+      /**
        * Format: email
        * @description Address
        */
@@ -1704,6 +1711,13 @@ export interface components {
        * @enum {string}
        */
       delivery?: 'instant' | 'digest';
+      /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
       /**
        * Format: uri
        * @description URL. Deliveries are signed with a secret the service makes; a new URL gets a new one.
@@ -1743,6 +1757,13 @@ export interface components {
        */
       delivery?: 'instant' | 'digest';
       /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
+      /**
        * Format: uri
        * @description Incoming webhook URL
        */
@@ -1769,6 +1790,13 @@ export interface components {
        */
       delivery?: 'instant' | 'digest';
       /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
+      /**
        * Format: uri
        * @description Webhook URL
        */
@@ -1794,6 +1822,13 @@ export interface components {
        * @enum {string}
        */
       delivery?: 'instant' | 'digest';
+      /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
       /**
        * Format: uri
        * @description Topic URL
@@ -1822,6 +1857,13 @@ export interface components {
        * @enum {string}
        */
       delivery?: 'instant' | 'digest';
+      /**
+       * Format: date-time
+       * @description When the config paused itself after deliveries in a row failed
+       */
+      readonly paused_at?: string;
+      /** @description `<N> deliveries in a row failed: <last error>` */
+      readonly pause_reason?: string;
       /** @description Chat id */
       chat_id: string;
       /** @description Bot token */

@@ -29,6 +29,21 @@ const DELIVERY: SchemaObject = {
     "instant (absent): each event is sent as it happens; digest: the events go into the owner's digest, one message per destination per period",
 };
 
+/** Set by the service when a config pauses itself (docs/attention.md); cleared on resume. */
+const PAUSE: Record<string, SchemaObject> = {
+  paused_at: {
+    type: 'string',
+    format: 'date-time',
+    readOnly: true,
+    description: 'When the config paused itself after deliveries in a row failed',
+  },
+  pause_reason: {
+    type: 'string',
+    readOnly: true,
+    description: '`<N> deliveries in a row failed: <last error>`',
+  },
+};
+
 function fieldSchema(field: ChannelField): SchemaObject {
   const described: SchemaObject = {
     description: field.hint ? `${field.label}. ${field.hint}` : field.label,
@@ -63,6 +78,7 @@ function channelSchema(definition: ChannelDefinition): SchemaObject {
       type: { type: 'string', enum: [definition.type] },
       events: EVENTS,
       delivery: DELIVERY,
+      ...PAUSE,
       ...Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])),
       ...(generatedSecret
         ? {
