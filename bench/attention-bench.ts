@@ -23,10 +23,13 @@ import {
 } from './bench-support';
 import {
   buildService,
+  countSends,
+  deliveryServiceEnv,
   machine,
   seedDeliveries,
   startService,
   webhookConfig,
+  waitForSends,
   type RunningService,
 } from './notifications-support';
 
@@ -35,32 +38,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CRASH_DELIVERIES = Number(process.env.BENCH_CRASH_DELIVERIES ?? 1000);
 /** Holding this many deliveries must be over before the quiet hours end. */
 const HOLD_MARGIN_MS = 35_000;
-
-function serviceEnv(databaseUrl: string): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1s,5s,30s',
-    LOG_LEVEL: 'error',
-  };
-}
-
-async function count(pool: Pool, status: string): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM notification_sends WHERE status = $1',
-    [status],
-  );
-  return rows[0].n;
-}
-
-async function waitForCount(pool: Pool, status: string, target: number, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const done = await count(pool, status);
-    if (done >= target || Date.now() > deadline) return done;
-    await sleep(100);
-  }
-}
 
 /** `HH:MM` in UTC. */
 function clock(at: Date): string {
@@ -102,7 +79,7 @@ async function run(adminUrl: string, kind: Run['kind'], index: number): Promise<
   const databaseUrl = await createDatabase(adminUrl, `bench_attention_${kind}_${index}`);
   const receiver = await new WebhookReceiver().start();
   receiver.recordRequests = false;
-  const service = await startService(serviceEnv(databaseUrl));
+  const service = await startService(deliveryServiceEnv(databaseUrl));
   const { pool, boss } = await openQueue(databaseUrl);
   try {
     const end = quietUntil();
@@ -117,12 +94,12 @@ async function run(adminUrl: string, kind: Run['kind'], index: number): Promise<
     let held = 0;
     if (kind === 'quiet') {
       await setQuietHours(pool, seeded.executionIds[0], end);
-      held = await waitForCount(pool, 'held', DELIVERIES, end.getTime() - Date.now());
+      held = await waitForSends(pool, 'held', DELIVERIES, end.getTime() - Date.now());
       if (held < DELIVERIES) throw new Error(`only ${held} of ${DELIVERIES} held before the end`);
       startedAt = end.getTime();
     }
     while (Date.now() < startedAt) await sleep(5);
-    const done = await waitForCount(pool, 'success', DELIVERIES, 300_000);
+    const done = await waitForSends(pool, 'success', DELIVERIES, 300_000);
     const seconds = (Date.now() - startedAt) / 1000;
     return {
       kind,
@@ -156,7 +133,7 @@ async function crash(adminUrl: string): Promise<CrashResult> {
   const receiver = await new WebhookReceiver().start();
   receiver.recordRequests = false;
   receiver.respondWith(() => ({ status: 200, delayMs: Math.round(Math.random() * 200) }));
-  let service: RunningService = await startService(serviceEnv(databaseUrl));
+  let service: RunningService = await startService(deliveryServiceEnv(databaseUrl));
   const { pool, boss } = await openQueue(databaseUrl);
   try {
     const end = quietUntil();
@@ -169,17 +146,17 @@ async function crash(adminUrl: string): Promise<CrashResult> {
     );
     await setQuietHours(pool, seeded.executionIds[0], end);
     // kill -9 while the deliveries are being held...
-    while ((await count(pool, 'held')) < CRASH_DELIVERIES / 2) await sleep(10);
+    while ((await countSends(pool, 'held')) < CRASH_DELIVERIES / 2) await sleep(10);
     await service.stop('SIGKILL');
-    const heldAtFirstKill = await count(pool, 'held');
-    service = await startService(serviceEnv(databaseUrl));
+    const heldAtFirstKill = await countSends(pool, 'held');
+    service = await startService(deliveryServiceEnv(databaseUrl));
     // ...and again while they are being released.
     while (Date.now() < end.getTime()) await sleep(50);
-    while ((await count(pool, 'success')) < CRASH_DELIVERIES / 2) await sleep(10);
+    while ((await countSends(pool, 'success')) < CRASH_DELIVERIES / 2) await sleep(10);
     await service.stop('SIGKILL');
-    const deliveredAtSecondKill = await count(pool, 'success');
-    service = await startService(serviceEnv(databaseUrl));
-    const done = await waitForCount(pool, 'success', CRASH_DELIVERIES, 300_000);
+    const deliveredAtSecondKill = await countSends(pool, 'success');
+    service = await startService(deliveryServiceEnv(databaseUrl));
+    const done = await waitForSends(pool, 'success', CRASH_DELIVERIES, 300_000);
     await sleep(2000);
     const { rows: duplicates } = await pool.query<{ extra: number }>(
       `SELECT coalesce(sum(n - 1), 0)::int AS extra FROM (
@@ -196,7 +173,7 @@ async function crash(adminUrl: string): Promise<CrashResult> {
       delivered: done,
       lost: CRASH_DELIVERIES - done,
       duplicateSuccessRecords: duplicates[0].extra,
-      heldRecordsLeft: await count(pool, 'held'),
+      heldRecordsLeft: await countSends(pool, 'held'),
       openDeliveries: open[0].n,
       extraRequests: counts.reduce((sum, n) => sum + n - 1, 0),
     };

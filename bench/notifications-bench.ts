@@ -23,10 +23,13 @@ import {
 } from './bench-support';
 import {
   buildService,
+  countSends,
+  deliveryServiceEnv,
   machine,
   seedDeliveries,
   startService,
   webhookConfig,
+  waitForSends,
   type RunningService,
 } from './notifications-support';
 
@@ -37,30 +40,7 @@ const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 3);
 /** The crash run's receiver answers this slowly, so many attempts are in flight at the kill. */
 const CRASH_RECEIVER_DELAY_MS = 200;
 
-async function delivered(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ done: number }>(
-    "SELECT count(*)::int AS done FROM notification_sends WHERE status = 'success'",
-  );
-  return rows[0].done;
-}
-
-async function waitForDelivered(pool: Pool, target: number, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const done = await delivered(pool);
-    if (done >= target || Date.now() > deadline) return done;
-    await sleep(100);
-  }
-}
-
-function serviceEnv(databaseUrl: string): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1s,5s,30s',
-    LOG_LEVEL: 'error',
-  };
-}
+const delivered = (pool: Pool): Promise<number> => countSends(pool, 'success');
 
 interface ThroughputResult {
   seconds: number;
@@ -80,7 +60,7 @@ async function throughput(adminUrl: string): Promise<ThroughputResult> {
   const port = Number(new URL(databaseUrl).port || 5432);
   const receiver = await new WebhookReceiver().start();
   receiver.recordRequests = false;
-  const service = await startService(serviceEnv(databaseUrl));
+  const service = await startService(deliveryServiceEnv(databaseUrl));
   const { pool, boss } = await openQueue(databaseUrl);
   try {
     const seeded = await seedDeliveries(
@@ -96,7 +76,7 @@ async function throughput(adminUrl: string): Promise<ThroughputResult> {
       postgres: postgresCpuSeconds(port),
       receiver: process.cpuUsage(),
     };
-    const done = await waitForDelivered(pool, DELIVERIES, 300_000);
+    const done = await waitForSends(pool, 'success', DELIVERIES, 300_000);
     const finishedAt = Date.now();
     const receiverCpu = process.cpuUsage(cpu.receiver);
     const perDelivery = (seconds: number): number => (seconds * 1000) / done;
@@ -148,7 +128,7 @@ async function crash(adminUrl: string): Promise<CrashResult> {
   const databaseUrl = await createDatabase(adminUrl, 'bench_notifications_crash');
   const receiver = await new WebhookReceiver().start();
   receiver.recordRequests = false;
-  let service: RunningService = await startService(serviceEnv(databaseUrl));
+  let service: RunningService = await startService(deliveryServiceEnv(databaseUrl));
   // Answers spread over 0..2x the delay, so attempts are always in flight when the kill comes.
   receiver.respondWith(() => ({
     status: 200,
@@ -169,8 +149,8 @@ async function crash(adminUrl: string): Promise<CrashResult> {
     const receivedAtKill = receiver.count;
     const recordedAtKill = await delivered(pool);
     const restartedAt = Date.now();
-    service = await startService(serviceEnv(databaseUrl));
-    const done = await waitForDelivered(pool, CRASH_DELIVERIES, 300_000);
+    service = await startService(deliveryServiceEnv(databaseUrl));
+    const done = await waitForSends(pool, 'success', CRASH_DELIVERIES, 300_000);
     const recoverySeconds = (Date.now() - restartedAt) / 1000;
     await sleep(2000); // anything still in flight lands before counting
     const { rows: duplicates } = await pool.query<{ extra: number }>(

@@ -8,7 +8,7 @@ import type { Pool } from 'pg';
 import { deliveryJobId } from '../src/notifications/delivery/delivery-job';
 import { DELIVERY_QUEUE } from '../src/scheduler/job-queue.service';
 import type { NotificationConfig } from '../src/notifications/channels/channel-registry';
-import { ROOT, spawnService, type ServiceProcess } from './bench-support';
+import { ROOT, sleep, spawnService, type ServiceProcess } from './bench-support';
 
 /**
  * The notifications benchmarks compile the service into a directory of their own (the same
@@ -136,4 +136,38 @@ export function machine(): string {
   }
   const load = loadavg()[0].toFixed(2);
   return `${new Date().toISOString().slice(0, 10)} on nproc ${nproc} · ${cpus()[0]?.model ?? 'unknown CPU'} · ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM · Node ${process.version} (load average ${load} at the start: the machine is shared)`;
+}
+
+/** The environment of a benchmark's service: receivers on 127.0.0.1, short retries, quiet log. */
+export function deliveryServiceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '1s,5s,30s',
+    LOG_LEVEL: 'error',
+  };
+}
+
+/** How many send records have `status`. */
+export async function countSends(pool: Pool, status: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM notification_sends WHERE status = $1',
+    [status],
+  );
+  return rows[0].n;
+}
+
+/** Waits until `target` send records have `status`, or the time is up; returns the count. */
+export async function waitForSends(
+  pool: Pool,
+  status: string,
+  target: number,
+  timeoutMs: number,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = await countSends(pool, status);
+    if (done >= target || Date.now() > deadline) return done;
+    await sleep(100);
+  }
 }

@@ -14,7 +14,7 @@ import { Clock } from '../../common/clock/clock';
 import { queryRows } from '../../database/sql-rows';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
-import type { ClaimedAttempt } from '../delivery/claimed-attempt';
+import { sendRecordOf, type ClaimedAttempt } from '../delivery/claimed-attempt';
 import {
   DigestCapture,
   goesToDigest,
@@ -30,6 +30,7 @@ import type { HoldReason } from '../delivery/notification-delivery.entity';
 import {
   DeliveryHoldRepository,
   type HeldDelivery,
+  type HeldOrSkipped,
   type SkippedDelivery,
 } from './delivery-hold.repository';
 
@@ -168,7 +169,7 @@ export class AttentionGate {
     if (gate.kind === 'skip') {
       writes.skips.push({
         row: { ...deliveryOf(claim), reason: gate.reason },
-        send: sendOf(claim, 'skipped', gate.reason, now),
+        send: sendRecordOf(claim, 'skipped', gate.reason, now),
       });
       return;
     }
@@ -181,7 +182,7 @@ export class AttentionGate {
       reason: gate.reason satisfies HoldReason,
       cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
       folded: claim.content.folded ?? context.folded,
-      send: sendOf(claim, 'held', null, now),
+      send: sendRecordOf(claim, 'held', null, now),
     });
   }
 
@@ -278,7 +279,8 @@ function releaseJob(claim: ClaimedAttempt, until: Date): DeliveryJob {
   };
 }
 
-function deliveryOf(claim: ClaimedAttempt) {
+/** The row fields of the delivery an attempt is part of. */
+function deliveryOf(claim: ClaimedAttempt): HeldOrSkipped {
   return {
     id: claim.deliveryId,
     executionId: claim.executionId,
@@ -286,26 +288,5 @@ function deliveryOf(claim: ClaimedAttempt) {
     channel: claim.channel,
     event: claim.event,
     jobId: claim.jobId,
-  };
-}
-
-function sendOf(
-  claim: ClaimedAttempt,
-  status: 'held' | 'skipped',
-  errorMessage: string | null,
-  now: Date,
-): SendRecordWrite {
-  return {
-    deliveryId: claim.deliveryId,
-    userId: claim.userId,
-    taskId: claim.taskId,
-    executionId: claim.executionId,
-    recipient: claim.recipient,
-    notificationType: claim.channel,
-    event: claim.event,
-    status,
-    errorMessage,
-    attempt: claim.attempt,
-    attemptedAt: now,
   };
 }

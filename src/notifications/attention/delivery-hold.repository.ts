@@ -11,14 +11,18 @@ import {
 } from '../delivery/notification-delivery.repository';
 import type { NotificationType } from '../channels/channel-registry';
 
-/** A delivery that waits: its row becomes `held` until `heldUntil`, when `jobId` runs it again. */
-export interface HeldDelivery {
+/** The delivery a held or skipped row is: its id, execution, task, channel, event and job. */
+export interface HeldOrSkipped {
   id: string;
   executionId: string;
   taskId: string;
   channel: NotificationType;
   event: DeliveryEvent;
   jobId: string;
+}
+
+/** A delivery that waits: its row becomes `held` until `heldUntil`, when `jobId` runs it again. */
+export interface HeldDelivery extends HeldOrSkipped {
   heldUntil: Date;
   reason: HoldReason;
   /** Set when it waits for a cooldown (kept through a later hold), and what its release folded. */
@@ -150,12 +154,6 @@ export class DeliveryHoldRepository {
 }
 
 /** A delivery that ends `skipped`, and why. */
-export interface SkippedDelivery {
-  id: string;
-  executionId: string;
-  taskId: string;
-  channel: NotificationType;
-  event: DeliveryEvent;
-  jobId: string;
+export interface SkippedDelivery extends HeldOrSkipped {
   reason: string;
 }

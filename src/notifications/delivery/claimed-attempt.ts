@@ -4,7 +4,8 @@ import type { DeliveryAttempt } from './delivery-job';
 import type { NotificationConfig } from '../channels/channel-registry';
 import type { NotificationContent } from '../content/notification-content';
 import type { DeliveryState } from './notification-delivery.entity';
-import type { DeliveryWrite } from './notification-delivery.repository';
+import type { SendStatus } from '../channels/notification-types';
+import type { DeliveryWrite, SendRecordWrite } from './notification-delivery.repository';
 
 /** An attempt that goes out (or is settled without sending), with all it needs. */
 export interface ClaimedAttempt extends DeliveryAttempt {
@@ -35,6 +36,28 @@ export function deliveryWrite(
     state,
     jobId,
     lastError,
+  };
+}
+
+/** The send record of an attempt that ended `status` (or waits, `held`) at `attemptedAt`. */
+export function sendRecordOf(
+  claim: ClaimedAttempt,
+  status: SendStatus,
+  errorMessage: string | null,
+  attemptedAt: Date,
+): SendRecordWrite {
+  return {
+    deliveryId: claim.deliveryId,
+    userId: claim.userId,
+    taskId: claim.taskId,
+    executionId: claim.executionId,
+    recipient: claim.recipient,
+    notificationType: claim.channel,
+    event: claim.event,
+    status,
+    errorMessage,
+    attempt: claim.attempt,
+    attemptedAt,
   };
 }
 

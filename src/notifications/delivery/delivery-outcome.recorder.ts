@@ -11,7 +11,12 @@ import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { ChannelHealth } from '../attention/channel-health';
 import type { AttemptOutcome } from './attempt-outcome';
 import type { DeliveryState } from './notification-delivery.entity';
-import { deliveryLogFields, deliveryWrite, type ClaimedAttempt } from './claimed-attempt';
+import {
+  deliveryLogFields,
+  deliveryWrite,
+  sendRecordOf,
+  type ClaimedAttempt,
+} from './claimed-attempt';
 import { attemptJobId, type DeliveryAttemptJobData } from './delivery-job';
 import { decideRetry } from './delivery-retry';
 import {
@@ -169,17 +174,5 @@ export class DeliveryOutcomeRecorder {
 }
 
 function sendRecord({ claim, outcome, attemptedAt }: AttemptRecord): SendRecordWrite {
-  return {
-    deliveryId: claim.deliveryId,
-    userId: claim.userId,
-    taskId: claim.taskId,
-    executionId: claim.executionId,
-    recipient: claim.recipient,
-    notificationType: claim.channel,
-    event: claim.event,
-    status: outcome.status,
-    errorMessage: outcome.errorMessage,
-    attempt: claim.attempt,
-    attemptedAt,
-  };
+  return sendRecordOf(claim, outcome.status, outcome.errorMessage, attemptedAt);
 }
