@@ -1,6 +1,6 @@
 /** The console's building blocks: load states, badges, confirmations, sources, fields. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 import { formatValue, safeHttpUrl } from './format';
 import { labelOf } from './labels';
@@ -216,7 +216,8 @@ export function useFocusOnRefusal(
   form: { current: HTMLFormElement | null },
   errors: Record<string, string>,
 ): void {
-  useEffect(() => {
+  // Before the browser paints: the refusal and the focus on its field show together.
+  useLayoutEffect(() => {
     if (Object.keys(errors).length === 0) return;
     form.current
       ?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"][tabindex="-1"]')
