@@ -35,6 +35,9 @@ const INSTANCES = 2;
 /** The digest minute is at least this far ahead of the seeding, to capture every event first. */
 const LEAD_MS = Number(process.env.BENCH_DIGEST_LEAD_MS ?? 90_000);
 const TARGET_MS = 60_000;
+/** The crash run: this many users, both instances killed once this share of digests is recorded. */
+const CRASH_USERS = Number(process.env.BENCH_DIGEST_CRASH_USERS ?? 500);
+const KILL_AT = 0.4;
 
 interface DigestResult {
   captureSeconds: number;
@@ -47,10 +50,18 @@ interface DigestResult {
   duplicateIds: number;
   incomplete: number;
   digestRecords: number;
+  /** Digests recorded as sent more than once (per user: one destination each). */
+  duplicateSuccessRecords: number;
+  heldLeft: number;
 }
 
 /** Users with their digest at `periodEnd` (UTC), one task each with a webhook digest config. */
-async function seedUsers(pool: Pool, receiverUrl: string, periodEnd: Date): Promise<string[]> {
+async function seedUsers(
+  pool: Pool,
+  receiverUrl: string,
+  periodEnd: Date,
+  users: number,
+): Promise<string[]> {
   const preferences = {
     time_zone: 'UTC',
     quiet_hours: null,
@@ -66,7 +77,7 @@ async function seedUsers(pool: Pool, receiverUrl: string, periodEnd: Date): Prom
      INSERT INTO tasks (user_id, name, search_query, condition_description, state, notifications)
      SELECT id, 'digest bench', 'bench query', 'bench condition', 'active', $3::jsonb FROM users
      RETURNING id`,
-    [JSON.stringify(preferences), USERS, JSON.stringify([config])],
+    [JSON.stringify(preferences), users, JSON.stringify([config])],
   );
   return rows.map((row) => row.id);
 }
@@ -114,15 +125,23 @@ async function waitForCount(
   }
 }
 
-async function run(adminUrl: string): Promise<DigestResult> {
-  const databaseUrl = await createDatabase(adminUrl, 'bench_digests');
+/**
+ * One run: `users` users' digests due in the same minute. With `crash`, the receiver answers
+ * after 0 to 200 ms and both instances are killed (`kill -9`) once KILL_AT of the digests are
+ * recorded, then started again.
+ */
+async function run(adminUrl: string, users: number, crash: boolean): Promise<DigestResult> {
+  const databaseUrl = await createDatabase(
+    adminUrl,
+    crash ? 'bench_digests_crash' : 'bench_digests',
+  );
   const receiver = await new WebhookReceiver().start();
   receiver.recordRequests = false;
   let incomplete = 0;
   receiver.respondWith((request) => {
     const events = (JSON.parse(request.body) as { data: { events: unknown[] } }).data.events;
     if (events.length !== EVENTS) incomplete++;
-    return { status: 200 };
+    return { status: 200, delayMs: crash ? Math.round(Math.random() * 200) : 0 };
   });
   const env = {
     DATABASE_URL: databaseUrl,
@@ -134,25 +153,27 @@ async function run(adminUrl: string): Promise<DigestResult> {
   const { pool, boss } = await openQueue(databaseUrl);
   try {
     const periodEnd = new Date(Math.ceil((Date.now() + LEAD_MS) / 60_000) * 60_000);
-    const taskIds = await seedUsers(pool, receiver.url, periodEnd);
+    const taskIds = await seedUsers(pool, receiver.url, periodEnd, users);
     const seededAt = Date.now();
     await seedEvents(pool, boss, taskIds);
     await pool.query('ANALYZE');
     const held = await waitForCount(
       pool,
       "status = 'held'",
-      USERS * EVENTS,
+      users * EVENTS,
       periodEnd.getTime() + 60_000,
     );
     const captureSeconds = (Date.now() - seededAt) / 1000;
-    const capturedBeforeEnd = held === USERS * EVENTS && Date.now() < periodEnd.getTime();
+    const capturedBeforeEnd = held === users * EVENTS && Date.now() < periodEnd.getTime();
     console.log(`captured ${held} events in ${captureSeconds.toFixed(1)} s`);
-    const digests = await waitForCount(
-      pool,
-      "event = 'digest' AND status = 'success'",
-      USERS,
-      periodEnd.getTime() + 3 * TARGET_MS,
-    );
+    const sent = "event = 'digest' AND status = 'success'";
+    if (crash) {
+      await waitForCount(pool, sent, users * KILL_AT, periodEnd.getTime() + 3 * TARGET_MS);
+      for (const service of services) await service.stop('SIGKILL');
+      services.length = 0;
+      for (let index = 0; index < INSTANCES; index++) services.push(await spawnService(env));
+    }
+    const digests = await waitForCount(pool, sent, users, periodEnd.getTime() + 5 * TARGET_MS);
     const { rows } = await pool.query<{ last: Date }>(
       "SELECT max(created_at) AS last FROM notification_sends WHERE event = 'digest'",
     );
@@ -169,6 +190,14 @@ async function run(adminUrl: string): Promise<DigestResult> {
       duplicateIds: [...receiver.countsById.values()].filter((n) => n > 1).length,
       incomplete,
       digestRecords: await count(pool, "event = 'digest'"),
+      duplicateSuccessRecords: (
+        await pool.query<{ extra: number }>(
+          `SELECT coalesce(sum(n - 1), 0)::int AS extra FROM (
+             SELECT count(*) AS n FROM notification_sends WHERE ${sent}
+             GROUP BY user_id HAVING count(*) > 1) AS repeated`,
+        )
+      ).rows[0].extra,
+      heldLeft: await count(pool, "status = 'held'"),
     };
   } finally {
     await boss.stop({ graceful: false, close: true });
@@ -184,8 +213,10 @@ async function main(): Promise<void> {
   const server = await startServer();
   const machineLine = machine();
   try {
-    const result = await run(server.adminUrl);
+    const result = await run(server.adminUrl, USERS, false);
     console.log(result);
+    const crashed = await run(server.adminUrl, CRASH_USERS, true);
+    console.log(crashed);
     const passed =
       result.capturedBeforeEnd &&
       result.digests === USERS &&
@@ -215,7 +246,17 @@ did, two instances capturing at once deadlocked on the jobs and captured about 1
 | Digests without all ${EVENTS} events | ${result.incomplete} | 0 |
 | \`digest\` send records | ${result.digestRecords.toLocaleString('en')} | one per user |
 
-${passed ? 'Every digest went within the minute, once, with all its events.' : '**The target was not met in this run.**'}`,
+${passed ? 'Every digest went within the minute, once, with all its events.' : '**The target was not met in this run.**'}
+
+**Crash.** ${CRASH_USERS} users, the same way, the receiver answering after 0 to 200 ms; both
+instances are killed (\`kill -9\`) once ${KILL_AT * 100} % of the digests are recorded, and started again.
+
+| digests sent (success records) | lost | digests recorded as sent twice | held records left | requests received | \`webhook-id\`s received more than once |
+|---|---|---|---|---|---|
+| ${crashed.digests} of ${CRASH_USERS} | **${CRASH_USERS - crashed.digests}** | ${crashed.duplicateSuccessRecords} | ${crashed.heldLeft} | ${crashed.requests} | ${crashed.duplicateIds} |
+
+A \`webhook-id\` received twice is a digest that was in flight at the kill, sent again after the
+restart with the same id and body (receivers following Standard Webhooks drop it).`,
     );
   } finally {
     await server.stop();

@@ -263,6 +263,8 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
         type: { type: 'string', enum: ['pager'] },
         events: components.EmailNotificationConfig.properties?.events,
         delivery: components.EmailNotificationConfig.properties?.delivery,
+        paused_at: components.EmailNotificationConfig.properties?.paused_at,
+        pause_reason: components.EmailNotificationConfig.properties?.pause_reason,
         pager_id: { type: 'string', description: 'Pager id' },
         pager_key: { type: 'string', description: 'Pager key. Starts with pgr_.' },
       },
