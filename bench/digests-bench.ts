@@ -256,7 +256,9 @@ instances are killed (\`kill -9\`) once ${KILL_AT * 100} % of the digests are re
 | ${crashed.digests} of ${CRASH_USERS} | **${CRASH_USERS - crashed.digests}** | ${crashed.duplicateSuccessRecords} | ${crashed.heldLeft} | ${crashed.requests} | ${crashed.duplicateIds} |
 
 A \`webhook-id\` received twice is a digest that was in flight at the kill, sent again after the
-restart with the same id and body (receivers following Standard Webhooks drop it).`,
+restart with the same id and body (receivers following Standard Webhooks drop it). The
+last digest came ${crashed.lastDigestSeconds.toFixed(0)} s after the period's end: the jobs of the killed instances
+come back when they expire (120 s), as every queue job of a dead worker does.`,
     );
   } finally {
     await server.stop();
