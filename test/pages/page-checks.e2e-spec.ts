@@ -173,6 +173,56 @@ describe('Checks of tasks with pages, with a model', () => {
     expect(moved.changed_at!.getTime()).toBeGreaterThan(baseline.changed_at!.getTime());
   });
 
+  it.each([
+    ['its condition', { condition_description: 'Plan B is announced' }],
+    [
+      'its output_schema',
+      { output_schema: { type: 'object', properties: { plan: { type: 'string' } } } },
+    ],
+    ['a selector of its pages', { pages: [{ url: '', selector: 'p' }] }],
+  ])(
+    'should ask the model again after an edit of %s while the pages stay the same, and carry again after',
+    async (_field, edit: Record<string, unknown>) => {
+      const query = uniqueQuery('edited page');
+      const url = editablePage(server, `/edited-${query.replace(/\W/g, '')}`, {
+        body: '<title>Plan</title><p>Plan A</p>',
+      });
+      const reply = (answer: string) =>
+        harness.gemini.checkReply({ conditionMet: false, answer, nextCheckAt: null });
+      harness.provider.script(query, reply('Plan A'), reply('Asked again'));
+      const taskId = await checks.task(query, [url]);
+      const update = (body: Record<string, unknown>) =>
+        harness.testApp.http
+          .put(`/api/v1/tasks/${taskId}`)
+          .set('Authorization', harness.owner.auth)
+          .send(body)
+          .expect(200);
+      const first = await checks.run(taskId);
+
+      await update({ name: 'Renamed plan watch', notify_behavior: 'always' });
+      expect(await checks.run(taskId)).toMatchObject({ verdict_execution_id: first.id });
+      expect(harness.provider.requestsFor(query)).toHaveLength(1);
+
+      const pages = edit.pages as Array<Record<string, unknown>> | undefined;
+      await update(pages ? { pages: pages.map((page) => ({ ...page, url })) } : edit);
+      const asked = await checks.run(taskId);
+      expect(asked).toMatchObject({
+        status: 'success',
+        answer: 'Asked again',
+        verdict_execution_id: asked.id,
+        page_results: [{ url, status: 'same' }],
+      });
+      expect(asked.usage).not.toBeNull();
+      expect(harness.provider.requestsFor(query)).toHaveLength(2);
+
+      expect(await checks.run(taskId)).toMatchObject({
+        answer: 'Asked again',
+        verdict_execution_id: asked.id,
+      });
+      expect(harness.provider.requestsFor(query)).toHaveLength(2);
+    },
+  );
+
   it('should not carry a verdict waiting for confirmation, and leave carried verdicts out of streaks', async () => {
     const query = uniqueQuery('confirmed page');
     const html = { body: '<p>In stock</p>' };
