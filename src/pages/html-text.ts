@@ -263,6 +263,10 @@ export function compileSelector(selector: string): void {
   compile(selector);
 }
 
+/** Whitespace that collapsing changes: two in a row, or any but a space. */
+const UNCOLLAPSED = /\s\s|[^\S ]/;
+
+/** Most lines need no collapsing: finding that out is cheaper than replacing nothing. */
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
