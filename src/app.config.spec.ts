@@ -174,6 +174,15 @@ describe('loadConfig: search provider selection', () => {
     ).toBeNull();
   });
 
+  it('should pick searxng with a chat model and no SearXNG, for tasks with pages', () => {
+    const chatOnly = { LLM_BASE_URL: 'http://ollama:11434/v1', LLM_MODEL: 'qwen3' };
+    expect(loadConfig(chatOnly).search.provider).toBe('searxng');
+    expect(loadConfig({ ...chatOnly, SEARCH_PROVIDER: 'searxng' }).search).toMatchObject({
+      provider: 'searxng',
+      searxng: { url: null },
+    });
+  });
+
   it('should use the named provider when SEARCH_PROVIDER is set and several are configured', () => {
     const config = loadConfig({ ...OPENAI, ...SEARXNG, SEARCH_PROVIDER: 'SearXNG' });
     expect(config.search.provider).toBe('searxng');
@@ -188,7 +197,7 @@ describe('loadConfig: search provider selection', () => {
   it('should fail naming every missing variable when SEARCH_PROVIDER names an unconfigured provider', () => {
     expect(() =>
       loadConfig({ SEARCH_PROVIDER: 'searxng', LLM_BASE_URL: 'http://llm/v1', PORT: 'x' }),
-    ).toThrow(/PORT[\s\S]*SEARCH_PROVIDER=searxng: set SEARXNG_URL, LLM_MODEL/);
+    ).toThrow(/PORT[\s\S]*SEARCH_PROVIDER=searxng: set LLM_MODEL$/m);
   });
 
   it('should fail listing the names when SEARCH_PROVIDER is unknown', () => {

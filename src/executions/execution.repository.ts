@@ -282,7 +282,9 @@ export class ExecutionRepository {
       `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description,
               t.output_schema, t.last_known_state, t.pages, t.page_rule,
               p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at,
-              CASE WHEN p.id IS NOT NULL AND t.pages IS NOT NULL THEN jsonb_build_object(
+              CASE WHEN p.id IS NOT NULL AND t.pages IS NOT NULL
+                     AND p.created_at > coalesce(t.check_inputs_changed_at, '-infinity')
+              THEN jsonb_build_object(
                 'verdict_execution_id', coalesce(p.verdict_execution_id, p.id),
                 'claimed_met', coalesce(p.claimed_met, p.condition_met),
                 'condition_met', p.condition_met, 'answer', p.answer, 'reasoning', p.reasoning,
@@ -292,8 +294,8 @@ export class ExecutionRepository {
        FROM executions e
        JOIN tasks t ON t.id = e.task_id
        LEFT JOIN LATERAL (
-         SELECT id, result, completed_at, verdict_execution_id, claimed_met, condition_met, answer,
-                reasoning, output_values, notification FROM executions
+         SELECT id, result, completed_at, created_at, verdict_execution_id, claimed_met,
+                condition_met, answer, reasoning, output_values, notification FROM executions
          WHERE task_id = t.id AND status = 'success' ORDER BY created_at DESC LIMIT 1
        ) p ON true
        WHERE e.id = ANY($1::uuid[])`,

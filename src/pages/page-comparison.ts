@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
+import type { PageBody } from './page-fetcher';
 import type { PageSnapshot, PageStatus } from './page.types';
 
 /** Lines of each kind kept per page and check, in document order. */
@@ -17,6 +18,17 @@ export interface PageComparison {
 /** Hex SHA-256 of a page's text. */
 export function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Hex SHA-256 of what a page's text is read from: the body as it came, its media type and
+ * charset, and the selector. An equal hash is the same text, known without reading it again.
+ */
+export function bodyHash(answer: PageBody, selector: string | undefined): string {
+  return createHash('sha256')
+    .update(JSON.stringify([answer.contentType, answer.charset ?? null, selector ?? null]))
+    .update(answer.body)
+    .digest('hex');
 }
 
 /**

@@ -16,6 +16,7 @@ function result(overrides: Partial<PageResult>): PageResult {
     contentHash: 'hash',
     etag: null,
     lastModified: null,
+    bodyHash: null,
     ...overrides,
   };
 }

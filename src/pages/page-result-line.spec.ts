@@ -16,6 +16,7 @@ describe('pageResultLine', () => {
       contentHash: 'hash',
       etag: '"1"',
       lastModified: null,
+      bodyHash: null,
     });
     expect(line).toEqual({
       url: 'https://e.example/',

@@ -16,6 +16,7 @@ function result(url: string, overrides: Partial<PageResult>): PageResult {
     contentHash: `hash-of-${url}`,
     etag: null,
     lastModified: null,
+    bodyHash: null,
     ...overrides,
   };
 }

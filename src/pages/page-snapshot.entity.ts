@@ -42,6 +42,10 @@ export class PageSnapshotEntity {
   @Column({ type: 'text', nullable: true })
   lastModified: string | null;
 
+  /** The hex SHA-256 of the body the text was read from, with its type and the selector. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  bodyHash: string | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   fetchedAt: Date | null;
 

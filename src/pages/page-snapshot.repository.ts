@@ -36,10 +36,11 @@ export class PageSnapshotRepository {
       content_hash: string;
       etag: string | null;
       last_modified: string | null;
+      body_hash: string | null;
     }>(
       this.dataSource.manager,
-      `SELECT task_id, url, text, title, content_hash, etag, last_modified FROM page_snapshots
-       WHERE task_id = ANY($1::uuid[]) AND text IS NOT NULL`,
+      `SELECT task_id, url, text, title, content_hash, etag, last_modified, body_hash
+       FROM page_snapshots WHERE task_id = ANY($1::uuid[]) AND text IS NOT NULL`,
       [taskIds],
     );
     for (const row of rows) {
@@ -50,6 +51,7 @@ export class PageSnapshotRepository {
         contentHash: row.content_hash,
         ...(row.etag === null ? {} : { etag: row.etag }),
         ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
+        ...(row.body_hash === null ? {} : { bodyHash: row.body_hash }),
       });
       byTask.set(row.task_id, snapshots);
     }
@@ -58,8 +60,9 @@ export class PageSnapshotRepository {
 
   /**
    * Stores what checks read, in the caller's transaction (which holds their tasks' locks): every
-   * page's latest status; a good fetch's text, title, hash and validators; `changed_at` on the
-   * first good fetch and when the text changed.
+   * page's latest status; a good fetch's title, hashes and validators, and its text when it is
+   * new or changed (a `same` page's text is already there); `changed_at` on the first good fetch
+   * and when the text changed. A row without a content hash is an error, which keeps the rest.
    */
   async store(manager: EntityManager, checks: TaskPageResults[]): Promise<void> {
     const rows = checks
@@ -71,24 +74,28 @@ export class PageSnapshotRepository {
       );
     if (rows.length === 0) return;
     const good = ({ result }: (typeof rows)[number]): boolean => result.status !== 'error';
+    const textRead = ({ result }: (typeof rows)[number]): boolean =>
+      result.status === 'new' || result.status === 'changed';
     await manager.query(
       `INSERT INTO page_snapshots AS s (task_id, url, status, http_status, title, text,
-         content_hash, etag, last_modified, fetched_at, changed_at)
+         content_hash, etag, last_modified, body_hash, fetched_at, changed_at)
        SELECT v.task_id, v.url, v.status, v.http_status, v.title, v.text, v.content_hash, v.etag,
-         v.last_modified, v.fetched_at, v.fetched_at
+         v.last_modified, v.body_hash, v.fetched_at, v.fetched_at
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::timestamptz[])
+         $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
          AS v(task_id, url, status, http_status, title, text, content_hash, etag, last_modified,
-           fetched_at)
+           body_hash, fetched_at)
        ON CONFLICT (task_id, url) DO UPDATE SET
          status = excluded.status,
          http_status = excluded.http_status,
-         title = CASE WHEN excluded.text IS NULL THEN s.title ELSE excluded.title END,
+         title = CASE WHEN excluded.content_hash IS NULL THEN s.title ELSE excluded.title END,
          text = coalesce(excluded.text, s.text),
          content_hash = coalesce(excluded.content_hash, s.content_hash),
-         etag = CASE WHEN excluded.text IS NULL THEN s.etag ELSE excluded.etag END,
-         last_modified = CASE WHEN excluded.text IS NULL THEN s.last_modified
+         etag = CASE WHEN excluded.content_hash IS NULL THEN s.etag ELSE excluded.etag END,
+         last_modified = CASE WHEN excluded.content_hash IS NULL THEN s.last_modified
            ELSE excluded.last_modified END,
+         body_hash = CASE WHEN excluded.content_hash IS NULL THEN s.body_hash
+           ELSE excluded.body_hash END,
          fetched_at = coalesce(excluded.fetched_at, s.fetched_at),
          changed_at = CASE
            WHEN excluded.text IS NOT NULL AND s.content_hash IS DISTINCT FROM excluded.content_hash
@@ -100,10 +107,11 @@ export class PageSnapshotRepository {
         rows.map((row) => row.result.status),
         rows.map((row) => row.result.httpStatus),
         rows.map((row) => (good(row) ? row.result.title : null)),
-        rows.map((row) => (good(row) ? row.result.text : null)),
+        rows.map((row) => (textRead(row) ? row.result.text : null)),
         rows.map((row) => (good(row) ? row.result.contentHash : null)),
         rows.map((row) => (good(row) ? row.result.etag : null)),
         rows.map((row) => (good(row) ? row.result.lastModified : null)),
+        rows.map((row) => (good(row) ? row.result.bodyHash : null)),
         rows.map((row) => (good(row) ? row.result.fetchedAt : null)),
       ],
     );

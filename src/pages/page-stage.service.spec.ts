@@ -1,4 +1,4 @@
-import { contentHash } from './page-comparison';
+import { bodyHash, contentHash } from './page-comparison';
 import { pageResult } from './page-stage.service';
 
 const page = { url: 'https://e.example/' };
@@ -34,7 +34,29 @@ describe('pageResult', () => {
       contentHash: contentHash('new'),
       etag: '"2"',
       lastModified: null,
+      bodyHash: bodyHash(htmlBody('<title>T</title><p>new</p>'), undefined),
     });
+  });
+
+  it('should take a body equal to the last good one, with its type and selector, as the same text without reading it', () => {
+    const body = htmlBody('<title>T</title><p>new</p>');
+    const last = { ...snapshot, bodyHash: bodyHash(body, undefined) };
+    const answer = { kind: 'body' as const, httpStatus: 200, finalUrl: page.url, ...body };
+    expect(pageResult(page, last, { ...answer, etag: '"3"' }, at)).toMatchObject({
+      status: 'same',
+      httpStatus: 200,
+      title: 'Old',
+      text: 'old',
+      contentHash: snapshot.contentHash,
+      etag: '"3"',
+      bodyHash: last.bodyHash,
+    });
+    const selected = pageResult({ ...page, selector: 'p' }, last, answer, at);
+    const retyped = pageResult(page, last, { ...answer, charset: 'latin1' }, at);
+    expect([selected, retyped].map((result) => [result.status, result.text])).toEqual([
+      ['changed', 'new'],
+      ['changed', 'new'],
+    ]);
   });
 
   it('should carry the snapshot for a 304 and call a 304 without one an error', () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { comparePageText, contentHash } from './page-comparison';
+import { bodyHash, comparePageText, contentHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
 import { PageFetcher, type PageFetchResult } from './page-fetcher';
 import { isBotCheckAnswer, readPageText } from './page-text';
@@ -52,6 +52,22 @@ export function pageResult(
     contentHash: null,
     etag: null,
     lastModified: null,
+    bodyHash: null,
+  });
+  /** The last good fetch's text again, with this fetch's status and validators. */
+  const unchanged = (
+    last: PageSnapshot,
+    answer: Pick<PageResult, 'httpStatus' | 'etag' | 'lastModified' | 'bodyHash'>,
+  ): PageResult => ({
+    ...base,
+    ...answer,
+    status: 'same',
+    title: last.title,
+    error: null,
+    added: [],
+    removed: [],
+    text: last.text,
+    contentHash: last.contentHash,
   });
   if (fetched.kind === 'error') {
     const botCheck = fetched.answer !== undefined && isBotCheckAnswer(fetched.answer);
@@ -60,32 +76,31 @@ export function pageResult(
   if (fetched.kind === 'not_modified') {
     // Only a conditional request earns a 304, and only a snapshot gives one its validators.
     if (snapshot === null) return failed(httpStatusError(304), 304);
-    return {
-      ...base,
-      status: 'same',
+    return unchanged(snapshot, {
       httpStatus: 304,
-      title: snapshot.title,
-      error: null,
-      added: [],
-      removed: [],
-      text: snapshot.text,
-      contentHash: snapshot.contentHash,
       etag: snapshot.etag ?? null,
       lastModified: snapshot.lastModified ?? null,
-    };
+      bodyHash: snapshot.bodyHash ?? null,
+    });
   }
+  const validators = {
+    httpStatus: fetched.httpStatus,
+    etag: fetched.etag ?? null,
+    lastModified: fetched.lastModified ?? null,
+    bodyHash: bodyHash(fetched, page.selector),
+  };
+  // The body the last good text was read from, byte for byte: the same text, not read again.
+  if (snapshot !== null && snapshot.bodyHash === validators.bodyHash)
+    return unchanged(snapshot, validators);
   const read = readPageText(fetched, page.selector);
   if (read.kind === 'error') return failed(read.error, fetched.httpStatus);
-  const comparison = comparePageText(read.text, snapshot);
   return {
     ...base,
-    ...comparison,
-    httpStatus: fetched.httpStatus,
+    ...comparePageText(read.text, snapshot),
+    ...validators,
     title: read.title,
     error: null,
     text: read.text,
     contentHash: contentHash(read.text),
-    etag: fetched.etag ?? null,
-    lastModified: fetched.lastModified ?? null,
   };
 }

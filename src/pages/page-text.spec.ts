@@ -38,6 +38,30 @@ z</pre><p>   </p></body></html>`),
     });
   });
 
+  it.each([
+    ['an id and an attribute', '#price, [data-kind="note"]', '80 EUR\nnote one'],
+    ['a child combinator', 'ul > li', 'one\ntwo\nthree'],
+    ['a negation', 'li:not(.sold)', 'one\nthree'],
+    ['the root', ':root > body > p', 'note one'],
+    ['an adjacent sibling', 'li + li', 'two\nthree'],
+    ['a later sibling', 'h1 ~ p', 'note one'],
+    ['a counted child', 'li:nth-child(2), ul:first-of-type li:first-child', 'one\ntwo'],
+    [
+      'what follows the element',
+      'li:last-child, div:has(span), p:contains("note")',
+      'shop 80 EUR\nnote one\nthree',
+    ],
+    ['an empty element', 'i:empty', ''],
+  ])('should read the matches of a selector with %s', (_kind, selector, text) => {
+    const markup =
+      '<html><body><h1>Shop</h1><div>shop <span id="price">80 EUR</span></div>' +
+      '<p data-kind="note">note one</p><ul><li>one</li><li class="sold">two</li><li>three</li></ul>' +
+      '<i></i></body></html>';
+    expect(readPageText(html(markup), selector)).toEqual(
+      text === '' ? { kind: 'error', error: 'no text' } : { kind: 'text', title: null, text },
+    );
+  });
+
   it('should decode with the header charset, else the meta charset, else UTF-8', () => {
     const header = readPageText(html('<p>caf\u00e9</p>', 'latin1'));
     const meta = readPageText({

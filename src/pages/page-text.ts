@@ -1,4 +1,4 @@
-import { scanHtml, selectedText, type ScannedHtml } from './html-text';
+import { scanHtml, type ScannedHtml } from './html-text';
 import { decodeText, metaCharset } from './page-charset';
 import { PageErrorForm, unsupportedContentTypeError } from './page-errors';
 import type { PageBody } from './page-fetcher';
@@ -20,9 +20,9 @@ export type PageText =
  */
 export function readPageText(answer: PageBody, selector?: string): PageText {
   if (HTML_TYPES.has(answer.contentType)) {
-    const { source, page } = readHtml(answer);
+    const { source, page } = readHtml(answer, selector);
     if (isBotCheck(source, page)) return { kind: 'error', error: PageErrorForm.BOT_CHECK };
-    const text = selector === undefined ? page.text : selectedText(source, selector);
+    const text = selector === undefined ? page.text : page.selected;
     if (text === null) return { kind: 'error', error: PageErrorForm.SELECTOR_MATCHED_NOTHING };
     return kept(text, page.title);
   }
@@ -43,9 +43,9 @@ export function isBotCheckAnswer(answer: PageBody): boolean {
 }
 
 /** The charset of the header, else of the document's `meta`, else UTF-8. */
-function readHtml(answer: PageBody): { source: string; page: ScannedHtml } {
+function readHtml(answer: PageBody, selector?: string): { source: string; page: ScannedHtml } {
   const source = decodeText(answer.body, answer.charset ?? metaCharset(answer.body));
-  return { source, page: scanHtml(source) };
+  return { source, page: scanHtml(source, selector) };
 }
 
 function isBotCheck(source: string, page: ScannedHtml): boolean {

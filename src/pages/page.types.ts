@@ -17,6 +17,8 @@ export interface PageSnapshot {
   contentHash: string;
   etag?: string;
   lastModified?: string;
+  /** `bodyHash` of the fetch the text was read from. */
+  bodyHash?: string;
 }
 
 export type PageStatus = 'new' | 'same' | 'changed' | 'error';
@@ -39,6 +41,8 @@ export interface PageResult {
   /** Validators of this fetch, for the next one's conditional request. */
   etag: string | null;
   lastModified: string | null;
+  /** `bodyHash` of what the text was read from; null for `error`. */
+  bodyHash: string | null;
 }
 
 export type PageRule =

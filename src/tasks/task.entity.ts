@@ -135,6 +135,14 @@ export class TaskEntity {
   @Column({ type: 'jsonb', nullable: true })
   pageRule: PageRule | null;
 
+  /**
+   * When the question a check asks last changed (query, condition, output schema, pages, page
+   * rule), by the database's clock: a page check carries no verdict made before (docs/pages.md).
+   * Written by `TaskRepository.markCheckInputsChanged` only.
+   */
+  @Column({ type: 'timestamptz', nullable: true, select: false })
+  checkInputsChangedAt?: Date | null;
+
   /** Failed executions in a row (README, "Notification channels", `task.check_failing`). */
   @Column({ type: 'integer', default: 0 })
   consecutiveFailures: number;

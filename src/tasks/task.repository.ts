@@ -316,6 +316,11 @@ export class TaskRepository {
     return manager.save(task);
   }
 
+  /** The question the task's checks ask changed now, in the caller's transaction. */
+  async markCheckInputsChanged(manager: EntityManager, id: string): Promise<void> {
+    await manager.query('UPDATE tasks SET check_inputs_changed_at = now() WHERE id = $1', [id]);
+  }
+
   /** Inserts a fork (a paused task, no check job) in the caller's transaction. */
   insertFork(manager: EntityManager, fields: Partial<TaskEntity>): Promise<TaskEntity> {
     return manager.save(manager.create(TaskEntity, fields));

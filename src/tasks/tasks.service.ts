@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { resolveAlertPolicyUpdate, validateAlertPolicy } from '../attention/alert-policy';
 import { attentionConfig, type AttentionConfig } from '../attention/attention.config';
 import {
@@ -312,6 +313,7 @@ export class TasksService {
       await this.users.lockActiveUser(manager, caller.id, capped ? 'exclusive' : 'share');
       const task = await this.taskRows.lockOwned(manager, id, caller.id, 'change');
       if (!task) throw new NotFoundException(TASK_NOT_FOUND);
+      const askedBefore = checkInputs(task);
       if (dto.name !== undefined) task.name = dto.name;
       if (dto.search_query !== undefined) task.searchQuery = dto.search_query;
       if (dto.condition_description !== undefined)
@@ -339,7 +341,10 @@ export class TasksService {
       }
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
       task.updatedAt = this.clock.now();
-      return this.taskRows.save(manager, task);
+      const saved = await this.taskRows.save(manager, task);
+      if (!isDeepStrictEqual(checkInputs(task), askedBefore))
+        await this.taskRows.markCheckInputsChanged(manager, task.id);
+      return saved;
     });
   }
 
@@ -466,4 +471,15 @@ export class TasksService {
       ),
     );
   }
+}
+
+/** What a task's checks ask: a page check carries no verdict given to another question. */
+function checkInputs(task: TaskEntity): unknown[] {
+  return [
+    task.searchQuery,
+    task.conditionDescription,
+    task.outputSchema,
+    task.pages,
+    task.pageRule,
+  ];
 }

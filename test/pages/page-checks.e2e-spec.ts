@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Factory, type TestUser } from '../support/factory';
 import { PageServer } from '../support/page-server';
+import { SearxngStandIn } from '../support/searxng-stand-in';
 import { parseExposition, sampleValue } from '../support/prometheus-text';
 import { startTestApp, type TestApp } from '../support/test-app';
 import {
@@ -74,6 +75,10 @@ class PageChecks {
       pageRule === null ? null : JSON.stringify(pageRule),
     ]);
     return task.id;
+  }
+
+  async taskWithoutPages(query: string): Promise<string> {
+    return (await this.factory.task(this.owner, { search_query: query })).id;
   }
 
   async run(taskId: string): Promise<ExecutionRow> {
@@ -172,6 +177,56 @@ describe('Checks of tasks with pages, with a model', () => {
     expect(moved.text).toBe('Version 2.0');
     expect(moved.changed_at!.getTime()).toBeGreaterThan(baseline.changed_at!.getTime());
   });
+
+  it.each([
+    ['its condition', { condition_description: 'Plan B is announced' }],
+    [
+      'its output_schema',
+      { output_schema: { type: 'object', properties: { plan: { type: 'string' } } } },
+    ],
+    ['a selector of its pages', { pages: [{ url: '', selector: 'p' }] }],
+  ])(
+    'should ask the model again after an edit of %s while the pages stay the same, and carry again after',
+    async (_field, edit: Record<string, unknown>) => {
+      const query = uniqueQuery('edited page');
+      const url = editablePage(server, `/edited-${query.replace(/\W/g, '')}`, {
+        body: '<title>Plan</title><p>Plan A</p>',
+      });
+      const reply = (answer: string) =>
+        harness.gemini.checkReply({ conditionMet: false, answer, nextCheckAt: null });
+      harness.provider.script(query, reply('Plan A'), reply('Asked again'));
+      const taskId = await checks.task(query, [url]);
+      const update = (body: Record<string, unknown>) =>
+        harness.testApp.http
+          .put(`/api/v1/tasks/${taskId}`)
+          .set('Authorization', harness.owner.auth)
+          .send(body)
+          .expect(200);
+      const first = await checks.run(taskId);
+
+      await update({ name: 'Renamed plan watch', notify_behavior: 'always' });
+      expect(await checks.run(taskId)).toMatchObject({ verdict_execution_id: first.id });
+      expect(harness.provider.requestsFor(query)).toHaveLength(1);
+
+      const pages = edit.pages as Array<Record<string, unknown>> | undefined;
+      await update(pages ? { pages: pages.map((page) => ({ ...page, url })) } : edit);
+      const asked = await checks.run(taskId);
+      expect(asked).toMatchObject({
+        status: 'success',
+        answer: 'Asked again',
+        verdict_execution_id: asked.id,
+        page_results: [{ url, status: 'same' }],
+      });
+      expect(asked.usage).not.toBeNull();
+      expect(harness.provider.requestsFor(query)).toHaveLength(2);
+
+      expect(await checks.run(taskId)).toMatchObject({
+        answer: 'Asked again',
+        verdict_execution_id: asked.id,
+      });
+      expect(harness.provider.requestsFor(query)).toHaveLength(2);
+    },
+  );
 
   it('should not carry a verdict waiting for confirmation, and leave carried verdicts out of streaks', async () => {
     const query = uniqueQuery('confirmed page');
@@ -334,5 +389,55 @@ describe('Checks of tasks with a page rule, with no search provider configured',
     expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'same' })).toBe(1);
     expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'changed' })).toBe(1);
     expect(sampleValue(families, 'monitor_checks_without_model_total', {})).toBe(5);
+  });
+});
+
+describe('Checks on a chat model without a search engine (LLM_BASE_URL and LLM_MODEL only)', () => {
+  let testApp: TestApp;
+  let chat: SearxngStandIn;
+  let server: PageServer;
+  let checks: PageChecks;
+
+  beforeAll(async () => {
+    server = await new PageServer().start();
+    chat = await new SearxngStandIn().start();
+    testApp = await startTestApp({
+      env: {
+        ...ROOMY_RATE_LIMITS,
+        LLM_BASE_URL: `${chat.baseUrl}/v1`,
+        LLM_MODEL: 'qwen3:8b',
+        LLM_API_KEY: chat.apiKey,
+      },
+    });
+    checks = new PageChecks(testApp, await new Factory(testApp).user());
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await chat.stop();
+    await server.stop();
+  });
+
+  it('should check a task with pages with one chat call and no search', async () => {
+    const url = server.fixed('/self-hosted', 200, 'text/html', '<title>Menu</title><p>Soup</p>');
+    chat.respondWith(chat.checkReply({ conditionMet: true, answer: 'Soup is on the menu' }));
+    const run = await checks.run(await checks.task(uniqueQuery('menu'), [url]));
+    expect(run).toMatchObject({
+      status: 'success',
+      claimed_met: true,
+      answer: 'Soup is on the menu',
+      grounding_sources: [{ uri: url, title: 'Menu' }],
+    });
+    expect(chat.requests.map((request) => request.kind)).toEqual(['check']);
+  });
+
+  it('should fail a check of a task without pages, naming the missing search engine', async () => {
+    const requests = chat.requests.length;
+    const run = await checks.run(await checks.taskWithoutPages(uniqueQuery('web search')));
+    expect(run).toMatchObject({
+      status: 'failed',
+      error_message:
+        'No search engine is configured (SEARXNG_URL is unset): this server checks only tasks with pages',
+    });
+    expect(chat.requests).toHaveLength(requests);
   });
 });

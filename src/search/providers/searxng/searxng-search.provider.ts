@@ -15,12 +15,13 @@ import {
 import { HttpSearchProvider } from '../../http-search-provider';
 import type { ProviderHttp } from '../../provider-api';
 import { tokenCount, type ListPrice, type TokenUsage } from '../../provider-usage';
-import type {
-  CheckReply,
-  CheckRequest,
-  GroundingSource,
-  SuggestReply,
-  SuggestRequest,
+import {
+  ProviderError,
+  type CheckReply,
+  type CheckRequest,
+  type GroundingSource,
+  type SuggestReply,
+  type SuggestRequest,
 } from '../../search-provider';
 import { defineSearchProvider, type ProviderSettings } from '../../search-provider.definition';
 import { SEARXNG_VARIABLES, readSearxngConfig, type SearxngConfig } from './searxng-search.config';
@@ -31,6 +32,10 @@ export const SEARXNG_LIST_PRICE: ListPrice = {
   prices: { inputPerMTok: null, outputPerMTok: null, perSearch: 0 },
 };
 
+/** What a check of a task without pages fails with when no SearXNG is configured. */
+export const NO_SEARCH_ENGINE =
+  'No search engine is configured (SEARXNG_URL is unset): this server checks only tasks with pages';
+
 /** SearXNG answers 20 to 40 results; the first ones are enough and keep the prompt small. */
 export const MAX_RESULTS_SHOWN = 10;
 
@@ -38,7 +43,7 @@ export const MAX_RESULTS_SHOWN = 10;
  * SearXNG and any OpenAI-compatible chat model: a check is one search
  * (`GET /search?format=json`), then one `POST /chat/completions` that judges the numbered
  * results. A suggestion, and a page check, is the chat call alone: the model has no search of
- * its own.
+ * its own, so without SearXNG the provider still reads pages and suggests.
  */
 export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings & SearxngConfig> {
   readonly name = 'searxng';
@@ -53,14 +58,14 @@ export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings &
     super(config, config.llm.model ?? '', SEARXNG_LIST_PRICE, http, warn);
   }
 
+  /** The chat model is the provider; SearXNG only adds web searches. */
   isConfigured(): boolean {
-    return (
-      this.config.searxng.url !== null && this.config.llm.baseUrl !== null && this.model !== ''
-    );
+    return this.config.llm.baseUrl !== null && this.model !== '';
   }
 
   protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
     if (request.pages !== undefined) return this.readPages(request, signal);
+    if (this.config.searxng.url === null) throw new ProviderError(NO_SEARCH_ENGINE);
     const url = new URL(`${this.config.searxng.url}/search`);
     url.searchParams.set('q', request.searchQuery);
     url.searchParams.set('format', 'json');
@@ -181,7 +186,7 @@ function chatTokens(body: unknown): TokenUsage {
 
 export const searxngSearchProvider = defineSearchProvider({
   name: 'searxng',
-  label: 'SearXNG judged by an OpenAI-compatible model',
+  label: 'an OpenAI-compatible model (SEARXNG_URL adds web searches by SearXNG)',
   variables: SEARXNG_VARIABLES,
   readConfig: readSearxngConfig,
   secrets: { fields: ['apiKey'] },
