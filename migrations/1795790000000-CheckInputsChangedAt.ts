@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * When a task's query, condition, output schema, pages or page rule last changed: a page check
  * carries only a verdict made after it (docs/pages.md, "Checks of page tasks").
  */
-export class CheckInputsChangedAt1795800000000 implements MigrationInterface {
-  name = 'CheckInputsChangedAt1795800000000';
+export class CheckInputsChangedAt1795790000000 implements MigrationInterface {
+  name = 'CheckInputsChangedAt1795790000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
