@@ -1,11 +1,6 @@
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
-import {
-  digestDestination,
-  digestWebhookPayload,
-  fitDigestLines,
-  groupDigest,
-  type DigestItem,
-} from './digest-grouping';
+import { digestDestination, groupDigest, type DigestItem } from './digest-grouping';
+import { digestWebhookPayload, fitDigestLines } from './digest-message';
 
 const email = (address: string): NotificationConfig => ({ type: 'email', address });
 const webhook = (secret: string): NotificationConfig => ({

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HttpDeliveryService } from '../http-delivery.service';
-import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
+import { fitDigestLines } from '../../../attention/decisions/digest-message';
 import {
   digestLines,
   digestTitle,

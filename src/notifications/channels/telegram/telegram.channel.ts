@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
 import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
-import { fitDigestLines } from '../../../attention/decisions/digest-grouping';
+import { fitDigestLines } from '../../../attention/decisions/digest-message';
 import {
   digestLines,
   digestTitle,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { headerProblem } from '../../../common/http/header-problem';
 import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
-import { digestWebhookPayload } from '../../../attention/decisions/digest-grouping';
+import { digestWebhookPayload } from '../../../attention/decisions/digest-message';
 import { webhookBody, webhookPayload } from '../../content/notification-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {

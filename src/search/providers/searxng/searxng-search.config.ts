@@ -6,7 +6,7 @@ export const SEARXNG_VARIABLES: readonly ProviderVariable[] = [
     name: 'LLM_BASE_URL',
     required: true,
     description:
-      'An OpenAI-compatible chat server, e.g. `http://ollama:11434/v1` (Ollama); with `LLM_MODEL`: the `searxng` provider, which judges SearXNG\'s results and reads the pages of page monitors',
+      "An OpenAI-compatible chat server, e.g. `http://ollama:11434/v1` (Ollama); with `LLM_MODEL`: the `searxng` provider, which judges SearXNG's results and reads the pages of page monitors",
   },
   {
     name: 'LLM_MODEL',
@@ -16,7 +16,7 @@ export const SEARXNG_VARIABLES: readonly ProviderVariable[] = [
   {
     name: 'SEARXNG_URL',
     description:
-      'A SearXNG instance with its JSON format enabled (`search.formats: [html, json]`), e.g. `http://localhost:8080`: the `searxng` provider\'s web searches. Unset, that provider checks only tasks with pages',
+      "A SearXNG instance with its JSON format enabled (`search.formats: [html, json]`), e.g. `http://localhost:8080`: the `searxng` provider's web searches. Unset, that provider checks only tasks with pages",
   },
   {
     name: 'LLM_API_KEY',
