@@ -107,19 +107,20 @@ export class AttentionGate {
   /** The gate of one attempt; a cooldown's release folds its alerts first. */
   private async gateOf({ claim, context }: GatedAttempt, now: Date): Promise<DeliveryGate> {
     const preferences = context.user_preferences ?? DEFAULT_PREFERENCES;
+    const cooldownUntil = claim.cooldownUntil ? new Date(claim.cooldownUntil) : null;
     const gate = decideDeliveryGate({
       event: claim.event,
       pauseReason: claim.config?.pause_reason ?? null,
       reminderDue: claim.event === 'reminder' ? reminderDue(claim, context) : null,
       digest: claim.config !== null && goesToDigest(claim.config),
-      cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
+      cooldownUntil,
       preferences,
       now,
     });
-    if (gate.kind !== 'release') return gate;
+    if (gate.kind !== 'release' || cooldownUntil === null) return gate;
     // Folded already (held again for quiet hours since): the fold stands.
     if (context.folded === null) {
-      const outcome = await this.fold(claim);
+      const outcome = await this.fold(claim, cooldownUntil);
       if (outcome.skip !== null) return { kind: 'skip', reason: outcome.skip };
       claim.content = { ...claim.content, folded: outcome.folded };
     }
@@ -131,8 +132,10 @@ export class AttentionGate {
    * stale are dropped and the latest of each event goes, folding the others. Every waiting
    * delivery reaches the same decision from the same rows.
    */
-  private async fold(claim: ClaimedAttempt): Promise<{ skip: string | null; folded: number }> {
-    const until = new Date(claim.cooldownUntil as string);
+  private async fold(
+    claim: ClaimedAttempt,
+    until: Date,
+  ): Promise<{ skip: string | null; folded: number }> {
     const window = await this.holds.cooldownWindow(
       this.dataSource.manager,
       claim.taskId,
@@ -224,10 +227,10 @@ async function lockTasks(manager: EntityManager, taskIds: string[]): Promise<voi
   );
 }
 
-/** The reminder input of a reminder's task, counting the reminders before this one. */
+/** The next reminder of a reminder's alert, counting `repeatsSent` reminders before it. */
 function reminderInput(claim: ClaimedAttempt, context: AttemptContextRow, repeatsSent: number) {
-  const standing =
-    context.alert_execution_id === claim.executionId && context.alert_notified_at !== null;
+  const notifiedAt = context.alert_notified_at;
+  const standing = context.alert_execution_id === claim.executionId && notifiedAt !== null;
   return decideReminder({
     notifyBehavior: context.notify_behavior,
     taskState: context.task_state,
@@ -235,7 +238,7 @@ function reminderInput(claim: ClaimedAttempt, context: AttemptContextRow, repeat
     repeatMax: context.alert_policy?.repeat_max ?? 0,
     alert: standing
       ? {
-          notifiedAt: new Date(context.alert_notified_at as Date),
+          notifiedAt: new Date(notifiedAt),
           acknowledgedAt: context.alert_acknowledged_at,
           repeatsSent,
         }
