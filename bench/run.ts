@@ -18,6 +18,7 @@ const BENCHMARKS = [
   'console-bench.ts',
   'redaction-bench.ts',
   'pages-bench.ts',
+  'pages-checks-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {
