@@ -143,6 +143,8 @@ export interface Seeded {
 export interface SeededTaskFields {
   outputSchema?: Record<string, unknown>;
   evidence?: Record<string, unknown>;
+  /** Each task watches one page: the URL `pageUrl(n)` gives for the task's number n. */
+  pageUrl?: (n: number) => string;
 }
 
 /**
@@ -174,9 +176,11 @@ export async function seedDueTasks(
       await client.query('BEGIN');
       const tasks = await client.query<{ id: string }>(
         `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run,
-           output_schema, evidence)
+           output_schema, evidence, pages)
          SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active', $2::timestamptz,
-           $5::jsonb, $6::jsonb
+           $5::jsonb, $6::jsonb,
+           CASE WHEN $7::text[] IS NOT NULL
+             THEN jsonb_build_array(jsonb_build_object('url', ($7::text[])[n - $3::int + 1])) END
          FROM generate_series($3::int, $3::int + $4::int - 1) AS n
          RETURNING id`,
         [
@@ -186,6 +190,9 @@ export async function seedDueTasks(
           size,
           fields.outputSchema ? JSON.stringify(fields.outputSchema) : null,
           fields.evidence ? JSON.stringify(fields.evidence) : null,
+          fields.pageUrl
+            ? Array.from({ length: size }, (_, index) => fields.pageUrl!(offset + index))
+            : null,
         ],
       );
       const jobs = tasks.rows.map((task) => ({
@@ -236,23 +243,30 @@ export interface Outcome {
   p99Ms: number;
 }
 
-/** Waits until every seeded task has a successful check; throughput and due→started latency. */
+/**
+ * Waits until every seeded task has a successful check made since it was due; throughput and
+ * due→started latency of those checks.
+ */
 export async function awaitChecks(pool: Pool, seeded: Seeded, timeoutMs: number): Promise<Outcome> {
   const deadline = Date.now() + timeoutMs;
+  const since = seeded.dueAt.toISOString();
   for (;;) {
     const { rows } = await pool.query<{ done: number }>(
-      "SELECT count(DISTINCT task_id)::int AS done FROM executions WHERE status = 'success'",
+      "SELECT count(DISTINCT task_id)::int AS done FROM executions WHERE status = 'success' AND created_at >= $1",
+      [since],
     );
     if (rows[0].done >= seeded.due || Date.now() > deadline) break;
     await sleep(200);
   }
   const stats = await pool.query<{ total: number; distinct_tasks: number; last: Date }>(
     `SELECT count(*)::int AS total, count(DISTINCT task_id)::int AS distinct_tasks, max(completed_at) AS last
-     FROM executions WHERE status = 'success'`,
+     FROM executions WHERE status = 'success' AND created_at >= $1`,
+    [since],
   );
   const latencies = await pool.query<{ ms: number }>(
-    `SELECT EXTRACT(EPOCH FROM (started_at - $1::timestamptz)) * 1000 AS ms FROM executions ORDER BY 1`,
-    [seeded.dueAt.toISOString()],
+    `SELECT EXTRACT(EPOCH FROM (started_at - $1::timestamptz)) * 1000 AS ms FROM executions
+     WHERE created_at >= $1 ORDER BY 1`,
+    [since],
   );
   const sorted = latencies.rows.map((row) => Math.max(0, Number(row.ms)));
   const { total, distinct_tasks: distinctTasks, last } = stats.rows[0];

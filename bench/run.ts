@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'redaction-bench.ts',
   'pages-bench.ts',
   'attention-bench.ts',
+  'pages-checks-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

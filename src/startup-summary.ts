@@ -20,7 +20,8 @@ export function startupSummary(
     host: config.server.host,
     port: config.server.port,
     auth: authMode(config),
-    searchProvider: config.search.provider ?? 'none (checks fail until one is configured)',
+    searchProvider:
+      config.search.provider ?? 'none (page rules run; other checks fail until one is configured)',
     smtp: (email?.smtpUrl ?? null) === null ? 'not configured (email sends fail)' : 'configured',
     database: embeddedDatabase ? 'embedded' : 'DATABASE_URL',
     ...(embeddedDatabase ? { dataDir: config.database.dataDir } : {}),

@@ -5,7 +5,6 @@ import {
   OutboundHttpClient,
   type OutboundResponse,
 } from '../common/outbound/outbound-http.client';
-import { HostLimiter } from './host-limiter';
 import { httpStatusError, PageErrorForm } from './page-errors';
 import { MAX_PAGES, type PageTarget } from './page.types';
 
@@ -19,8 +18,6 @@ export const WORST_CASE_PAGES_MS = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
 /** A page's body is read up to this many bytes (after decompression), then reading stops. */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
-/** Fetches of one host at a time in one instance. */
-export const FETCHES_PER_HOST = 4;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ACCEPT = 'text/html, application/xhtml+xml, application/json, text/plain;q=0.9, */*;q=0.1';
@@ -75,22 +72,13 @@ export type PageFetchResult =
  */
 @Injectable()
 export class PageFetcher {
-  private readonly limiter = new HostLimiter(FETCHES_PER_HOST);
-
   constructor(
     private readonly http: OutboundHttpClient,
     @Inject(PAGE_FETCH_OPTIONS) private readonly options: PageFetchOptions,
   ) {}
 
-  /** The deadline starts once the page's host has a free slot. */
-  fetchPage(page: PageTarget, previous: PageValidators = {}): Promise<PageFetchResult> {
-    return this.limiter.run(new URL(page.url).hostname, () => this.followRedirects(page, previous));
-  }
-
-  private async followRedirects(
-    page: PageTarget,
-    previous: PageValidators,
-  ): Promise<PageFetchResult> {
+  /** One page, its redirects followed, within one deadline that starts now. */
+  async fetchPage(page: PageTarget, previous: PageValidators = {}): Promise<PageFetchResult> {
     const deadline = Date.now() + this.options.timeoutMs;
     const origin = new URL(page.url).origin;
     let url = page.url;
@@ -132,6 +120,7 @@ export class PageFetcher {
       ...(hasAccept ? {} : { accept: ACCEPT }),
       ...Object.fromEntries(own),
       'user-agent': this.options.userAgent,
+      connection: 'close',
       ...(previous.etag ? { 'if-none-match': previous.etag } : {}),
       ...(previous.lastModified ? { 'if-modified-since': previous.lastModified } : {}),
     };

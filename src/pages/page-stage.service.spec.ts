@@ -1,5 +1,8 @@
 import { bodyHash, contentHash } from './page-comparison';
-import { pageResult } from './page-stage.service';
+import { Clock } from '../common/clock/clock';
+import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { PageFetcher, type PageFetchResult } from './page-fetcher';
+import { PageStage, PAGES_AT_ONCE, pageResult } from './page-stage.service';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
@@ -116,5 +119,45 @@ describe('pageResult', () => {
       error: 'selector matched nothing',
       httpStatus: 200,
     });
+  });
+});
+
+/** Answers every page once the test lets it, counting how many are fetched at once. */
+class HeldFetcher extends PageFetcher {
+  inFlight = 0;
+  mostInFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor() {
+    super({} as OutboundHttpClient, { userAgent: 'test', timeoutMs: 1000 });
+  }
+
+  override async fetchPage(): Promise<PageFetchResult> {
+    this.inFlight += 1;
+    this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight -= 1;
+    return { kind: 'error', error: 'connection failed' };
+  }
+
+  releaseAll(): void {
+    this.waiting.splice(0).forEach((resolve) => resolve());
+  }
+}
+
+describe('PageStage', () => {
+  it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts', async () => {
+    const fetcher = new HeldFetcher();
+    const stage = new PageStage(fetcher, new Clock());
+    const spread = Array.from({ length: PAGES_AT_ONCE + 8 }, (_, n) => ({
+      url: `https://host-${n}.example/`,
+    }));
+    const read = stage.readPages(spread, new Map());
+    for (let round = 0; round < 20; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      fetcher.releaseAll();
+    }
+    expect(await read).toHaveLength(PAGES_AT_ONCE + 8);
+    expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
   });
 });

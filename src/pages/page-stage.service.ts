@@ -2,9 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { bodyHash, comparePageText, contentHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
+import { KeyedLimiter } from './keyed-limiter';
 import { PageFetcher, type PageFetchResult } from './page-fetcher';
 import { isBotCheckAnswer, readPageText } from './page-text';
 import type { PageResult, PageSnapshot, PageTarget } from './page.types';
+
+/** Fetches of one host at a time in one instance. */
+export const FETCHES_PER_HOST = 4;
+/**
+ * Pages fetched and read at once in one instance, whatever their hosts: each holds up to 5 MiB
+ * of body, and its decoded text, until it is read, so this bounds what pages take of a worker's
+ * memory (about 32 × 10 MiB).
+ */
+export const PAGES_AT_ONCE = 32;
 
 /**
  * The page stage of a check (docs/pages.md): fetch, read and compare every page of a task, given
@@ -14,6 +24,9 @@ import type { PageResult, PageSnapshot, PageTarget } from './page.types';
  */
 @Injectable()
 export class PageStage {
+  private readonly hosts = new KeyedLimiter(FETCHES_PER_HOST);
+  private readonly instance = new KeyedLimiter(PAGES_AT_ONCE);
+
   constructor(
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
@@ -26,9 +39,17 @@ export class PageStage {
     return Promise.all(pages.map((page) => this.readPage(page, snapshots.get(page.url) ?? null)));
   }
 
-  private async readPage(page: PageTarget, snapshot: PageSnapshot | null): Promise<PageResult> {
-    const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
-    return pageResult(page, snapshot, fetched, this.clock.now());
+  /**
+   * A slot of the page's host first, then one of the instance's: a page waiting for a busy host
+   * holds none of the instance's. The fetch's deadline starts once it has both.
+   */
+  private readPage(page: PageTarget, snapshot: PageSnapshot | null): Promise<PageResult> {
+    return this.hosts.run(new URL(page.url).hostname, () =>
+      this.instance.run('pages', async () => {
+        const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+        return pageResult(page, snapshot, fetched, this.clock.now());
+      }),
+    );
   }
 }
 

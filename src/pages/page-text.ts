@@ -58,7 +58,20 @@ function isBotCheck(source: string, page: ScannedHtml): boolean {
 
 function kept(text: string, title: string | null): PageText {
   if (text.trim() === '') return { kind: 'error', error: PageErrorForm.NO_TEXT };
-  return { kind: 'text', text: cut(text), title };
+  return {
+    kind: 'text',
+    text: detached(cut(text)),
+    title: title === null ? null : detached(title),
+  };
+}
+
+/**
+ * A copy of `text` that keeps nothing else alive. V8 cuts and trims a string by reference to the
+ * one it came from, so the first 100,000 characters of a page would hold the whole page's text,
+ * and a title its whole source, for as long as the check keeps them.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** At most MAX_TEXT_CHARS, never ending in half a surrogate pair. */

@@ -1,4 +1,4 @@
-import { HostLimiter } from './host-limiter';
+import { KeyedLimiter } from './keyed-limiter';
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open: () => void = () => undefined;
@@ -6,9 +6,9 @@ function gate(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-describe('HostLimiter', () => {
-  it('should run at most the limit per host at once and start the rest in arrival order', async () => {
-    const limiter = new HostLimiter(2);
+describe('KeyedLimiter', () => {
+  it('should run at most the limit per key at once and start the rest in arrival order', async () => {
+    const limiter = new KeyedLimiter(2);
     const gates = [gate(), gate(), gate(), gate()];
     const started: number[] = [];
     const runs = gates.map((entry, index) =>
@@ -32,7 +32,7 @@ describe('HostLimiter', () => {
   });
 
   it('should free the slot when the work fails', async () => {
-    const limiter = new HostLimiter(1);
+    const limiter = new KeyedLimiter(1);
     await expect(limiter.run('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await limiter.run('a', () => Promise.resolve(1))).toBe(1);
   });

@@ -1,16 +1,16 @@
-interface HostSlots {
+interface KeySlots {
   active: number;
   waiting: Array<() => void>;
 }
 
 /**
- * At most `perHost` tasks at a time per key (a host name) in this process; the rest wait in
+ * At most `perKey` tasks at a time per key (a host name, say) in this process; the rest wait in
  * arrival order. A concurrency limit needs no durable state: it ends with the process.
  */
-export class HostLimiter {
-  private readonly hosts = new Map<string, HostSlots>();
+export class KeyedLimiter {
+  private readonly hosts = new Map<string, KeySlots>();
 
-  constructor(private readonly perHost: number) {}
+  constructor(private readonly perKey: number) {}
 
   async run<T>(host: string, work: () => Promise<T>): Promise<T> {
     await this.acquire(host);
@@ -24,7 +24,7 @@ export class HostLimiter {
   private acquire(host: string): Promise<void> {
     const slots = this.hosts.get(host) ?? { active: 0, waiting: [] };
     this.hosts.set(host, slots);
-    if (slots.active < this.perHost) {
+    if (slots.active < this.perKey) {
       slots.active += 1;
       return Promise.resolve();
     }
