@@ -2,6 +2,7 @@ import { AttentionGate } from './attention/attention-gate';
 import { ChannelHealth } from './attention/channel-health';
 import { ChannelPausedNoticeWorker } from './attention/channel-paused-notice';
 import { DeliveryHoldRepository } from './attention/delivery-hold.repository';
+import { TaskAlertRepository } from './attention/task-alert.repository';
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
@@ -75,6 +76,7 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     DeliveryHoldRepository,
     ChannelHealth,
     ChannelPausedNoticeWorker,
+    TaskAlertRepository,
     DigestRepository,
     DigestCapture,
     DigestService,

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import { alertPolicyTimes } from '../../attention/alert-policy';
 import { releaseCooldown, type WaitingAlert } from '../../attention/decisions/cooldown-decision';
 import {
@@ -11,7 +9,6 @@ import {
 import { decideReminder } from '../../attention/decisions/reminder-decision';
 import { DEFAULT_PREFERENCES } from '../../attention/preferences';
 import { Clock } from '../../common/clock/clock';
-import { queryRows } from '../../database/sql-rows';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { sendRecordOf, type ClaimedAttempt } from '../delivery/claimed-attempt';
@@ -33,6 +30,7 @@ import {
   type HeldOrSkipped,
   type SkippedDelivery,
 } from './delivery-hold.repository';
+import { TaskAlertRepository } from './task-alert.repository';
 
 /** An attempt about to go out, with what its job found. */
 export interface GatedAttempt {
@@ -63,13 +61,13 @@ interface GateWrites {
 @Injectable()
 export class AttentionGate {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly holds: DeliveryHoldRepository,
     private readonly deliveries: NotificationDeliveryRepository,
     private readonly queue: JobQueueService,
     private readonly clock: Clock,
     private readonly digests: DigestCapture,
+    private readonly tasks: TaskAlertRepository,
   ) {}
 
   async admit(attempts: GatedAttempt[]): Promise<ClaimedAttempt[]> {
@@ -136,12 +134,7 @@ export class AttentionGate {
     claim: ClaimedAttempt,
     until: Date,
   ): Promise<{ skip: string | null; folded: number }> {
-    const window = await this.holds.cooldownWindow(
-      this.dataSource.manager,
-      claim.taskId,
-      claim.channel,
-      until,
-    );
+    const window = await this.holds.cooldownWindow(claim.taskId, claim.channel, until);
     const waiting: WaitingAlert[] = window.waiting.map((row) => ({
       recordId: row.id,
       event: row.event,
@@ -196,16 +189,12 @@ export class AttentionGate {
   private async advanceReminders(reminders: GatedAttempt[]): Promise<void> {
     if (reminders.length === 0) return;
     await this.transactions.run(async (manager) => {
-      await lockTasks(
+      await this.tasks.lockTasks(
         manager,
         reminders.map(({ claim }) => claim.taskId),
       );
       for (const { claim } of reminders) {
-        await manager.query(
-          `UPDATE tasks SET alert_repeats_sent = greatest(alert_repeats_sent, $3)
-           WHERE id = $1 AND alert_execution_id = $2`,
-          [claim.taskId, claim.executionId, claim.repeat],
-        );
+        await this.tasks.countReminder(manager, claim.taskId, claim.executionId, claim.repeat ?? 1);
       }
       await this.queue.enqueueDeliveries(
         manager,
@@ -216,15 +205,6 @@ export class AttentionGate {
       );
     });
   }
-}
-
-/** Locks tasks for a change in id order (FOR NO KEY UPDATE). */
-async function lockTasks(manager: EntityManager, taskIds: string[]): Promise<void> {
-  await queryRows(
-    manager,
-    'SELECT id FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
-    [[...new Set(taskIds)]],
-  );
 }
 
 /** The next reminder of a reminder's alert, counting `repeatsSent` reminders before it. */

@@ -4,22 +4,14 @@ import { attentionConfig, type AttentionConfig } from '../../attention/attention
 import { decideChannelPause } from '../../attention/decisions/channel-pause-decision';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
-import { queryRows } from '../../database/sql-rows';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { JobQueueService, OWNER_NOTICE_QUEUE } from '../../scheduler/job-queue.service';
 import { paused } from '../channels/channel-pause';
-import type { NotificationConfig, NotificationType } from '../channels/channel-registry';
 import type { ClaimedAttempt } from '../delivery/claimed-attempt';
 import { derivedJobId } from '../delivery/delivery-job';
 import type { DeliveryState } from '../delivery/notification-delivery.entity';
 import type { ChannelPausedNotice } from './channel-paused-notice';
-
-interface TaskHealthRow {
-  user_id: string;
-  name: string;
-  notifications: NotificationConfig[];
-  notification_failures: Partial<Record<NotificationType, number>>;
-}
+import { TaskAlertRepository } from './task-alert.repository';
 
 /**
  * Counts each config's deliveries in a row that ended failed and pauses a config at
@@ -31,6 +23,7 @@ interface TaskHealthRow {
 export class ChannelHealth {
   constructor(
     private readonly transactions: TransactionRunner,
+    private readonly tasks: TaskAlertRepository,
     private readonly queue: JobQueueService,
     @InjectConfig(attentionConfig) private readonly config: AttentionConfig,
     private readonly clock: Clock,
@@ -46,12 +39,7 @@ export class ChannelHealth {
     if (state === 'delivered' && claim.failuresInRow === 0) return;
     try {
       await this.transactions.run(async (manager) => {
-        const [task] = await queryRows<TaskHealthRow>(
-          manager,
-          `SELECT user_id, name, notifications, notification_failures FROM tasks
-           WHERE id = $1 FOR NO KEY UPDATE`,
-          [claim.taskId],
-        );
+        const task = await this.tasks.lockHealth(manager, claim.taskId);
         const config = task?.notifications.find((entry) => entry.type === claim.channel);
         if (!task || !config) return;
         const decision = decideChannelPause({
@@ -69,16 +57,12 @@ export class ChannelHealth {
               entry === config ? paused(entry, now, pause.reason) : entry,
             )
           : task.notifications;
-        await manager.query(
-          `UPDATE tasks SET notifications = $2::jsonb,
-             notification_failures = notification_failures || jsonb_build_object($3::text, $4::int)
-           WHERE id = $1`,
-          [
-            claim.taskId,
-            JSON.stringify(notifications),
-            claim.channel,
-            decision.consecutiveFailures,
-          ],
+        await this.tasks.saveHealth(
+          manager,
+          claim.taskId,
+          notifications,
+          claim.channel,
+          decision.consecutiveFailures,
         );
         if (!pause) return;
         const notice: ChannelPausedNotice = {

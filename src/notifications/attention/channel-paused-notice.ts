@@ -4,11 +4,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import type { DataSource } from 'typeorm';
 import { InjectConfig } from '../../config/config-slice';
-import { queryRows } from '../../database/sql-rows';
 import { TransactionRunner } from '../../database/transaction-runner';
 import {
   JobQueueService,
@@ -20,6 +17,7 @@ import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler
 import { CHANNELS } from '../channels/channel-registry';
 import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 import { oneLine } from '../content/notification-content';
+import { TaskAlertRepository } from './task-alert.repository';
 
 /** What the owner of a config that paused itself is told (docs/attention.md). */
 export interface ChannelPausedNotice {
@@ -60,7 +58,7 @@ export class ChannelPausedNoticeWorker
   constructor(
     @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
     @InjectConfig(emailConfig) private readonly email: EmailConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tasks: TaskAlertRepository,
     private readonly mailer: MailerService,
     private readonly transactions: TransactionRunner,
     private readonly queue: JobQueueService,
@@ -112,15 +110,11 @@ export class ChannelPausedNoticeWorker
   }
 
   private async send(notice: ChannelPausedNotice, jobId: string): Promise<void> {
-    const [owner] = await queryRows<{ email: string | null }>(
-      this.dataSource,
-      'SELECT email FROM users WHERE id = $1',
-      [notice.userId],
-    );
-    if (!owner?.email) return;
+    const email = await this.tasks.ownerEmail(notice.userId);
+    if (!email) return;
     const domain = /@([^>\s]+)>?\s*$/.exec(this.email.mailFrom)?.[1] ?? 'localhost';
     await this.mailer.sendMail({
-      to: owner.email,
+      to: email,
       from: this.email.mailFrom,
       ...pausedNoticeEmail(notice),
       messageId: `<${jobId}@${domain}>`,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import type { DeliveryEvent } from '../channels/notification-types';
 import type { HoldReason } from '../delivery/notification-delivery.entity';
@@ -42,6 +43,8 @@ export interface CooldownWindowRow {
 /** The statements of deliveries that wait, are skipped, or are folded (docs/attention.md). */
 @Injectable()
 export class DeliveryHoldRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   /**
    * Makes deliveries `held` (attempt 0, so the attempt that runs at the end goes) and writes a
    * `held` send record for each that has none yet. A final delivery is left alone.
@@ -131,20 +134,19 @@ export class DeliveryHoldRepository {
    * condition was last found not met (what makes earlier alerts stale).
    */
   async cooldownWindow(
-    manager: EntityManager,
     taskId: string,
     channel: NotificationType,
     cooldownUntil: Date,
   ): Promise<{ waiting: CooldownWindowRow[]; withdrawnAt: Date | null }> {
     const waiting = await queryRows<CooldownWindowRow>(
-      manager,
+      this.dataSource,
       `SELECT d.id, d.event, coalesce(e.completed_at, e.created_at) AS occurred_at
        FROM notification_deliveries d JOIN executions e ON e.id = d.execution_id
        WHERE d.task_id = $1 AND d.cooldown_until = $3 AND d.channel = $2`,
       [taskId, channel, cooldownUntil.toISOString()],
     );
     const [withdrawn] = await queryRows<{ at: Date | null }>(
-      manager,
+      this.dataSource,
       `SELECT max(completed_at) AS at FROM executions
        WHERE task_id = $1 AND status = 'success' AND condition_met = false`,
       [taskId],

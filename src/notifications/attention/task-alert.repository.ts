@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../../database/sql-rows';
+import type { NotificationConfig, NotificationType } from '../channels/channel-registry';
+
+/** A task's configs and their failures in a row, as a delivery's outcome finds them. */
+export interface TaskHealthRow {
+  user_id: string;
+  name: string;
+  notifications: NotificationConfig[];
+  notification_failures: Partial<Record<NotificationType, number>>;
+}
+
+/**
+ * The tasks' side of attention in the delivery pipeline (docs/attention.md): reminders counted,
+ * configs' failures in a row and pauses, the owner's address for a notice.
+ */
+@Injectable()
+export class TaskAlertRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Locks tasks for a change, in id order (FOR NO KEY UPDATE). */
+  async lockTasks(manager: EntityManager, taskIds: string[]): Promise<void> {
+    await queryRows(
+      manager,
+      'SELECT id FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+      [[...new Set(taskIds)]],
+    );
+  }
+
+  /** Counts the `repeat`-th reminder of the alert `executionId` raised, while it still stands. */
+  async countReminder(
+    manager: EntityManager,
+    taskId: string,
+    executionId: string,
+    repeat: number,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE tasks SET alert_repeats_sent = greatest(alert_repeats_sent, $3)
+       WHERE id = $1 AND alert_execution_id = $2`,
+      [taskId, executionId, repeat],
+    );
+  }
+
+  /** The task's configs and failures in a row, locked for a change; null when it is gone. */
+  async lockHealth(manager: EntityManager, taskId: string): Promise<TaskHealthRow | null> {
+    const [task] = await queryRows<TaskHealthRow>(
+      manager,
+      `SELECT user_id, name, notifications, notification_failures FROM tasks
+       WHERE id = $1 FOR NO KEY UPDATE`,
+      [taskId],
+    );
+    return task ?? null;
+  }
+
+  /** Writes the configs (a pause) and one config's failures in a row. */
+  async saveHealth(
+    manager: EntityManager,
+    taskId: string,
+    notifications: NotificationConfig[],
+    channel: NotificationType,
+    failures: number,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE tasks SET notifications = $2::jsonb,
+         notification_failures = notification_failures || jsonb_build_object($3::text, $4::int)
+       WHERE id = $1`,
+      [taskId, JSON.stringify(notifications), channel, failures],
+    );
+  }
+
+  /** The account's email address, or null. */
+  async ownerEmail(userId: string): Promise<string | null> {
+    const [owner] = await queryRows<{ email: string | null }>(
+      this.dataSource,
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
+    return owner?.email ?? null;
+  }
+}
