@@ -294,3 +294,22 @@ export async function openQueue(databaseUrl: string): Promise<{ pool: Pool; boss
   await boss.start();
   return { pool, boss };
 }
+
+/** A shop-like page of `bytes` or a little more: headings, inline markup, lists, scripts, tables. */
+export function cataloguePage(
+  bytes: number,
+  head = '<!doctype html><html><head><title>Catalogue</title><style>p{}</style></head><body>',
+): Buffer {
+  const parts = [head];
+  let size = head.length;
+  for (let item = 0; size < bytes; item++) {
+    const part =
+      `<div class="item"><h2>Item ${item}</h2><p>Some <b>bold</b> text and <a href="/i/${item}">a link</a>, ` +
+      `price ${item}.99 EUR</p><script>track(${item});</script><ul><li>size S</li><li>size M</li></ul>` +
+      `<table><tr><td>stock</td><td>${item % 7}</td></tr></table></div>\n`;
+    parts.push(part);
+    size += part.length;
+  }
+  parts.push('</body></html>');
+  return Buffer.from(parts.join(''));
+}

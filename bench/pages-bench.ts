@@ -5,29 +5,11 @@
  */
 import { loadavg } from 'node:os';
 import { readPageText } from '../src/pages/page-text';
-import { machineLine, percentile, writeBenchmarkSection } from './bench-support';
+import { cataloguePage, machineLine, percentile, writeBenchmarkSection } from './bench-support';
 
 const RUNS = Number(process.env.PAGES_BENCH_RUNS ?? 30);
 const WARM_UP_RUNS = 3;
 const PAGE_BYTES = 1_000_000;
-
-/** A shop-like page: headings, paragraphs with inline markup, lists, scripts and tables. */
-function generatedPage(): Buffer {
-  const parts = [
-    '<!doctype html><html><head><title>Catalogue</title><style>p{}</style></head><body>',
-  ];
-  let size = parts[0].length;
-  for (let item = 0; size < PAGE_BYTES; item++) {
-    const part =
-      `<div class="item"><h2>Item ${item}</h2><p>Some <b>bold</b> text and <a href="/i/${item}">a link</a>, ` +
-      `price ${item}.99 EUR</p><script>track(${item});</script><ul><li>size S</li><li>size M</li></ul>` +
-      `<table><tr><td>stock</td><td>${item % 7}</td></tr></table></div>\n`;
-    parts.push(part);
-    size += part.length;
-  }
-  parts.push('</body></html>');
-  return Buffer.from(parts.join(''));
-}
 
 function medianMs(read: () => unknown): number {
   for (let run = 0; run < WARM_UP_RUNS; run++) read();
@@ -45,7 +27,7 @@ function medianMs(read: () => unknown): number {
 
 async function main(): Promise<void> {
   const load = loadavg()[0].toFixed(2);
-  const body = generatedPage();
+  const body = cataloguePage(PAGE_BYTES);
   const page = { contentType: 'text/html', charset: 'utf-8', body };
   const whole = medianMs(() => readPageText(page));
   const selected = medianMs(() => readPageText(page, 'div.item h2'));

@@ -17,6 +17,7 @@ import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
 import {
   awaitChecks,
+  cataloguePage,
   createDatabase,
   freePort,
   machineLine,
@@ -39,21 +40,6 @@ const BIG_PAGE_BYTES = 5_000_000;
 const BIG_PAGES = 200;
 const BIG_PAGE_HOSTS = 50;
 const SOURCES = [{ uri: 'https://www.shop.example/products/42', title: 'Example product' }];
-
-/** A catalogue-like HTML body of about `bytes` bytes (headings, prices, lists, scripts). */
-function catalogue(bytes: number): Buffer {
-  const parts: string[] = [];
-  let size = 0;
-  for (let item = 0; size < bytes; item++) {
-    const part =
-      `<div class="item"><h2>Item ${item}</h2><p>Some <b>bold</b> text and <a href="/i/${item}">a link</a>, ` +
-      `price ${item}.99 EUR</p><script>track(${item});</script><ul><li>size S</li><li>size M</li></ul>` +
-      `<table><tr><td>stock</td><td>${item % 7}</td></tr></table></div>\n`;
-    parts.push(part);
-    size += part.length;
-  }
-  return Buffer.from(`${parts.join('')}</body></html>`);
-}
 
 /**
  * Pages `/p/<n>` on loopback addresses: a head naming the page and the current `edition`, then a
@@ -216,7 +202,7 @@ async function bigPagesRss(
   adminUrl: string,
   gemini: GeminiStandIn,
 ): Promise<{ outcome: Outcome; maxKb: number; beforeKb: number; failures: string }> {
-  const pages = await new BenchPageServer(catalogue(BIG_PAGE_BYTES)).start(BIG_PAGE_HOSTS);
+  const pages = await new BenchPageServer(cataloguePage(BIG_PAGE_BYTES, '')).start(BIG_PAGE_HOSTS);
   const run = await startInstances(adminUrl, 'big', gemini, 1);
   try {
     const fields = { pageUrl: (n: number) => pages.url(n, 1 + (n % BIG_PAGE_HOSTS)) };
@@ -264,7 +250,7 @@ async function main(): Promise<void> {
   const gemini = await new GeminiStandIn().start();
   gemini.recordRequests = false;
   gemini.respondWith(checkReply({ sources: SOURCES }));
-  const pages = await new BenchPageServer(catalogue(PAGE_BYTES)).start();
+  const pages = await new BenchPageServer(cataloguePage(PAGE_BYTES, '')).start();
   try {
     const rows: string[] = [];
     const notes: string[] = [];
