@@ -112,6 +112,11 @@ export abstract class SearchProvider {
 
   private countCall: (kind: ModelCallKind) => void = () => {};
 
+  /** Why this provider cannot make `request` at all (then nothing is called or counted), or null. */
+  protected refusal(_request: CheckRequest): string | null {
+    return null;
+  }
+
   /** Releases the adapter's kept-alive connections at shutdown. */
   close(): void {}
 
@@ -121,6 +126,8 @@ export abstract class SearchProvider {
   }
 
   async check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    const refused = this.refusal(request);
+    if (refused !== null) return this.priced(Promise.reject(new ProviderError(refused)));
     this.counted(request.purpose ?? 'check');
     const { tokens, values, ...reply } = await this.priced(
       cleaned(this.runCheck(request, signal)).then((cleanReply) => ({

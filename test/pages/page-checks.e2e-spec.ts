@@ -404,6 +404,7 @@ describe('Checks on a chat model without a search engine (LLM_BASE_URL and LLM_M
     testApp = await startTestApp({
       env: {
         ...ROOMY_RATE_LIMITS,
+        METRICS_TOKEN,
         LLM_BASE_URL: `${chat.baseUrl}/v1`,
         LLM_MODEL: 'qwen3:8b',
         LLM_API_KEY: chat.apiKey,
@@ -432,6 +433,7 @@ describe('Checks on a chat model without a search engine (LLM_BASE_URL and LLM_M
 
   it('should fail a check of a task without pages, naming the missing search engine', async () => {
     const requests = chat.requests.length;
+    const callsBefore = await modelCalls();
     const run = await checks.run(await checks.taskWithoutPages(uniqueQuery('web search')));
     expect(run).toMatchObject({
       status: 'failed',
@@ -439,5 +441,21 @@ describe('Checks on a chat model without a search engine (LLM_BASE_URL and LLM_M
         'No search engine is configured (SEARXNG_URL is unset): this server checks only tasks with pages',
     });
     expect(chat.requests).toHaveLength(requests);
+    // Refused before any call: no model call is counted.
+    expect(await modelCalls()).toBe(callsBefore);
   });
+
+  /** `monitor_model_calls_total` of this provider's checks (0 before the first). */
+  async function modelCalls(): Promise<number> {
+    const response = await testApp.http
+      .get('/metrics')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
+    return (
+      sampleValue(parseExposition(response.text), 'monitor_model_calls_total', {
+        provider: 'searxng',
+        kind: 'check',
+      }) ?? 0
+    );
+  }
 });

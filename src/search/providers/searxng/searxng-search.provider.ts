@@ -63,8 +63,16 @@ export class SearxngSearchProvider extends HttpSearchProvider<ProviderSettings &
     return this.config.llm.baseUrl !== null && this.model !== '';
   }
 
+  /** A check that needs a web search, without SearXNG, is refused before any call. */
+  protected override refusal(request: CheckRequest): string | null {
+    return request.pages === undefined && this.config.searxng.url === null
+      ? NO_SEARCH_ENGINE
+      : null;
+  }
+
   protected async runCheck(request: CheckRequest, signal?: AbortSignal): Promise<CheckReply> {
     if (request.pages !== undefined) return this.readPages(request, signal);
+    // Refused before the call (`refusal`); the type still needs the URL checked.
     if (this.config.searxng.url === null) throw new ProviderError(NO_SEARCH_ENGINE);
     const url = new URL(`${this.config.searxng.url}/search`);
     url.searchParams.set('q', request.searchQuery);
