@@ -24,7 +24,8 @@ const WINDOWS = [
 ];
 
 const TASK_COLUMNS = `t.id, t.user_id, t.name, t.search_query, t.condition_description, t.state, t.notify_behavior,
-  t.output_schema, t.evidence, t.pages, t.page_rule, t.next_run, t.is_public, t.view_count, t.subscriber_count,
+  t.output_schema, t.evidence, t.pages, t.page_rule, t.alert_policy, t.alert_execution_id,
+  t.alert_notified_at, t.alert_acknowledged_at, t.alert_repeats_sent, t.next_run, t.is_public, t.view_count, t.subscriber_count,
   t.forked_from_task_id, t.last_known_state, t.last_execution_id, t.notifications, t.state_changed_at,
   t.created_at, t.updated_at`;
 const EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status AS e_status, e.started_at AS e_started_at,
@@ -59,6 +60,16 @@ function toTask(row: Row): Row {
     evidence: row.evidence,
     pages: row.pages,
     page_rule: row.page_rule,
+    alert_policy: row.alert_policy,
+    alert:
+      row.state === 'completed' || row.alert_execution_id === null || row.alert_notified_at === null
+        ? null
+        : {
+            execution_id: row.alert_execution_id,
+            notified_at: iso(row.alert_notified_at),
+            acknowledged_at: iso(row.alert_acknowledged_at),
+            repeats_sent: row.alert_repeats_sent,
+          },
     next_run: iso(row.next_run),
     is_public: row.is_public,
     view_count: row.view_count,
