@@ -8,13 +8,14 @@
  *     zero-latency model stand-in), taking turns with as many search checks (no pages): the
  *     ratio of their checks/s.
  *  C. One instance reading 200 pages of 5 MB at once (one check each, the pages spread over 50
- *     loopback hosts so that the limit of 4 fetches per host lets all of them run): the worker's
- *     RSS, sampled from /proc every 100 ms.
+ *     loopback hosts so that no host's limit of 4 fetches holds them back, only the instance's
+ *     limit of pages at once): the worker's RSS, sampled from /proc every 100 ms.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'pg';
 import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
+import { PAGES_AT_ONCE } from '../src/pages/page-stage.service';
 import {
   awaitChecks,
   cataloguePage,
@@ -295,7 +296,7 @@ async function main(): Promise<void> {
     if (!only || only === 'rss') {
       const big = await bigPagesRss(server.adminUrl, gemini);
       notes.push(
-        `${BIG_PAGES} checks of ${BIG_PAGE_BYTES / 1e6} MB pages due at once on one instance (${BIG_PAGE_HOSTS} loopback hosts, so all fetch at once): worker RSS ${(big.beforeKb / 1024).toFixed(0)} MiB before, max ${(big.maxKb / 1024).toFixed(0)} MiB while they ran (sampled every 100 ms); ${big.outcome.checksPerSecond.toFixed(1)} checks/s, ${big.outcome.missed} without a successful check${big.failures ? ` (failed: ${big.failures})` : ''}.`,
+        `${BIG_PAGES} checks of ${BIG_PAGE_BYTES / 1e6} MB pages due at once on one instance (${BIG_PAGE_HOSTS} loopback hosts, so only the instance's limit of ${PAGES_AT_ONCE} pages at once holds them back): worker RSS ${(big.beforeKb / 1024).toFixed(0)} MiB before, max ${(big.maxKb / 1024).toFixed(0)} MiB while they ran (sampled every 100 ms); ${big.outcome.checksPerSecond.toFixed(1)} checks/s, ${big.outcome.missed} without a successful check${big.failures ? ` (failed: ${big.failures})` : ''}.`,
       );
     }
     const body = [

@@ -62,6 +62,7 @@ class VisibleLines {
   }
 
   endLine(): void {
+    if (this.line === '') return;
     const collapsed = collapse(this.line);
     if (collapsed) this.lines.push(collapsed);
     this.line = '';
