@@ -472,8 +472,8 @@ They take turns: per route ${ROUNDS} rounds of ${DURATION_S} s each under autoca
 ${WARMUP_S} s warm-up), load generator on the same two cores; each figure is the median of its side's
 rounds, so one disturbed round does not decide the comparison. RSS: the highest of the process
 during its rounds. Targets: at least 0.7x the bare requests/s, p99 within 1.5x of the bare p99,
-the service's RSS under 250 MB. The floor's share of the bare figures (requests/s, p99, RSS) is what the card
-leaves before any of the service's work.
+the service's RSS under 250 MB. The floor's share of the bare figures (requests/s, p99, RSS) is
+what the card leaves before any of the service's work.
 
 | route | service req/s | service p50 / p99 (ms) | bare req/s | bare p50 / p99 (ms) | req/s vs bare | p99 vs bare | RSS (service / floor / bare) | floor req/s | floor vs bare | floor p99 vs bare | errors or non-2xx (service / floor / bare) |
 |---|---|---|---|---|---|---|---|---|---|---|---|

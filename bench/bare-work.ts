@@ -25,7 +25,8 @@ const WINDOWS = [
 
 const TASK_COLUMNS = `t.id, t.user_id, t.name, t.search_query, t.condition_description, t.state, t.notify_behavior,
   t.output_schema, t.evidence, t.pages, t.page_rule, t.alert_policy, t.alert_execution_id,
-  t.alert_notified_at, t.alert_acknowledged_at, t.alert_repeats_sent, t.next_run, t.is_public, t.view_count, t.subscriber_count,
+  t.alert_notified_at, t.alert_acknowledged_at, t.alert_repeats_sent, t.next_run, t.is_public, t.view_count,
+  t.subscriber_count,
   t.forked_from_task_id, t.last_known_state, t.last_execution_id, t.notifications, t.state_changed_at,
   t.created_at, t.updated_at`;
 const EXECUTION_COLUMNS = `e.id AS e_id, e.task_id AS e_task_id, e.status AS e_status, e.started_at AS e_started_at,
