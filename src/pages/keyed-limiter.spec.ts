@@ -31,6 +31,28 @@ describe('KeyedLimiter', () => {
     expect(await limiter.run('a.example', () => Promise.resolve('free again'))).toBe('free again');
   });
 
+  it('should let a task give up waiting at its time and keep the line for the others', async () => {
+    jest.useFakeTimers();
+    try {
+      const limiter = new KeyedLimiter(1);
+      const first = gate();
+      const running = limiter.run('a', () => first.promise.then(() => 'first'));
+      const late = limiter.run('a', () => Promise.resolve('ran'), {
+        at: Date.now() + 1000,
+        answer: () => 'gave up',
+      });
+      const patient = limiter.run('a', () => Promise.resolve('patient'));
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(await late).toBe('gave up');
+      first.open();
+      expect(await running).toBe('first');
+      expect(await patient).toBe('patient');
+      expect(await limiter.run('a', () => Promise.resolve('free again'))).toBe('free again');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('should free the slot when the work fails', async () => {
     const limiter = new KeyedLimiter(1);
     await expect(limiter.run('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');

@@ -1,3 +1,9 @@
+/** When a task stops waiting for a slot, and what it answers then. */
+export interface GiveUp<T> {
+  at: number;
+  answer: () => T;
+}
+
 interface KeySlots {
   active: number;
   waiting: Array<() => void>;
@@ -12,28 +18,47 @@ export class KeyedLimiter {
 
   constructor(private readonly perKey: number) {}
 
-  async run<T>(host: string, work: () => Promise<T>): Promise<T> {
-    await this.acquire(host);
+  /**
+   * Runs `work` once `key` has a free slot. With `giveUp`, a task still waiting at `giveUp.at`
+   * (epoch ms) leaves the line and answers `giveUp.answer()` instead.
+   */
+  async run<T>(key: string, work: () => Promise<T>, giveUp?: GiveUp<T>): Promise<T> {
+    if (giveUp === undefined) await this.acquire(key);
+    else if (!(await this.acquire(key, giveUp.at))) return giveUp.answer();
     try {
       return await work();
     } finally {
-      this.release(host);
+      this.release(key);
     }
   }
 
-  private acquire(host: string): Promise<void> {
-    const slots = this.hosts.get(host) ?? { active: 0, waiting: [] };
-    this.hosts.set(host, slots);
+  /** True once the task holds a slot; false when `giveUpAt` came first. */
+  private acquire(key: string, giveUpAt?: number): Promise<boolean> {
+    const slots = this.hosts.get(key) ?? { active: 0, waiting: [] };
+    this.hosts.set(key, slots);
     if (slots.active < this.perKey) {
       slots.active += 1;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     // The slot passes straight to the next waiter: `active` stays as it is.
-    return new Promise((resolve) => slots.waiting.push(resolve));
+    return new Promise((resolve) => {
+      const granted = (): void => {
+        clearTimeout(expiry);
+        resolve(true);
+      };
+      const expiry =
+        giveUpAt === undefined
+          ? undefined
+          : setTimeout(() => {
+              slots.waiting.splice(slots.waiting.indexOf(granted), 1);
+              resolve(false);
+            }, giveUpAt - Date.now());
+      slots.waiting.push(granted);
+    });
   }
 
-  private release(host: string): void {
-    const slots = this.hosts.get(host);
+  private release(key: string): void {
+    const slots = this.hosts.get(key);
     if (!slots) return;
     const next = slots.waiting.shift();
     if (next) {
@@ -41,6 +66,6 @@ export class KeyedLimiter {
       return;
     }
     slots.active -= 1;
-    if (slots.active === 0) this.hosts.delete(host);
+    if (slots.active === 0) this.hosts.delete(key);
   }
 }

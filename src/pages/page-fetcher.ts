@@ -16,7 +16,7 @@ export const PAGE_FETCH_TIMEOUT_MS = 15_000;
  */
 export const WORST_CASE_PAGES_MS = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
 /** A page's body is read up to this many bytes (after decompression), then reading stops. */
-export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_PAGE_BYTES = 5_000_000;
 export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

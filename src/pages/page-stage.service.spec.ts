@@ -2,7 +2,7 @@ import { bodyHash, contentHash } from './page-comparison';
 import { Clock } from '../common/clock/clock';
 import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { PageFetcher, type PageFetchResult } from './page-fetcher';
-import { PageStage, PAGES_AT_ONCE, pageResult } from './page-stage.service';
+import { LATEST_START_MS, PageStage, PAGES_AT_ONCE, pageResult } from './page-stage.service';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
@@ -159,5 +159,33 @@ describe('PageStage', () => {
     }
     expect(await read).toHaveLength(PAGES_AT_ONCE + 8);
     expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
+  });
+
+  it('should answer timed out, without a fetch, for a page still waiting for a slot at LATEST_START_MS', async () => {
+    jest.useFakeTimers();
+    try {
+      const fetcher = new HeldFetcher();
+      const stage = new PageStage(fetcher, new Clock());
+      const busy = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
+        url: `https://busy-${n}.example/`,
+      }));
+      const held = stage.readPages(busy, new Map());
+      const late = stage.readPages([{ url: 'https://late.example/' }], new Map());
+      await jest.advanceTimersByTimeAsync(LATEST_START_MS - 1);
+      expect(fetcher.inFlight).toBe(PAGES_AT_ONCE);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await late).toEqual([
+        expect.objectContaining({
+          url: 'https://late.example/',
+          status: 'error',
+          error: 'timed out',
+        }),
+      ]);
+      expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
+      fetcher.releaseAll();
+      expect(await held).toHaveLength(PAGES_AT_ONCE);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -3,21 +3,31 @@ import { Clock } from '../common/clock/clock';
 import { bodyHash, comparePageText, contentHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
 import { KeyedLimiter } from './keyed-limiter';
-import { PageFetcher, type PageFetchResult } from './page-fetcher';
+import {
+  PAGE_FETCH_TIMEOUT_MS,
+  PageFetcher,
+  WORST_CASE_PAGES_MS,
+  type PageFetchResult,
+} from './page-fetcher';
 import { isBotCheckAnswer, readPageText } from './page-text';
 import type { PageResult, PageSnapshot, PageTarget } from './page.types';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
 /**
- * Pages fetched and read at once in one instance, whatever their hosts: each holds up to 5 MiB
+ * Pages fetched and read at once in one instance, whatever their hosts: each holds up to 5 MB
  * of body, and its decoded text, until it is read, so this bounds what pages take of a worker's
  * memory (about 8 × 10 MiB). It also bounds how long a page's fetch waits on the others'
- * reading: 200 pages of 5 MiB at once were read no faster with 16 or 32 at once than with 8, and
+ * reading: 200 pages of 5 MB at once were read no faster with 16 or 32 at once than with 8, and
  * up to 1 (16) or 18 (32) of them ran out of their 15 s (BENCHMARKS.md, "Page monitors: pages
  * at once").
  */
 export const PAGES_AT_ONCE = 8;
+/**
+ * The longest a page of a check waits for its slots: started by then, every page ends within
+ * WORST_CASE_PAGES_MS of the check's start, which its job's expiry counts on.
+ */
+export const LATEST_START_MS = WORST_CASE_PAGES_MS - PAGE_FETCH_TIMEOUT_MS;
 
 /**
  * The page stage of a check (docs/pages.md): fetch, read and compare every page of a task, given
@@ -39,19 +49,44 @@ export class PageStage {
     pages: readonly PageTarget[],
     snapshots: ReadonlyMap<string, PageSnapshot>,
   ): Promise<PageResult[]> {
-    return Promise.all(pages.map((page) => this.readPage(page, snapshots.get(page.url) ?? null)));
+    const startBy = Date.now() + LATEST_START_MS;
+    return Promise.all(
+      pages.map((page) => this.readPage(page, snapshots.get(page.url) ?? null, startBy)),
+    );
   }
 
   /**
    * A slot of the page's host first, then one of the instance's: a page waiting for a busy host
-   * holds none of the instance's. The fetch's deadline starts once it has both.
+   * holds none of the instance's. The fetch's deadline starts once it has both; a page still
+   * waiting at `startBy` is `timed out` without a fetch.
    */
-  private readPage(page: PageTarget, snapshot: PageSnapshot | null): Promise<PageResult> {
-    return this.hosts.run(new URL(page.url).hostname, () =>
-      this.instance.run('pages', async () => {
-        const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
-        return pageResult(page, snapshot, fetched, this.clock.now());
-      }),
+  private readPage(
+    page: PageTarget,
+    snapshot: PageSnapshot | null,
+    startBy: number,
+  ): Promise<PageResult> {
+    const giveUp = {
+      at: startBy,
+      answer: () =>
+        pageResult(
+          page,
+          snapshot,
+          { kind: 'error', error: PageErrorForm.TIMED_OUT },
+          this.clock.now(),
+        ),
+    };
+    return this.hosts.run(
+      new URL(page.url).hostname,
+      () =>
+        this.instance.run(
+          'pages',
+          async () => {
+            const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+            return pageResult(page, snapshot, fetched, this.clock.now());
+          },
+          giveUp,
+        ),
+      giveUp,
     );
   }
 }

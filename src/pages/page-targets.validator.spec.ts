@@ -50,6 +50,14 @@ describe('pageTargets', () => {
       "pages[0].headers: header 'Transfer-Encoding' is not allowed",
     ],
     [
+      [{ url: 'https://e.example/', headers: { 'content-length': '1' } }],
+      "pages[0].headers: header 'content-length' is not allowed",
+    ],
+    [
+      [{ url: 'https://e.example/', headers: { Connection: 'close' } }],
+      "pages[0].headers: header 'Connection' is not allowed",
+    ],
+    [
       [{ url: 'https://e.example/', headers: { 'bad name': 'x' } }],
       "pages[0].headers: header name 'bad name' is not valid",
     ],

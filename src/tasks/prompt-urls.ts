@@ -7,14 +7,17 @@ const TRAILING_PUNCTUATION = /[.,;:!?)]+$/;
 
 /**
  * The http and https URLs a prompt holds (docs/pages.md, "Suggested pages"): the first 10 distinct ones
- * in the prompt's order, each without a trailing `.`, `,`, `;`, `:`, `!`, `?` or `)`.
+ * in the prompt's order, each without a trailing `.`, `,`, `;`, `:`, `!`, `?` or `)`, and as the
+ * prompt writes it. Two that parse to the same URL are one, as they are in a task's `pages`.
  */
 export function promptUrls(prompt: string): string[] {
-  const urls = new Set<string>();
+  const urls = new Map<string, string>();
   for (const [match] of prompt.matchAll(URL_IN_TEXT)) {
     const url = match.replace(TRAILING_PUNCTUATION, '');
-    if (URL.canParse(url)) urls.add(url);
+    if (!URL.canParse(url)) continue;
+    const { href } = new URL(url);
+    if (!urls.has(href)) urls.set(href, url);
     if (urls.size === MAX_SUGGESTED_PAGES) break;
   }
-  return [...urls];
+  return [...urls.values()];
 }

@@ -235,7 +235,7 @@ export class TasksService {
     first: { firstRun?: FirstRun; checkJobId: string | null; now: Date },
   ): Promise<void> {
     // Counted once the caps let the task in: a refused create counts nothing.
-    const early = await this.countEarlyCheck(manager, task.userId, first.now);
+    const early = await this.countEarlyCheck(manager, task, first.now);
     const runQueued = first.firstRun ? await first.firstRun(manager, task, early.refusal) : false;
     if (task.state !== 'active' || runQueued) return;
     // The row already holds the job's id when its check is due now: no update needed.
@@ -373,7 +373,7 @@ export class TasksService {
     task.stateChangedAt = now;
     if (action === 'create-job') {
       await this.reserveActiveSlot(manager, task.userId);
-      const first = await this.countEarlyCheck(manager, task.userId, now);
+      const first = await this.countEarlyCheck(manager, task, now);
       await this.attachNewCheck(manager, task, first.runAt);
     }
   }
@@ -383,14 +383,16 @@ export class TasksService {
    * for by route: it counts as execute's, in `RATE_LIMIT_LLM_PER_HOUR` and against the monthly
    * budget (docs/api.md, "Rate limits"). Past either it is due after `SCHEDULER_MIN_INTERVAL`
    * instead. Counted in the request's transaction, after the user's and the task's rows (the
-   * lock order), so a request rolled back counts nothing.
+   * lock order), so a request rolled back counts nothing. A task with a `page_rule` never calls
+   * a model (docs/pages.md, "Page rules"): its check is due at once and counts nothing.
    */
   private async countEarlyCheck(
     manager: EntityManager,
-    userId: string,
+    task: Pick<TaskEntity, 'userId' | 'pageRule'>,
     now: Date,
   ): Promise<EarlyCheck> {
-    const refusal = await this.modelCalls.countCall(manager, userId);
+    if (task.pageRule !== null) return { runAt: now, refusal: null };
+    const refusal = await this.modelCalls.countCall(manager, task.userId);
     if (refusal === null) return { runAt: now, refusal };
     return { runAt: new Date(now.getTime() + this.scheduler.minIntervalMs), refusal };
   }

@@ -276,6 +276,34 @@ describe('Checks of tasks with pages, with a model', () => {
     expect(harness.provider.requestsFor(query)).toHaveLength(6);
   });
 
+  it('should show a change to the model again when the check that read it failed', async () => {
+    const query = uniqueQuery('change after a failure');
+    const html = { body: '<p>Version 1.0</p>' };
+    const url = editablePage(server, '/after-failure', html);
+    harness.provider.script(
+      query,
+      harness.gemini.checkReply({ conditionMet: false, answer: 'Still 1.0', nextCheckAt: null }),
+      harness.gemini.errorReply(400, 'Bad request'),
+      harness.gemini.checkReply({ conditionMet: true, answer: 'Version 2.0', nextCheckAt: null }),
+    );
+    const taskId = await checks.task(query, [url]);
+    await checks.run(taskId);
+
+    html.body = '<p>Version 2.0</p>';
+    expect(await checks.run(taskId)).toMatchObject({ status: 'failed' });
+    expect(await checks.snapshot(taskId, url)).toMatchObject({ text: 'Version 1.0' });
+
+    const retried = await checks.run(taskId);
+    expect(retried).toMatchObject({
+      status: 'success',
+      condition_met: true,
+      verdict_execution_id: retried.id,
+      page_results: [{ url, status: 'changed', added: ['Version 2.0'], removed: ['Version 1.0'] }],
+    });
+    expect(harness.provider.requestsFor(query)).toHaveLength(3);
+    expect(await checks.snapshot(taskId, url)).toMatchObject({ text: 'Version 2.0' });
+  });
+
   it('should fail without a model call when every page fails, keeping the last good text', async () => {
     const query = uniqueQuery('failing pages');
     const html: { body: string; status?: number } = { body: '<p>Up</p>' };

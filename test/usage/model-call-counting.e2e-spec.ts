@@ -117,6 +117,28 @@ describe('Model calls made at once count in RATE_LIMIT_LLM_PER_HOUR', () => {
     await expectFirstCheckDue(await timed(() => create(user, {})), MIN_INTERVAL_MS);
   });
 
+  it('should neither count nor defer the checks of a task with a page_rule, which calls no model', async () => {
+    const user = await factory.user();
+    const paused = await create(user, { state: 'paused' });
+    await api.execute(user, paused.id);
+    await testApp.http
+      .post(`/api/v1/tasks/${paused.id}/execute?force=true`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    const watcher = {
+      pages: [{ url: 'http://127.0.0.1:9/changelog' }],
+      page_rule: { type: 'contains', text: '2.0' },
+    };
+
+    const ruled = await timed(() => create(user, watcher));
+    await expectFirstCheckDue(ruled, 0);
+    await setState(user, ruled.task.id, 'paused');
+    await expectFirstCheckDue(await timed(() => setState(user, ruled.task.id, 'active')), 0);
+    const immediate = await create(user, { ...watcher, state: 'paused', run_immediately: true });
+    expect(immediate.immediate_execution_error).toBeNull();
+    expect(await api.executions(user, immediate.id)).toHaveLength(1);
+  });
+
   it('should answer run_immediately past the limit with the 429 detail and queue no run, over REST and MCP', async () => {
     const user = await factory.user();
     for (let run = 0; run < 2; run++) {

@@ -156,13 +156,24 @@ export class CheckOutcomeWriter {
   /**
    * Moves the tasks of recorded checks on: the pages read become the snapshots, a superseded
    * check job goes, the next check is scheduled, the task row is written and the deliveries are
-   * queued.
+   * queued. A failed check keeps only its pages' errors: a text no model read stays new to the
+   * next check (docs/pages.md, "Snapshots").
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
     await this.snapshots.store(
       manager,
-      moving.flatMap(({ check, pageResults }) =>
-        pageResults === null ? [] : [{ taskId: check.taskId, results: pageResults }],
+      moving.flatMap(({ check, outcome, pageResults }) =>
+        pageResults === null
+          ? []
+          : [
+              {
+                taskId: check.taskId,
+                results:
+                  outcome instanceof Error
+                    ? pageResults.filter((result) => result.status === 'error')
+                    : pageResults,
+              },
+            ],
       ),
     );
     await this.queue.removeChecks(
