@@ -53,6 +53,8 @@ export class KeyedLimiter {
               slots.waiting.splice(slots.waiting.indexOf(granted), 1);
               resolve(false);
             }, giveUpAt - Date.now());
+      // A wait is no reason for the process to stay up.
+      expiry?.unref();
       slots.waiting.push(granted);
     });
   }
