@@ -106,7 +106,8 @@ describe('Model calls made at once count in RATE_LIMIT_LLM_PER_HOUR', () => {
     );
   });
 
-  it('should count a create after execute used the hour and defer its first check', async () => {
+  /** A user whose two model calls of the hour went to executes of a paused task. */
+  async function userPastTheHour(): Promise<TestUser> {
     const user = await factory.user();
     const paused = await create(user, { state: 'paused' });
     await api.execute(user, paused.id);
@@ -114,17 +115,16 @@ describe('Model calls made at once count in RATE_LIMIT_LLM_PER_HOUR', () => {
       .post(`/api/v1/tasks/${paused.id}/execute?force=true`)
       .set('Authorization', user.auth)
       .expect(200);
+    return user;
+  }
+
+  it('should count a create after execute used the hour and defer its first check', async () => {
+    const user = await userPastTheHour();
     await expectFirstCheckDue(await timed(() => create(user, {})), MIN_INTERVAL_MS);
   });
 
   it('should neither count nor defer the checks of a task with a page_rule, which calls no model', async () => {
-    const user = await factory.user();
-    const paused = await create(user, { state: 'paused' });
-    await api.execute(user, paused.id);
-    await testApp.http
-      .post(`/api/v1/tasks/${paused.id}/execute?force=true`)
-      .set('Authorization', user.auth)
-      .expect(200);
+    const user = await userPastTheHour();
     const watcher = {
       pages: [{ url: 'http://127.0.0.1:9/changelog' }],
       page_rule: { type: 'contains', text: '2.0' },
