@@ -17,7 +17,7 @@ export const FETCHES_PER_HOST = 4;
 /**
  * Pages fetched and read at once in one instance, whatever their hosts: each holds up to 5 MB
  * of body, and its decoded text, until it is read, so this bounds what pages take of a worker's
- * memory (about 8 × 10 MiB). It also bounds how long a page's fetch waits on the others'
+ * memory (about 8 × 10 MB). It also bounds how long a page's fetch waits on the others'
  * reading: 200 pages of 5 MB at once were read no faster with 16 or 32 at once than with 8, and
  * up to 1 (16) or 18 (32) of them ran out of their 15 s (BENCHMARKS.md, "Page monitors: pages
  * at once").
