@@ -84,12 +84,21 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
     return received.map((request: ReceivedWebhook) => JSON.parse(request.body) as WebhookBody);
   }
 
-  async function sendEvents(taskId: string): Promise<string[]> {
-    const { rows } = await harness.testApp.db.query<{ event: string }>(
-      'SELECT event FROM notification_sends WHERE task_id = $1 ORDER BY created_at',
-      [taskId],
+  /**
+   * The events of the task's send records once there are `count` of them: a receiver has its
+   * body before the worker records the send.
+   */
+  function sendEvents(taskId: string, count: number): Promise<string[]> {
+    return waitFor(
+      async () => {
+        const { rows } = await harness.testApp.db.query<{ event: string }>(
+          'SELECT event FROM notification_sends WHERE task_id = $1 ORDER BY created_at',
+          [taskId],
+        );
+        return rows.length >= count && rows.map((row) => row.event);
+      },
+      { what: `${count} send records` },
     );
-    return rows.map((row) => row.event);
   }
 
   it('should keep the schema as sent and list changes in its property order', async () => {
@@ -168,7 +177,7 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.requestsTo(path)).toHaveLength(1);
-    expect(await sendEvents(task.id)).toEqual(['values_changed']);
+    expect(await sendEvents(task.id, 1)).toEqual(['values_changed']);
     expect((await harness.api.get(harness.owner, task.id)).state).toBe('paused');
   });
 
@@ -344,7 +353,7 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
       changes: null,
     });
     expect(bodies[2].data.execution.id).toBe(runs[7].id);
-    expect(await sendEvents(task.id)).toEqual([
+    expect(await sendEvents(task.id, 3)).toEqual([
       'condition_met',
       'condition_retracted',
       'condition_met',
