@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail } from '../support/errors';
+import { waitForSends } from '../notifications/notification-test-helpers';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import type { CheckReplyOptions } from '../support/wire-stand-in';
@@ -88,17 +89,8 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
    * The events of the task's send records once there are `count` of them: a receiver has its
    * body before the worker records the send.
    */
-  function sendEvents(taskId: string, count: number): Promise<string[]> {
-    return waitFor(
-      async () => {
-        const { rows } = await harness.testApp.db.query<{ event: string }>(
-          'SELECT event FROM notification_sends WHERE task_id = $1 ORDER BY created_at',
-          [taskId],
-        );
-        return rows.length >= count && rows.map((row) => row.event);
-      },
-      { what: `${count} send records` },
-    );
+  async function sendEvents(taskId: string, count: number): Promise<string[]> {
+    return (await waitForSends(harness.testApp, taskId, count)).map((row) => row.event);
   }
 
   it('should keep the schema as sent and list changes in its property order', async () => {
