@@ -8,6 +8,7 @@ import {
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/page-result-line';
 import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
+import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { outputSchemaKey } from '../../search/output-schema';
@@ -156,8 +157,7 @@ export class CheckOutcomeWriter {
   /**
    * Moves the tasks of recorded checks on: the pages read become the snapshots, a superseded
    * check job goes, the next check is scheduled, the task row is written and the deliveries are
-   * queued. A failed check keeps only its pages' errors: a text no model read stays new to the
-   * next check (docs/pages.md, "Snapshots").
+   * queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
     await this.snapshots.store(
@@ -165,15 +165,7 @@ export class CheckOutcomeWriter {
       moving.flatMap(({ check, outcome, pageResults }) =>
         pageResults === null
           ? []
-          : [
-              {
-                taskId: check.taskId,
-                results:
-                  outcome instanceof Error
-                    ? pageResults.filter((result) => result.status === 'error')
-                    : pageResults,
-              },
-            ],
+          : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
       ),
     );
     await this.queue.removeChecks(
@@ -236,6 +228,15 @@ function deliveryJobs({ check, plan, alert }: MovingCheck): DeliveryJob[] {
       .filter(({ event }) => event === 'condition_met')
       .map(({ channel }) => reminderJob({ executionId, taskId, channel }, 1, firstReminderAt)),
   ];
+}
+
+/**
+ * What a check's pages leave in their snapshots: everything it read, or for a failed check only
+ * its pages' errors, so a text no model read stays new to the next check (docs/pages.md,
+ * "Snapshots").
+ */
+function pagesToStore(outcome: CheckAnswer | Error, results: PageResult[]): PageResult[] {
+  return outcome instanceof Error ? results.filter((result) => result.status === 'error') : results;
 }
 
 function movesTask(item: EndedCheck): item is MovingCheck {
