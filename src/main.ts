@@ -7,6 +7,7 @@ import { LOG_SECRETS } from './log-secrets';
 import { createApp } from './create-app';
 import { loadEnvFile } from './config/env-file';
 import { prepareDatabase, type PreparedDatabase } from './database/prepare-database';
+import { limitHeapGrowth } from './heap-growth';
 import { startupSummary } from './startup-summary';
 
 /** Ctrl-C, an orchestrator's stop and a closed terminal all stop the service the same way. */
@@ -59,6 +60,7 @@ async function stopService({ app, database }: Service, root: RootLogger): Promis
 }
 
 async function bootstrap(): Promise<void> {
+  limitHeapGrowth();
   loadEnvFile();
   let config: AppConfig;
   try {
