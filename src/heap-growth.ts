@@ -6,8 +6,8 @@ import { setFlagsFromString } from 'node:v8';
  * on a machine with several GiB is up to 300 per cent, and under the API's load (answers in
  * flight outlive two young-generation collections and are promoted) that held 250 to 340 MB of
  * RSS for garbage. Measured in BENCHMARKS.md, "API: memory under load": 100 keeps the service
- * near 220 MB with no loss of requests/s or checks/s; 60 held less still but cost checks a few
- * per cent. docs/operations.md, "Memory", says how to choose another value.
+ * near 220 MB with no loss of requests/s, checks/s or deliveries/s; 60 held less still but cost
+ * checks a few per cent. docs/operations.md, "Memory", says how to choose another value.
  */
 export const HEAP_GROWING_PERCENT = 100;
 
