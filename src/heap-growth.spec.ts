@@ -2,21 +2,25 @@ import { execFileSync } from 'node:child_process';
 import { HEAP_GROWING_PERCENT, heapGrowthFlag } from './heap-growth';
 
 describe('heapGrowthFlag', () => {
-  it('should set the service growth when the command line sets none', () => {
-    expect(heapGrowthFlag(['--enable-source-maps'])).toBe(
+  it('should set the growth of an API-only instance when the command line sets none', () => {
+    expect(heapGrowthFlag(false, ['--enable-source-maps'])).toBe(
       `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
     );
+  });
+
+  it('should leave an instance that runs the workers to V8', () => {
+    expect(heapGrowthFlag(true, ['--enable-source-maps'])).toBeNull();
   });
 
   it.each([['--heap-growing-percent=150'], ['--heap_growing_percent=150']])(
     'should leave the flag %s of the command line alone',
     (flag) => {
-      expect(heapGrowthFlag(['--enable-source-maps', flag])).toBeNull();
+      expect(heapGrowthFlag(false, ['--enable-source-maps', flag])).toBeNull();
     },
   );
 
   it('should not mistake another flag for it', () => {
-    expect(heapGrowthFlag(['--heap-growing-percentage-x=1'])).not.toBeNull();
+    expect(heapGrowthFlag(false, ['--heap-growing-percentage-x=1'])).not.toBeNull();
   });
 });
 
@@ -50,7 +54,7 @@ describe('the flag, set at run time', () => {
     );
 
   it('should keep the old generation smaller than V8 alone does', () => {
-    const flag = heapGrowthFlag([]);
+    const flag = heapGrowthFlag(false, []);
     expect(flag).not.toBeNull();
     expect(largestOldSpaceMb(flag as string)).toBeLessThan(largestOldSpaceMb('') * 0.8);
   }, 60_000);

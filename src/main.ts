@@ -60,7 +60,6 @@ async function stopService({ app, database }: Service, root: RootLogger): Promis
 }
 
 async function bootstrap(): Promise<void> {
-  limitHeapGrowth();
   loadEnvFile();
   let config: AppConfig;
   try {
@@ -73,6 +72,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  limitHeapGrowth(config.scheduler.workerEnabled);
   const root = createRootLogger({ level: config.server.logLevel, secrets: LOG_SECRETS });
   logger = root;
 
