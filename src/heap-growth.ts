@@ -6,9 +6,9 @@ import { setFlagsFromString } from 'node:v8';
  * full collection. V8's own choice on a machine with several GiB is up to 300 per cent, and under
  * the API's load (answers in flight outlive two young-generation collections and are promoted)
  * that held 250 to 340 MB of RSS for garbage; with 100 the API stays near 220 MB. An instance
- * that runs the workers keeps V8's own choice: bursts of checks with pages ran 5 to 10 % slower
- * with 100. Measured in BENCHMARKS.md, "API: memory under load"; docs/operations.md, "Memory",
- * says how to choose another value.
+ * that runs the workers keeps V8's own choice: its bursts of checks, with pages or without, ran
+ * 5 to 10 % slower with 100. Measured in BENCHMARKS.md, "API: memory under load";
+ * docs/operations.md, "Memory", says how to choose another value.
  */
 export const HEAP_GROWING_PERCENT = 100;
 
