@@ -28,10 +28,7 @@ export function heapGrowthFlag(workerEnabled: boolean, execArgv: readonly string
  * Sets the flag before the application is built. V8 reads it at each full collection, so it
  * holds from the next one on.
  */
-export function limitHeapGrowth(
-  workerEnabled: boolean,
-  execArgv: readonly string[] = process.execArgv,
-): void {
-  const flag = heapGrowthFlag(workerEnabled, execArgv);
+export function limitHeapGrowth(workerEnabled: boolean): void {
+  const flag = heapGrowthFlag(workerEnabled, process.execArgv);
   if (flag !== null) setFlagsFromString(flag);
 }
