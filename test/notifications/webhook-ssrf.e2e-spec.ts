@@ -62,7 +62,7 @@ describe('Webhook SSRF guard', () => {
       expectDetail(
         response,
         400,
-        /^Invalid notification: url .+ resolves to a private or reserved address$/,
+        /^Invalid notification: url .+ resolves to a private or reserved address \(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them\)$/,
       );
     }
   });
@@ -79,7 +79,11 @@ describe('Webhook SSRF guard', () => {
         .put(`/api/v1/tasks/${id}`)
         .set('Authorization', user.auth)
         .send({ notifications: [{ type: 'webhook', url }] });
-      expectDetail(response, 400, /^Invalid notification: url .+ private or reserved address$/);
+      expectDetail(
+        response,
+        400,
+        /^Invalid notification: url .+ private or reserved address \(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them\)$/,
+      );
     }
     const task = await testApp.http
       .get(`/api/v1/tasks/${id}`)
@@ -118,7 +122,8 @@ describe('Webhook SSRF guard', () => {
       recipient: `http://localhost:${receiver.port}/****`,
     });
     expect(sends[0].error_message).toBe(
-      'Refused: localhost resolves to a private or reserved address',
+      'Refused: localhost resolves to a private or reserved address ' +
+        '(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them)',
     );
     expect(receiver.requestsTo(path)).toHaveLength(0);
   });

@@ -467,7 +467,8 @@ describe('Page monitors: pages against the SSRF guard, and a page rule without a
     expectDetail(
       await create({ pages: [{ url: 'http://127.0.0.1:8080/admin' }] }),
       400,
-      'Invalid pages: url 127.0.0.1 resolves to a private or reserved address',
+      'Invalid pages: url 127.0.0.1 resolves to a private or reserved address ' +
+        '(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them)',
     );
   });
 

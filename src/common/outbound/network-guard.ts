@@ -110,8 +110,18 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
+/**
+ * Ends every refusal's reason a user reads (a 400 on a saved URL, a failed send), so whoever
+ * watches a page or a hook on their own network learns the switch that allows it.
+ */
+const ALLOW_PRIVATE_HINT =
+  '(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them)';
+
 export class BlockedDestinationError extends CodedError<OutboundErrorCode.BLOCKED> {
   constructor(host: string) {
-    super(`${host} resolves to a private or reserved address`, OutboundErrorCode.BLOCKED);
+    super(
+      `${host} resolves to a private or reserved address ${ALLOW_PRIVATE_HINT}`,
+      OutboundErrorCode.BLOCKED,
+    );
   }
 }

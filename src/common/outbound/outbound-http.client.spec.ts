@@ -85,7 +85,9 @@ describe('OutboundHttpClient', () => {
       const error = await failureOf(guarded.request(call({ url: url(receiver.port) })));
 
       expect(error.code).toBe('blocked');
-      expect(error.message).toMatch(/resolves to a private or reserved address$/);
+      expect(error.message).toMatch(
+        /resolves to a private or reserved address \(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them\)$/,
+      );
       expect(receiver.seen).toHaveLength(0);
     });
 
