@@ -969,7 +969,7 @@ export interface components {
     AlertPolicyDto: {
       /** @description Folds alerts inside the window into one. A whole number and a unit: 30s, 15m, 2h, 1d; at least ALERT_MIN_COOLDOWN, at most 30d */
       cooldown: string | null;
-      /** @description Reminds of a standing alert until it is acknowledged (always tasks only). A whole number and a unit: 30s, 15m, 2h, 1d; at least ALERT_MIN_REPEAT */
+      /** @description Reminds of a standing alert until it is acknowledged (always tasks only). A whole number and a unit: 30s, 15m, 2h, 1d; at least ALERT_MIN_REPEAT, at most 30d */
       repeat_every: string | null;
       /** @default 10 */
       repeat_max: number;

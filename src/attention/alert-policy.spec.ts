@@ -39,6 +39,9 @@ describe('validateAlertPolicy', () => {
   it('should accept the bounds themselves when a value sits on one', () => {
     expect(validateAlertPolicy({ cooldown: '1m' }, 'once', limits)?.cooldown).toBe('1m');
     expect(validateAlertPolicy({ cooldown: '30d' }, 'once', limits)?.cooldown).toBe('30d');
+    expect(validateAlertPolicy({ repeat_every: '720h' }, 'always', limits)?.repeat_every).toBe(
+      '720h',
+    );
     expect(validateAlertPolicy({ repeat_max: 100 }, 'once', limits)?.repeat_max).toBe(100);
   });
 
@@ -51,6 +54,9 @@ describe('validateAlertPolicy', () => {
     [{ cooldown: '30s' }, 'cooldown must be at least 1m'],
     [{ cooldown: '31d' }, 'cooldown must be at most 30d'],
     [{ repeat_every: '14m' }, 'repeat_every must be at least 15m'],
+    [{ repeat_every: '31d' }, 'repeat_every must be at most 30d'],
+    [{ repeat_every: '999999999d' }, 'repeat_every must be at most 30d'],
+    [{ cooldown: '999999999d' }, 'cooldown must be at most 30d'],
     [{ repeat_max: 0 }, 'repeat_max must be an integer from 1 to 100'],
     [{ repeat_max: 101 }, 'repeat_max must be an integer from 1 to 100'],
     [{ repeat_max: 2.5 }, 'repeat_max must be an integer from 1 to 100'],
@@ -111,5 +117,12 @@ describe('alertPolicyTimes', () => {
       repeatEveryMs: null,
     });
     expect(alertPolicyTimes(null)).toEqual({ cooldownMs: null, repeatEveryMs: null });
+  });
+
+  it('should count a stored duration past 30d as 30d when a row predates the limit', () => {
+    const thirtyDays = 30 * 86_400_000;
+    expect(
+      alertPolicyTimes({ cooldown: '999999999d', repeat_every: '999999999d', repeat_max: 10 }),
+    ).toEqual({ cooldownMs: thirtyDays, repeatEveryMs: thirtyDays });
   });
 });

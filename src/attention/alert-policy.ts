@@ -12,7 +12,8 @@ export interface AlertPolicy {
 
 export type AlertPolicyLimits = Pick<AttentionConfig, 'alertMinCooldownMs' | 'alertMinRepeatMs'>;
 
-export const MAX_COOLDOWN_MS = 30 * 86_400_000;
+/** The longest `cooldown` and `repeat_every` (docs/attention.md, "Alert policy"). */
+export const MAX_ALERT_DURATION_MS = 30 * 86_400_000;
 export const DEFAULT_REPEAT_MAX = 10;
 export const MAX_REPEAT_MAX = 100;
 const FIELDS = ['cooldown', 'repeat_every', 'repeat_max'];
@@ -39,8 +40,8 @@ export function validateAlertPolicy(
   const unknown = Object.keys(entry).find((key) => !FIELDS.includes(key));
   if (unknown !== undefined) throw invalid(`unknown field '${unknown}'`);
   const policy: AlertPolicy = {
-    cooldown: durationField(entry, 'cooldown', limits.alertMinCooldownMs, MAX_COOLDOWN_MS),
-    repeat_every: durationField(entry, 'repeat_every', limits.alertMinRepeatMs, null),
+    cooldown: durationField(entry, 'cooldown', limits.alertMinCooldownMs),
+    repeat_every: durationField(entry, 'repeat_every', limits.alertMinRepeatMs),
     repeat_max: repeatMax(entry.repeat_max),
   };
   checkNotifyBehavior(policy, notifyBehavior);
@@ -63,12 +64,19 @@ export function resolveAlertPolicyUpdate(
   return stored;
 }
 
-/** The policy's durations in milliseconds (null where it sets none). */
+/**
+ * The policy's durations in milliseconds (null where it sets none). A stored duration past the
+ * longest one allowed (a row saved before the limit existed) counts as the longest, so the times a
+ * check computes from it stay valid dates.
+ */
 export function alertPolicyTimes(policy: AlertPolicy | null): {
   cooldownMs: number | null;
   repeatEveryMs: number | null;
 } {
-  const ms = (text: string | null | undefined) => (text ? parseDuration(text, 'api') : null);
+  const ms = (text: string | null | undefined) => {
+    const parsed = text ? parseDuration(text, 'api') : null;
+    return parsed === null ? null : Math.min(parsed, MAX_ALERT_DURATION_MS);
+  };
   return { cooldownMs: ms(policy?.cooldown), repeatEveryMs: ms(policy?.repeat_every) };
 }
 
@@ -82,7 +90,6 @@ function durationField(
   entry: Record<string, unknown>,
   name: 'cooldown' | 'repeat_every',
   minMs: number,
-  maxMs: number | null,
 ): string | null {
   const value = entry[name];
   if (value === undefined || value === null) return null;
@@ -91,8 +98,8 @@ function durationField(
     throw invalid(`${name} must be a duration such as 30s, 15m, 2h or 1d`);
   }
   if (ms < minMs) throw invalid(`${name} must be at least ${formatDuration(minMs)}`);
-  if (maxMs !== null && ms > maxMs) {
-    throw invalid(`${name} must be at most ${formatDuration(maxMs)}`);
+  if (ms > MAX_ALERT_DURATION_MS) {
+    throw invalid(`${name} must be at most ${formatDuration(MAX_ALERT_DURATION_MS)}`);
   }
   return value as string;
 }

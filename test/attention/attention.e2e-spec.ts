@@ -96,6 +96,9 @@ describe('Attention', () => {
         'Invalid alert_policy: cooldown must be a duration such as 30s, 15m, 2h or 1d',
       ],
       [{ cooldown: '31d' }, 'Invalid alert_policy: cooldown must be at most 30d'],
+      [{ repeat_every: '31d' }, 'Invalid alert_policy: repeat_every must be at most 30d'],
+      [{ repeat_every: '999999999d' }, 'Invalid alert_policy: repeat_every must be at most 30d'],
+      [{ repeat_max: 101 }, 'Invalid alert_policy: repeat_max must be an integer from 1 to 100'],
       [{ repeat_max: 0 }, 'Invalid alert_policy: repeat_max must be an integer from 1 to 100'],
       [{ snooze: '1h' }, "Invalid alert_policy: unknown field 'snooze'"],
     ])('should refuse %j with 400', async (policy, detail) => {
@@ -129,6 +132,35 @@ describe('Attention', () => {
         .expect(200);
       expect((cleared.body as { alert_policy: unknown }).alert_policy).toBeNull();
     });
+  });
+
+  it('should alert and plan the first reminder 30d ahead when a stored repeat_every is longer', async () => {
+    const path = `/stored-repeat-${randomUUID()}`;
+    const task = await webhookTask(path, { alert_policy: { repeat_every: '1h' } });
+    // A row saved before the limit existed.
+    await testApp.db.query(
+      `UPDATE tasks SET alert_policy = '{"cooldown":"999999999d","repeat_every":"999999999d","repeat_max":10}'
+       WHERE id = $1`,
+      [task.id],
+    );
+    await testApp.http
+      .put(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', user.auth)
+      .send({ state: 'active' })
+      .expect(200);
+    const checkedAt = Date.now();
+    await runCheck(task.id);
+    await waitFor(async () => receiver.requestsTo(path).length === 1 || undefined, {
+      what: 'the alert',
+    });
+    const { rows } = await testApp.db.query<{ start_after: Date }>(
+      `SELECT start_after FROM pgboss.job WHERE data->>'taskId' = $1 AND data ? 'repeat'`,
+      [task.id],
+    );
+    expect(rows).toHaveLength(1);
+    const ahead = rows[0].start_after.getTime() - checkedAt;
+    expect(ahead).toBeGreaterThan(29 * 86_400_000);
+    expect(ahead).toBeLessThanOrEqual(30 * 86_400_000 + 60_000);
   });
 
   describe('preferences', () => {

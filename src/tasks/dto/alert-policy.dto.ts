@@ -17,7 +17,7 @@ export class AlertPolicyDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: `Reminds of a standing alert until it is acknowledged (always tasks only). ${DURATION}; at least ALERT_MIN_REPEAT`,
+    description: `Reminds of a standing alert until it is acknowledged (always tasks only). ${DURATION}; at least ALERT_MIN_REPEAT, at most 30d`,
   })
   repeat_every: string | null;
 
