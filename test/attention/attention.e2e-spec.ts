@@ -415,4 +415,53 @@ describe('Attention', () => {
       (saved.body as { notifications: Array<Record<string, unknown>> }).notifications[0].paused_at,
     ).toBeUndefined();
   });
+
+  it('should tell an owner whose address is not verified nothing, the pause showing on the task', async () => {
+    const unverified = await new Factory(testApp).user({ emailVerified: false });
+    const path = `/pause-unverified-${randomUUID()}`;
+    receiver.respondWith((request) =>
+      request.path.startsWith(path) ? { status: 404, body: 'gone' } : { status: 200, body: 'ok' },
+    );
+    const task = await new Factory(testApp).task(unverified, {
+      search_query: `Shipped? ${MET} ${randomUUID()}`,
+      notify_behavior: 'always',
+      notifications: [{ type: 'webhook', url: `${receiver.url}${path}` }],
+    });
+    for (let check = 0; check < 2; check += 1) {
+      const { body } = await testApp.http
+        .post(`/api/v1/tasks/${task.id}/execute`)
+        .set('Authorization', unverified.auth)
+        .expect(200);
+      const executionId = (body as { id: string }).id;
+      await waitFor(
+        async () => {
+          const { rows } = await testApp.db.query<{ status: string }>(
+            'SELECT status FROM executions WHERE id = $1',
+            [executionId],
+          );
+          return rows[0]?.status === 'success';
+        },
+        { what: 'the check to finish' },
+      );
+    }
+    // The notice's job ends without sending anything.
+    await waitFor(
+      async () => {
+        const { rows } = await testApp.db.query<{ state: string }>(
+          `SELECT state FROM pgboss.job WHERE name = 'owner-notice' AND data->>'taskId' = $1`,
+          [task.id],
+        );
+        return rows[0]?.state === 'completed';
+      },
+      { what: "the owner notice's job to complete" },
+    );
+    receiver.respondWith({ status: 200, body: 'ok' });
+    expect(smtp.messagesTo(unverified.email)).toHaveLength(0);
+    const { body } = await testApp.http
+      .get(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', unverified.auth)
+      .expect(200);
+    const [config] = (body as { notifications: Array<Record<string, unknown>> }).notifications;
+    expect(config.pause_reason).toBe('2 deliveries in a row failed: HTTP 404');
+  });
 });

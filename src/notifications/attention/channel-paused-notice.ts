@@ -47,7 +47,8 @@ export function pausedNoticeEmail(notice: ChannelPausedNotice): { subject: strin
 
 /**
  * Sends the owner notices, one email each; the queue retries one that fails. An account without
- * an email address gets none.
+ * a verified email address gets none: an unverified address may be anyone's, and the pause shows
+ * on the task and in the console anyway (docs/attention.md, "Channels that pause themselves").
  */
 @Injectable()
 export class ChannelPausedNoticeWorker
@@ -110,7 +111,7 @@ export class ChannelPausedNoticeWorker
   }
 
   private async send(notice: ChannelPausedNotice, jobId: string): Promise<void> {
-    const email = await this.tasks.ownerEmail(notice.userId);
+    const email = await this.tasks.verifiedOwnerEmail(notice.userId);
     if (!email) return;
     const domain = /@([^>\s]+)>?\s*$/.exec(this.email.mailFrom)?.[1] ?? 'localhost';
     await this.mailer.sendMail({

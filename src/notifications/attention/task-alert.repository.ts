@@ -70,11 +70,14 @@ export class TaskAlertRepository {
     );
   }
 
-  /** The account's email address, or null. */
-  async ownerEmail(userId: string): Promise<string | null> {
+  /**
+   * The account's email address when it is verified (an identity provider's `email_verified`, or
+   * an address the operator set), or null.
+   */
+  async verifiedOwnerEmail(userId: string): Promise<string | null> {
     const [owner] = await queryRows<{ email: string | null }>(
       this.dataSource,
-      'SELECT email FROM users WHERE id = $1',
+      'SELECT email FROM users WHERE id = $1 AND email_verified',
       [userId],
     );
     return owner?.email ?? null;
