@@ -150,3 +150,20 @@ describe('digestPeriod', () => {
     });
   });
 });
+
+describe('a zone under either of its names', () => {
+  it('should give the same quiet hours and digests when a zone goes by a link or its target', () => {
+    const schedule = {
+      quiet_hours: { start: '22:00', end: '07:00' },
+      digest: { frequency: 'daily' as const, at: '08:00', weekday: 1 },
+    };
+    const link = preferences({ ...schedule, time_zone: 'Asia/Kathmandu' });
+    const target = preferences({ ...schedule, time_zone: 'Asia/Katmandu' });
+    const now = at('2026-11-26T17:00:00Z');
+    // 22:45 in Nepal (UTC+05:45): quiet until 07:00 local, 01:15 UTC.
+    expect(quietHoursEnd(now, link)).toEqual(at('2026-11-27T01:15:00Z'));
+    expect(quietHoursEnd(now, target)).toEqual(quietHoursEnd(now, link));
+    expect(nextDigestAt(now, target)).toEqual(nextDigestAt(now, link));
+    expect(digestPeriod(now, target)).toEqual(digestPeriod(now, link));
+  });
+});

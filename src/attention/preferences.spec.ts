@@ -37,7 +37,14 @@ describe('applyPreferencesUpdate', () => {
     });
   });
 
-  it('should store the canonical zone name when the case differs', () => {
+  it.each(['Asia/Kathmandu', 'Asia/Katmandu', 'Europe/Kyiv', 'Europe/Kiev', 'US/Eastern'])(
+    'should keep %s as sent when the runtime files it under another name or not',
+    (zone) => {
+      expect(applyPreferencesUpdate({ time_zone: zone }, stored).time_zone).toBe(zone);
+    },
+  );
+
+  it('should take the capitals of the zone name when only the case differs', () => {
     expect(applyPreferencesUpdate({ time_zone: 'america/new_york' }, stored).time_zone).toBe(
       'America/New_York',
     );

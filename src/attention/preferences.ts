@@ -57,12 +57,17 @@ export function minuteOfDay(time: string): number {
   return hours * 60 + minutes;
 }
 
-/** The canonical IANA name (`europe/paris` → `Europe/Paris`). */
+/**
+ * The IANA name the user sent (docs/attention.md, "Preferences"): a name the runtime files under
+ * another one stays as sent (`Asia/Kathmandu`, not ICU's `Asia/Katmandu`); a name that differs from
+ * the runtime's own only in capitals takes its capitals (`europe/paris` → `Europe/Paris`).
+ */
 function timeZone(value: unknown): string {
   if (typeof value !== 'string' || value === '' || !IANAZone.isValidZone(value)) {
     throw invalid('time_zone must be an IANA time zone name such as Europe/Paris');
   }
-  return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === value.toLowerCase() ? resolved : value;
 }
 
 function quietHours(value: unknown): QuietHours | null {

@@ -195,6 +195,21 @@ describe('Attention', () => {
         .expect(400);
       expect((refused.body as { detail: string }).detail).toMatch(/^Invalid preferences: /);
     });
+
+    it('should answer the zone name as sent when the runtime files it under another', async () => {
+      const own = await new Factory(testApp).user();
+      const put = await testApp.http
+        .put('/api/v1/users/me/preferences')
+        .set('Authorization', own.auth)
+        .send({ time_zone: 'Asia/Kathmandu' })
+        .expect(200);
+      expect((put.body as { time_zone: string }).time_zone).toBe('Asia/Kathmandu');
+      const { body } = await testApp.http
+        .get('/api/v1/users/me/preferences')
+        .set('Authorization', own.auth)
+        .expect(200);
+      expect((body as { time_zone: string }).time_zone).toBe('Asia/Kathmandu');
+    });
   });
 
   it('should remind of a met condition until acknowledged, with data.repeat', async () => {

@@ -12,6 +12,7 @@ import {
   useTitle,
   type NoticeValue,
 } from '../ui';
+import { sameTimeZone, timeZones } from '../time-zones';
 import { useLoad } from '../use-load';
 
 /** The 400 messages that name a preference, by how they start (docs/attention.md). */
@@ -57,12 +58,6 @@ function bodyOf(values: FormValues): Preferences {
     quiet_hours: values.quiet ? { start: values.quiet_start, end: values.quiet_end } : null,
     digest: { frequency: values.frequency, at: values.at, weekday: Number(values.weekday) },
   };
-}
-
-/** The IANA names this browser knows, for the time zone field's list. */
-function timeZones(): string[] {
-  const names = Intl.supportedValuesOf('timeZone');
-  return names.includes('UTC') ? names : ['UTC', ...names];
 }
 
 /** The person's time zone, quiet hours and digest schedule (`#/preferences`). */
@@ -143,7 +138,7 @@ function PreferencesForm(props: { preferences: Preferences }): JSX.Element {
           <option key={zone} value={zone} />
         ))}
       </datalist>
-      {browserZone && browserZone !== values.time_zone && (
+      {browserZone && !sameTimeZone(browserZone, values.time_zone.trim()) && (
         <p class="field-action">
           <button type="button" class="small" onClick={() => set('time_zone', browserZone)}>
             Use this browser's time zone ({browserZone})
