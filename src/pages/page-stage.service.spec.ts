@@ -2,7 +2,13 @@ import { bodyHash, contentHash } from './page-comparison';
 import { Clock } from '../common/clock/clock';
 import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { PageFetcher, type PageFetchResult } from './page-fetcher';
-import { LATEST_START_MS, PageStage, PAGES_AT_ONCE, pageResult } from './page-stage.service';
+import {
+  LATEST_START_MS,
+  PageStage,
+  PAGES_AT_ONCE,
+  PAGES_PER_USER_AT_ONCE,
+  pageResult,
+} from './page-stage.service';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
@@ -146,19 +152,39 @@ class HeldFetcher extends PageFetcher {
 }
 
 describe('PageStage', () => {
-  it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts', async () => {
+  const spread = (name: string, count: number) =>
+    Array.from({ length: count }, (_, n) => ({ url: `https://${name}-${n}.example/` }));
+
+  it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts and users', async () => {
     const fetcher = new HeldFetcher();
     const stage = new PageStage(fetcher, new Clock());
-    const spread = Array.from({ length: PAGES_AT_ONCE + 8 }, (_, n) => ({
-      url: `https://host-${n}.example/`,
-    }));
-    const read = stage.readPages(spread, new Map());
+    const reads = ['a', 'b', 'c'].map((user) =>
+      stage.readPages(user, spread(user, PAGES_AT_ONCE), new Map()),
+    );
     for (let round = 0; round < 20; round++) {
       await new Promise((resolve) => setImmediate(resolve));
       fetcher.releaseAll();
     }
-    expect(await read).toHaveLength(PAGES_AT_ONCE + 8);
+    expect((await Promise.all(reads)).flat()).toHaveLength(3 * PAGES_AT_ONCE);
     expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
+  });
+
+  it("should read at most PAGES_PER_USER_AT_ONCE of one user's pages at once, and another user's as soon as a slot frees", async () => {
+    const fetcher = new HeldFetcher();
+    const stage = new PageStage(fetcher, new Clock());
+    const many = stage.readPages('many', spread('many', 100), new Map());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
+    const one = stage.readPages('one', spread('one', 1), new Map());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
+    for (let round = 0; round < 40; round++) {
+      fetcher.releaseAll();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await one).toHaveLength(1);
+    expect(await many).toHaveLength(100);
+    expect(fetcher.mostInFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
   });
 
   it('should answer timed out, without a fetch, for a page still waiting for a slot at LATEST_START_MS', async () => {
@@ -166,11 +192,12 @@ describe('PageStage', () => {
     try {
       const fetcher = new HeldFetcher();
       const stage = new PageStage(fetcher, new Clock());
-      const busy = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
-        url: `https://busy-${n}.example/`,
-      }));
-      const held = stage.readPages(busy, new Map());
-      const late = stage.readPages([{ url: 'https://late.example/' }], new Map());
+      const held = Promise.all(
+        ['a', 'b'].map((user) =>
+          stage.readPages(user, spread(user, PAGES_PER_USER_AT_ONCE), new Map()),
+        ),
+      );
+      const late = stage.readPages('c', [{ url: 'https://late.example/' }], new Map());
       await jest.advanceTimersByTimeAsync(LATEST_START_MS - 1);
       expect(fetcher.inFlight).toBe(PAGES_AT_ONCE);
       await jest.advanceTimersByTimeAsync(1);
@@ -183,7 +210,7 @@ describe('PageStage', () => {
       ]);
       expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
       fetcher.releaseAll();
-      expect(await held).toHaveLength(PAGES_AT_ONCE);
+      expect((await held).flat()).toHaveLength(PAGES_AT_ONCE);
     } finally {
       jest.useRealTimers();
     }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { bodyHash, comparePageText, contentHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
-import { KeyedLimiter } from './keyed-limiter';
+import { PageSlots } from './page-slots';
 import {
   PAGE_FETCH_TIMEOUT_MS,
   PageFetcher,
@@ -24,6 +24,11 @@ export const FETCHES_PER_HOST = 4;
  */
 export const PAGES_AT_ONCE = 8;
 /**
+ * Pages of one user fetched and read at once in one instance: half the slots, so another user's
+ * page always finds one within a page's deadline, however many pages one user has waiting.
+ */
+export const PAGES_PER_USER_AT_ONCE = PAGES_AT_ONCE / 2;
+/**
  * The longest a page of a check waits for its slots: started by then, every page ends within
  * WORST_CASE_PAGES_MS of the check's start, which its job's expiry counts on.
  */
@@ -31,36 +36,42 @@ export const LATEST_START_MS = WORST_CASE_PAGES_MS - PAGE_FETCH_TIMEOUT_MS;
 
 /**
  * The page stage of a check (docs/pages.md): fetch, read and compare every page of a task, given
- * each page's last good snapshot by URL. Pages are read at once (the fetcher limits each host);
- * the answer keeps the task's page order. Holds no database connection: the caller loads the
- * snapshots before and stores the results after.
+ * each page's last good snapshot by URL. Pages are read at once, within the instance's slots
+ * (`PageSlots`: shared by the users in turn, limited per host); the answer keeps the task's page
+ * order. Holds no database connection: the caller loads the snapshots before and stores the
+ * results after.
  */
 @Injectable()
 export class PageStage {
-  private readonly hosts = new KeyedLimiter(FETCHES_PER_HOST);
-  private readonly instance = new KeyedLimiter(PAGES_AT_ONCE);
+  private readonly slots = new PageSlots({
+    total: PAGES_AT_ONCE,
+    perOwner: PAGES_PER_USER_AT_ONCE,
+    perHost: FETCHES_PER_HOST,
+  });
 
   constructor(
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
   ) {}
 
+  /** The pages of a task (or a preview) of user `userId`. */
   readPages(
+    userId: string,
     pages: readonly PageTarget[],
     snapshots: ReadonlyMap<string, PageSnapshot>,
   ): Promise<PageResult[]> {
     const startBy = Date.now() + LATEST_START_MS;
     return Promise.all(
-      pages.map((page) => this.readPage(page, snapshots.get(page.url) ?? null, startBy)),
+      pages.map((page) => this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy)),
     );
   }
 
   /**
-   * A slot of the page's host first, then one of the instance's: a page waiting for a busy host
-   * holds none of the instance's. The fetch's deadline starts once it has both; a page still
-   * waiting at `startBy` is `timed out` without a fetch.
+   * One slot for the page, its user's and its host's limits allowing; the fetch's deadline starts
+   * once it has it. A page still waiting at `startBy` is `timed out` without a fetch.
    */
   private readPage(
+    userId: string,
     page: PageTarget,
     snapshot: PageSnapshot | null,
     startBy: number,
@@ -75,17 +86,13 @@ export class PageStage {
           this.clock.now(),
         ),
     };
-    return this.hosts.run(
+    return this.slots.run(
+      userId,
       new URL(page.url).hostname,
-      () =>
-        this.instance.run(
-          'pages',
-          async () => {
-            const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
-            return pageResult(page, snapshot, fetched, this.clock.now());
-          },
-          giveUp,
-        ),
+      async () => {
+        const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+        return pageResult(page, snapshot, fetched, this.clock.now());
+      },
       giveUp,
     );
   }

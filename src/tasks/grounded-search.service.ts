@@ -123,7 +123,7 @@ export class GroundedSearchService {
     outputSchema: OutputSchema | null,
     pages: PageTarget[],
   ): Promise<PreviewResponse> {
-    const read = await this.pageStage.readPages(pages, new Map());
+    const read = await this.pageStage.readPages(userId, pages, new Map());
     const shown = promptPages(read, this.pagesSettings.promptMaxChars);
     const pageResults = read.map(pageResultLine);
     if (shown.length === 0) {

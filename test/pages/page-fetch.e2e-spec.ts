@@ -14,6 +14,8 @@ import { PageServer } from '../support/page-server';
 
 const PUBLIC_URL = 'https://monitor.example.org';
 const TIMEOUT_MS = 400;
+/** The user whose pages these are. */
+const USER = 'page-fetch-user';
 
 async function pageStage(
   allowPrivateNetworks: boolean,
@@ -56,7 +58,7 @@ describe('Page fetches against a local page server', () => {
   });
 
   const readOne = async (page: PageTarget, snapshot?: PageSnapshot) =>
-    (await stage.readPages([page], new Map(snapshot ? [[page.url, snapshot]] : [])))[0];
+    (await stage.readPages(USER, [page], new Map(snapshot ? [[page.url, snapshot]] : [])))[0];
 
   it('should send its user agent and the page headers, and read the text and title', async () => {
     const url = server.fixed('/hello', 200, 'text/html', '<title>Hello</title><h1>Hi</h1>');
@@ -159,7 +161,7 @@ describe('Page fetches against a local page server', () => {
         latin1,
       ]),
     );
-    const results = await stage.readPages([{ url: header }, { url: meta }], new Map());
+    const results = await stage.readPages(USER, [{ url: header }, { url: meta }], new Map());
     expect(results.map((result) => result.text)).toEqual([
       'Pr\u00e9cis \u00e0 80 EUR',
       'Pr\u00e9cis \u00e0 80 EUR',
@@ -185,7 +187,7 @@ describe('Page fetches against a local page server', () => {
     // may end this read.
     const patient = await pageStage(true, 30_000);
     try {
-      const [result] = await patient.get(PageStage).readPages([{ url }], new Map());
+      const [result] = await patient.get(PageStage).readPages(USER, [{ url }], new Map());
       expect(result).toMatchObject({ status: 'error', error: 'too large' });
     } finally {
       await patient.close();
@@ -205,7 +207,11 @@ describe('Page fetches against a local page server', () => {
       'text/html',
       '<body><div class="cf-turnstile"></div>Verify you are human</body>',
     );
-    const results = await stage.readPages([{ url: challenge }, { url: turnstile }], new Map());
+    const results = await stage.readPages(
+      USER,
+      [{ url: challenge }, { url: turnstile }],
+      new Map(),
+    );
     expect(results.map((result) => [result.error, result.httpStatus])).toEqual([
       ['blocked by a bot check', 503],
       ['blocked by a bot check', 200],
@@ -229,10 +235,18 @@ describe('Page fetches against a local page server', () => {
         if (held.length === 4 || arrived === 6) held.splice(0).forEach((release) => release());
       }),
     );
-    const results = await stage.readPages(
-      pages.map((url) => ({ url })),
-      new Map(),
-    );
+    // Two users, three pages each: only the host's limit holds them back.
+    const results = (
+      await Promise.all(
+        ['first-user', 'second-user'].map((user, half) =>
+          stage.readPages(
+            user,
+            pages.slice(half * 3, half * 3 + 3).map((url) => ({ url })),
+            new Map(),
+          ),
+        ),
+      )
+    ).flat();
     expect(results.map((result) => result.text)).toEqual(pages.map((_, index) => `page ${index}`));
     expect(mostInFlight).toBe(4);
   });
@@ -253,7 +267,7 @@ describe('Page fetches with private networks not allowed', () => {
 
   it('should refuse a page on a private address without sending it a request', async () => {
     const url = server.fixed('/private', 200, 'text/plain', 'internal');
-    const [result] = await guarded.get(PageStage).readPages([{ url }], new Map());
+    const [result] = await guarded.get(PageStage).readPages(USER, [{ url }], new Map());
     expect(result).toMatchObject({ status: 'error', error: 'address not allowed', text: null });
     expect(server.requestsTo('/private')).toHaveLength(0);
   });

@@ -30,7 +30,7 @@ export class CheckPageReader {
     pages: PageTarget[],
     snapshots: ReadonlyMap<string, PageSnapshot>,
   ): Promise<ReadPages> {
-    const results = await this.stage.readPages(pages, snapshots);
+    const results = await this.stage.readPages(check.userId, pages, snapshots);
     for (const result of results) this.metrics.recordPageFetch(result.status);
     const decision = decidePageCheck({
       pages: results,
