@@ -27,7 +27,12 @@ interface DigestBody {
   data: {
     period_start: string;
     period_end: string;
-    events: Array<{ task: { id: string }; execution: { id: string; answer: string } }>;
+    events: Array<{
+      type: string;
+      timestamp: string;
+      task: { id: string };
+      execution: { id: string; answer: string };
+    }>;
   };
 }
 
@@ -233,6 +238,11 @@ describe('Digests', () => {
       'webhook-signature': request.headers['webhook-signature'] as string,
     }) as DigestBody;
     expect(request.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    const { rows: completed } = await testApp.db.query<{ completed_at: Date }>(
+      'SELECT completed_at FROM executions WHERE id = ANY($1::uuid[]) ORDER BY completed_at, id',
+      [executions.get(hookTask.id)],
+    );
+    const [firstAt, secondAt] = completed.map((row) => row.completed_at.toISOString());
     expect(body).toEqual({
       type: 'digest',
       timestamp: periodEnd.toISOString(),
@@ -241,6 +251,8 @@ describe('Digests', () => {
         period_end: periodEnd.toISOString(),
         events: [
           expect.objectContaining({
+            type: 'task.condition_met',
+            timestamp: firstAt,
             task: expect.objectContaining({ id: hookTask.id, name: hookTask.name }),
             execution: expect.objectContaining({
               id: executions.get(hookTask.id)?.[0],
@@ -249,6 +261,8 @@ describe('Digests', () => {
             }),
           }),
           expect.objectContaining({
+            type: 'task.condition_met',
+            timestamp: secondAt,
             execution: expect.objectContaining({
               id: executions.get(hookTask.id)?.[1],
               answer: 'Second answer',

@@ -73,8 +73,19 @@ describe('groupDigest', () => {
 });
 
 describe('digestWebhookPayload', () => {
-  it('should carry the period and each event data as it would have been sent', () => {
-    const items = [item('r1', 't1', webhook('s'), 10), item('r2', 't1', webhook('s'), 20)];
+  it('should carry the period and each event data as it would have been sent, with its type and time', () => {
+    const events = [
+      {
+        type: 'task.condition_met',
+        timestamp: '2026-11-26T06:10:00.000Z',
+        data: { task: { id: 't1' }, folded: 2 },
+      },
+      {
+        type: 'task.condition_retracted',
+        timestamp: '2026-11-26T06:20:00.000Z',
+        data: { task: { id: 't1' }, retracted_execution_id: 'e1' },
+      },
+    ];
     expect(
       digestWebhookPayload(
         {
@@ -82,7 +93,7 @@ describe('digestWebhookPayload', () => {
           period_end: new Date('2026-11-26T07:00:00Z'),
         },
         new Date('2026-11-26T07:00:05Z'),
-        items,
+        events,
       ),
     ).toEqual({
       type: 'digest',
@@ -90,7 +101,20 @@ describe('digestWebhookPayload', () => {
       data: {
         period_start: '2026-11-25T07:00:00.000Z',
         period_end: '2026-11-26T07:00:00.000Z',
-        events: [{ record: 'r1' }, { record: 'r2' }],
+        events: [
+          {
+            type: 'task.condition_met',
+            timestamp: '2026-11-26T06:10:00.000Z',
+            task: { id: 't1' },
+            folded: 2,
+          },
+          {
+            type: 'task.condition_retracted',
+            timestamp: '2026-11-26T06:20:00.000Z',
+            task: { id: 't1' },
+            retracted_execution_id: 'e1',
+          },
+        ],
       },
     });
   });

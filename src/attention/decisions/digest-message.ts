@@ -5,11 +5,22 @@ import type { DigestPeriod } from '../local-time';
  * file imports nothing of theirs.
  */
 
-/** The one request a webhook digest sends (signed like any other webhook). */
+/** One event as its webhook would have been sent alone. */
+export interface DigestWebhookEvent {
+  /** Its webhook type, such as `task.condition_met`. */
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The one request a webhook digest sends (signed like any other webhook): each of its `events` is
+ * the `data` of one event as it would have been sent, with that event's `type` and `timestamp`.
+ */
 export function digestWebhookPayload(
   period: DigestPeriod,
   timestamp: Date,
-  items: ReadonlyArray<{ data: unknown }>,
+  events: readonly DigestWebhookEvent[],
 ): Record<string, unknown> {
   return {
     type: 'digest',
@@ -17,7 +28,11 @@ export function digestWebhookPayload(
     data: {
       period_start: period.period_start.toISOString(),
       period_end: period.period_end.toISOString(),
-      events: items.map((item) => item.data),
+      events: events.map((event) => ({
+        type: event.type,
+        timestamp: event.timestamp,
+        ...event.data,
+      })),
     },
   };
 }

@@ -107,7 +107,8 @@ export class WebhookChannel implements NotificationChannel<WebhookNotificationCo
 
   /**
    * One request for the digest, `type: digest`, each event's `data` as it would have been sent
-   * alone; its `timestamp` is the period's end, so every attempt sends the same body.
+   * alone with that event's `type` and `timestamp`; the digest's `timestamp` is the period's end,
+   * so every attempt sends the same body.
    */
   deliverDigest(
     config: WebhookNotificationConfig,
