@@ -47,7 +47,9 @@ export class AppModule {
         DiscoveryModule,
         HttpErrorsModule,
         ScheduleModule.forRoot(),
-        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, config.database.poolSize)),
+        TypeOrmModule.forRoot(
+          buildDataSourceOptions(databaseUrl, config.database.poolSize, logger),
+        ),
         DatabaseModule,
         OutboundHttpModule.forRoot({
           allowPrivateNetworks: config.notifications.webhookAllowPrivateNetworks,

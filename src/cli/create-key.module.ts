@@ -30,7 +30,7 @@ export class CreateKeyModule {
         ClockModule,
         LoggingModule.forRoot(logger),
         ScheduleModule.forRoot(),
-        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, POOL_SIZE)),
+        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl, POOL_SIZE, logger)),
         DatabaseModule,
         UsersModule,
       ],

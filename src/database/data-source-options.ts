@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { DataSourceOptions } from 'typeorm';
+import { DatabaseLogger } from './database-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 const FROM_TYPESCRIPT = __filename.endsWith('.ts');
@@ -19,8 +21,17 @@ const MIGRATIONS_DIR = FROM_TYPESCRIPT
  */
 const ENTITIES = join(__dirname, '..', '**', FROM_TYPESCRIPT ? '*.entity.ts' : '*.entity.js');
 
-/** Options shared by the application, the migration CLI and the tests. */
-export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * Options shared by the application, the migration CLI and the tests. With `logger`, TypeORM logs
+ * there (`DatabaseLogger`: a failed statement by its SQLSTATE and name only); without one, it
+ * logs nothing (its own loggers would print a failed statement's parameters), and a failure
+ * reaches the caller as an error.
+ */
+export function buildDataSourceOptions(
+  url: string,
+  poolSize = 10,
+  logger?: Logger,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -33,7 +44,7 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     installExtensions: false,
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    ...(logger ? { logger: new DatabaseLogger(logger) } : { logging: false }),
     extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
     applicationName: 'task-monitor',
   };

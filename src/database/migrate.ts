@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 
@@ -7,10 +8,10 @@ const MIGRATION_LOCK_KEY = 7_315_246_001;
 /**
  * Runs pending migrations under a PostgreSQL advisory lock, so several instances starting at the
  * same moment apply each migration exactly once: the first holds the lock, the others wait and
- * then find nothing left to do.
+ * then find nothing left to do. TypeORM's lines go to `logger`, when given (`DatabaseLogger`).
  */
-export async function runMigrations(databaseUrl: string): Promise<string[]> {
-  const dataSource = new DataSource(buildDataSourceOptions(databaseUrl, 2));
+export async function runMigrations(databaseUrl: string, logger?: Logger): Promise<string[]> {
+  const dataSource = new DataSource(buildDataSourceOptions(databaseUrl, 2, logger));
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {

@@ -40,7 +40,7 @@ export async function prepareDatabase(
     }
   }
   try {
-    const applied = await runMigrations(url);
+    const applied = await runMigrations(url, logger);
     if (applied.length > 0) logger.info({ migrations: applied }, 'Applied migrations');
   } catch (error) {
     await embedded?.stop();

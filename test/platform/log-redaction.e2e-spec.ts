@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { ROOT_LOGGER } from '../../src/common/logging/log-context';
 import {
   createTask,
@@ -304,5 +305,47 @@ describe('Logs', () => {
     // The search above would find a secret that got through: this one is meant to.
     expect(all).toContain(canary);
     expect(all).not.toContain(hidden);
+  });
+
+  it('should log a failed statement by its SQLSTATE and name, never its parameters', async () => {
+    const hidden = `param${secretText()}`;
+    const consoleCalls = (['log', 'info', 'warn', 'error'] as const).map((method) =>
+      jest.spyOn(console, method).mockImplementation(() => undefined),
+    );
+    let failure: unknown;
+    try {
+      // PostgreSQL refuses a NUL in text (SQLSTATE 22021), after the parameters reached it.
+      failure = await testApp.app
+        .get(DataSource)
+        .query('UPDATE "tasks" SET "name" = $1 WHERE "id" = $2', [`${hidden}\u0000`, task.id])
+        .catch((error: unknown) => error);
+    } finally {
+      for (const spy of consoleCalls) spy.mockRestore();
+    }
+    expect(failure).toBeInstanceOf(QueryFailedError);
+    // As the error filter logs an unexpected error.
+    testApp.app.get<Logger>(ROOT_LOGGER).error({ err: failure }, 'Unhandled error');
+    expect(parsed()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          level: 'warn',
+          context: 'Database',
+          code: '22021',
+          statement: 'UPDATE "tasks"',
+          msg: 'Statement failed',
+        }),
+        expect.objectContaining({
+          err: expect.objectContaining({
+            type: 'QueryFailedError',
+            code: '22021',
+            statement: 'UPDATE "tasks"',
+            message: 'UPDATE "tasks" failed',
+          }) as unknown,
+        }),
+      ]),
+    );
+    expect(lines.join('\n')).not.toContain(hidden);
+    const printed = consoleCalls.flatMap((spy) => spy.mock.calls.flat().map(String));
+    expect(printed.join('\n')).not.toContain(hidden);
   });
 });

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { QueryFailedError } from 'typeorm';
 import { hostileTexts } from '../../../test/support/hostile-text';
 import { LogRedaction, ownText, type LogSecrets } from './log-redaction';
 import { createRootLogger } from './root-logger';
@@ -99,6 +100,32 @@ describe('log redaction', () => {
     const logged = own.serializeError(error);
     expect(Object.keys(logged).sort()).toEqual(['code', 'message', 'stack', 'type']);
     expect(logged).toMatchObject({ type: 'Error', code: 'ECONNREFUSED' });
+  });
+
+  it('should log a failed statement by its SQLSTATE and name, without its parameters or message', () => {
+    const driverError = Object.assign(new Error('invalid input syntax for type uuid: "hunter2"'), {
+      code: '22P02',
+      detail: 'hunter2',
+    });
+    const failed = new QueryFailedError(
+      'UPDATE "tasks" SET "notifications" = $1 WHERE "id" = $2',
+      ['hunter2', 'x'],
+      driverError,
+    );
+    const logged = own.serializeError(failed);
+    expect(logged).toMatchObject({
+      type: 'QueryFailedError',
+      code: '22P02',
+      statement: 'UPDATE "tasks"',
+      message: 'UPDATE "tasks" failed',
+    });
+    expect(logged.stack).toMatch(/^QueryFailedError: UPDATE "tasks" failed\n {4}at /);
+    expect(JSON.stringify(logged)).not.toContain('hunter2');
+
+    const { stream, lines } = capture();
+    createRootLogger({ level: 'info', destination: stream, secrets: [] }).error({ err: failed });
+    expect(JSON.stringify(lines())).not.toContain('hunter2');
+    expect(lines()[0]).toMatchObject({ msg: 'UPDATE "tasks" failed' });
   });
 
   it('should censor secret fields and scrub messages when the logger writes a line', () => {

@@ -1,3 +1,6 @@
+import { QueryFailedError } from 'typeorm';
+import { statementName } from './statement-name';
+
 /**
  * What keeps secrets out of the log (docs/logging.md): credentials, API keys, webhook secrets,
  * chat hook URLs, bot and ntfy tokens, email codes and email addresses.
@@ -116,6 +119,8 @@ export interface LoggedError {
   type: string;
   message: string;
   code?: string | number;
+  /** A failed SQL statement's name (`statementName`). */
+  statement?: string;
   stack?: string;
 }
 
@@ -172,6 +177,7 @@ export class LogRedaction {
   serializeError(error: unknown): LoggedError {
     if (!(error instanceof Error))
       return { type: typeof error, message: this.scrub(String(error)) };
+    if (error instanceof QueryFailedError) return failedStatement(error);
     const code = (error as { code?: unknown }).code;
     return {
       type: error.name,
@@ -191,7 +197,10 @@ export class LogRedaction {
     if (args.length === 1) {
       const first = args[0] as { err?: unknown } | null;
       const error = first instanceof Error ? first : first?.err;
-      if (error instanceof Error) args.push(error.message);
+      if (error instanceof Error)
+        args.push(
+          error instanceof QueryFailedError ? failedStatement(error).message : error.message,
+        );
     }
     for (let index = 0; index < args.length; index++) {
       const arg = args[index];
@@ -236,6 +245,25 @@ export class LogRedaction {
     }
     return copy ?? fields;
   }
+}
+
+/**
+ * A failed SQL statement as logged: its SQLSTATE (`code`), its name and where it was run, and
+ * nothing of what the database said: besides the statement's parameters, its message may quote a
+ * value (`invalid input syntax for type uuid: "..."`).
+ */
+function failedStatement(error: Pick<QueryFailedError, 'name' | 'query' | 'stack'>): LoggedError {
+  const code = (error as { code?: unknown }).code;
+  const statement = statementName(error.query);
+  const message = `${statement} failed`;
+  const frames = error.stack?.indexOf('\n    at ') ?? -1;
+  return {
+    type: error.name,
+    message,
+    ...(typeof code === 'string' ? { code } : {}),
+    statement,
+    ...(frames === -1 ? {} : { stack: `${error.name}: ${message}${error.stack?.slice(frames)}` }),
+  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
