@@ -1019,9 +1019,13 @@ export interface components {
       text?: string;
     };
     CreateTaskDto: {
-      /** @default New Monitor */
+      /**
+       * @description With pages, the default is the first page's host and path, cut to 100 characters
+       * @default New Monitor
+       */
       name: string;
-      search_query: string;
+      /** @description Required without pages. With pages it may be left out: it is then `Watch <first page URL>`, cut to 500 characters */
+      search_query?: string;
       /** @description Defaults to search_query */
       condition_description?: string;
       /**
@@ -1169,7 +1173,8 @@ export interface components {
       pages?: components['schemas']['SuggestedPageResponse'][];
     };
     PreviewTaskDto: {
-      search_query: string;
+      /** @description Required without pages. With pages it may be left out: it is then `Watch <first page URL>`, cut to 500 characters */
+      search_query?: string;
       /** @description Defaults to search_query */
       condition_description?: string;
       /** @description Values to extract, as on create; the answer carries them in `values` */

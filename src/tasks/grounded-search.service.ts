@@ -24,6 +24,7 @@ import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
 import type { NotifyBehavior } from '../search/search.types';
 import type { PreviewTaskDto } from './dto/preview-task.dto';
+import { watchQuery } from './page-task-wording';
 import { promptUrls } from './prompt-urls';
 import { readOutputSchema } from './tasks.service';
 
@@ -111,15 +112,18 @@ export class GroundedSearchService {
     const outputSchema = readOutputSchema(request.output_schema) ?? null;
     if (request.pages !== undefined && request.pages !== null) {
       const pages = await this.pageTargets.validatePages(request.pages);
-      return this.previewPages(userId, request, outputSchema, pages);
+      const question = questionOf(request, request.search_query ?? watchQuery(pages));
+      return this.previewPages(userId, question, outputSchema, pages);
     }
-    const result = await this.previewCheck(userId, request, outputSchema);
+    // The DTO asks for a search_query when there are no pages.
+    const question = questionOf(request, request.search_query!);
+    const result = await this.previewCheck(userId, question, outputSchema);
     return { ...previewVerdict(result), grounding_sources: result.groundingSources };
   }
 
   private async previewPages(
     userId: string,
-    request: PreviewTaskDto,
+    question: PreviewQuestion,
     outputSchema: OutputSchema | null,
     pages: PageTarget[],
   ): Promise<PreviewResponse> {
@@ -137,7 +141,7 @@ export class GroundedSearchService {
         page_results: pageResults,
       };
     }
-    const result = await this.previewCheck(userId, request, outputSchema, shown);
+    const result = await this.previewCheck(userId, question, outputSchema, shown);
     return {
       ...previewVerdict(result),
       grounding_sources: pageSources(read),
@@ -148,14 +152,13 @@ export class GroundedSearchService {
   /** The preview's one model call: a web search, or a reading of `pages` without one. */
   private previewCheck(
     userId: string,
-    request: PreviewTaskDto,
+    question: PreviewQuestion,
     outputSchema: OutputSchema | null,
     pages?: PromptPage[],
   ): Promise<CheckResult> {
     return this.call(userId, 'preview', async () => {
       const check = await this.provider.check({
-        searchQuery: request.search_query,
-        conditionDescription: request.condition_description ?? request.search_query,
+        ...question,
         previousState: null,
         previousCheckAt: null,
         now: this.clock.now(),
@@ -210,6 +213,16 @@ export class GroundedSearchService {
       if (!recorded) await this.usage.releaseCalls([reservation]);
     }
   }
+}
+
+/** What a preview asks, as a task with these fields would ask it. */
+interface PreviewQuestion {
+  searchQuery: string;
+  conditionDescription: string;
+}
+
+function questionOf(request: PreviewTaskDto, searchQuery: string): PreviewQuestion {
+  return { searchQuery, conditionDescription: request.condition_description ?? searchQuery };
 }
 
 function previewVerdict(

@@ -41,6 +41,7 @@ import type { UpdateTaskDto } from './dto/update-task.dto';
 import { DEFAULT_TASK_NAME } from '../search/search.types';
 import type { TaskEntity } from './task.entity';
 import type { TaskState } from './task-state';
+import { watchName, watchQuery } from './page-task-wording';
 import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository, type NewTask, type TaskCaps } from './task.repository';
 import { planTransition } from './task-state-machine';
@@ -173,6 +174,8 @@ export class TasksService {
     const notifyBehavior = dto.notify_behavior ?? 'once';
     const pageRule = readPageRule(dto.page_rule) ?? null;
     const pages = (await this.readPages(dto.pages)) ?? null;
+    // The DTO asks for a search_query when there are no pages.
+    const searchQuery = dto.search_query ?? watchQuery(pages!);
     assertPageRuleFits({ pages, pageRule, outputSchema, notifyBehavior });
     assertNotifyBehaviorFits({ notifyBehavior, outputSchema });
     const alertPolicy =
@@ -191,9 +194,9 @@ export class TasksService {
     const fields: NewTask = {
       id: randomUUID(),
       userId: caller.id,
-      name: dto.name ?? DEFAULT_TASK_NAME,
-      searchQuery: dto.search_query,
-      conditionDescription: dto.condition_description ?? dto.search_query,
+      name: dto.name ?? (pages === null ? DEFAULT_TASK_NAME : watchName(pages)),
+      searchQuery,
+      conditionDescription: dto.condition_description ?? searchQuery,
       state,
       notifyBehavior,
       outputSchema,

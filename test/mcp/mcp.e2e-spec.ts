@@ -51,9 +51,15 @@ describe('MCP: tools over the REST services', () => {
     const create = tools.find((tool) => tool.name === 'create_task')!;
     expect(create.inputSchema).toMatchObject({
       type: 'object',
-      required: ['search_query'],
+      // search_query may be left out when pages are given: its description says so.
+      required: [],
       properties: {
-        search_query: { type: 'string', minLength: 10, maxLength: 500 },
+        search_query: {
+          type: 'string',
+          minLength: 10,
+          maxLength: 500,
+          description: expect.stringMatching(/^Required without pages/) as unknown,
+        },
         name: { type: 'string', minLength: 1, maxLength: 200 },
         state: { enum: ['active', 'paused'] },
         notifications: { type: 'array' },

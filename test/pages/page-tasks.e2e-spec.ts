@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expectDetail } from '../support/errors';
+import { expectDetail, expectValidationError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
+import { PageServer } from '../support/page-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client';
 import { createPublicTask, setUsername } from '../sharing/sharing-fixtures';
@@ -398,6 +399,99 @@ describe('Page monitors: the task and execution API', () => {
         });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toBe('Invalid page_rule: a page_rule needs pages');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe('search_query and name left out', () => {
+    const WATCHED = 'http://127.0.0.1:9/pricing';
+    let pageServer: PageServer;
+
+    beforeAll(async () => {
+      pageServer = await new PageServer().start();
+    });
+    afterAll(() => pageServer.stop());
+
+    function createBare(body: Record<string, unknown>) {
+      return testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', owner.auth)
+        .send({ state: 'paused', ...body });
+    }
+
+    it('should watch the first page by its URL and name the task by its host and path when they are left out', async () => {
+      const task = (
+        await createBare({ pages: [{ url: `${WATCHED}?tab=all` }, PAGES[1]] }).expect(200)
+      ).body as TaskBody;
+      expect(task).toMatchObject({
+        name: '127.0.0.1:9/pricing',
+        search_query: `Watch ${WATCHED}?tab=all`,
+        condition_description: `Watch ${WATCHED}?tab=all`,
+      });
+    });
+
+    it('should cut them to 500 and 100 characters for a long URL', async () => {
+      const url = `http://127.0.0.1:9/${'p'.repeat(600)}`;
+      const task = (await createBare({ pages: [{ url }] }).expect(200)).body as TaskBody;
+      expect(task.search_query).toBe(`Watch ${url}`.slice(0, 500));
+      expect(task.name).toBe(`127.0.0.1:9/${'p'.repeat(88)}`);
+    });
+
+    it('should keep what the request gives', async () => {
+      const task = (
+        await createBare({
+          name: 'Pricing',
+          search_query: 'Has the price dropped?',
+          pages: PAGES,
+        }).expect(200)
+      ).body as TaskBody;
+      expect(task).toMatchObject({ name: 'Pricing', search_query: 'Has the price dropped?' });
+    });
+
+    it('should still require search_query without pages, and judge pages first when they are given', async () => {
+      for (const body of [{}, { pages: null }]) {
+        expectValidationError(await createBare(body), [
+          { type: 'missing', loc: ['body', 'search_query'], msg: 'Field required' },
+        ]);
+      }
+      expectDetail(
+        await createBare({ pages: [] }),
+        400,
+        'Invalid pages: must be a list of 1 to 10 pages',
+      );
+    });
+
+    it('should preview the first page under its Watch query when the preview gives none', async () => {
+      const url = pageServer.fixed('/release', 200, 'text/html', '<h1>Version 2.0 released</h1>');
+      const response = await testApp.http
+        .post('/api/v1/tasks/preview')
+        .set('Authorization', owner.auth)
+        .send({ pages: [{ url }] });
+      expect(response.status).toBe(200);
+      expect(harness.provider.requestsFor(`Watch ${url}`)).toHaveLength(1);
+    });
+
+    it('should leave them out on MCP create_task and preview_task too', async () => {
+      const client = await connectMcp(testApp, owner.auth);
+      try {
+        const { tools } = await client.listTools();
+        for (const name of ['create_task', 'preview_task'])
+          expect(
+            tools.find((tool) => tool.name === name)!.inputSchema.required ?? [],
+          ).not.toContain('search_query');
+        const created = await callTool(client, 'create_task', { state: 'paused', pages: PAGES });
+        expect(created.structuredContent).toMatchObject({
+          name: '127.0.0.1:9/pricing',
+          search_query: `Watch ${PAGES[0].url}`,
+        });
+        const url = pageServer.fixed('/mcp-release', 200, 'text/plain', 'Version 2.1 released');
+        const preview = await callTool(client, 'preview_task', { pages: [{ url }] });
+        expect(preview.isError).toBeFalsy();
+        expect(harness.provider.requestsFor(`Watch ${url}`)).toHaveLength(1);
+        const refused = await callTool(client, 'create_task', { state: 'paused' });
+        expect(refused.isError).toBe(true);
       } finally {
         await client.close();
       }

@@ -161,6 +161,24 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('should make search_query optional on create and preview when the request gives pages', () => {
+    const schemas = (
+      document as unknown as {
+        components: {
+          schemas: Record<string, { required?: string[]; properties: Record<string, object> }>;
+        };
+      }
+    ).components.schemas;
+    for (const name of ['CreateTaskDto', 'PreviewTaskDto']) {
+      expect(schemas[name].required ?? []).not.toContain('search_query');
+      expect(schemas[name].properties.search_query).toMatchObject({
+        description: expect.stringMatching(
+          /^Required without pages\. With pages it may be left out/,
+        ),
+      });
+    }
+  });
+
   it('should declare 413 and 415 on every operation when it takes a JSON body', () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({

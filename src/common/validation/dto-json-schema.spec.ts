@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsOptional, Matches, ValidateNested } from 'class-validator';
+import { IsOptional, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { dtoJsonSchema } from './dto-json-schema';
 import { OptionalBoolean, OptionalEnum, QueryInt, RequiredText } from './fields';
 
@@ -31,10 +31,14 @@ class SampleDto {
   @ValidateNested()
   @Type(() => InnerDto)
   inner?: InnerDto;
+
+  @ValidateIf((dto: SampleDto) => dto.year === undefined)
+  @RequiredText()
+  era?: string;
 }
 
 describe('dtoJsonSchema', () => {
-  it('should state the bounds of the class-validator rules when given a DTO', () => {
+  it('should state the bounds of the class-validator rules, a field required under a condition optional, when given a DTO', () => {
     expect(dtoJsonSchema(SampleDto)).toEqual({
       type: 'object',
       required: ['query'],
@@ -49,6 +53,7 @@ describe('dtoJsonSchema', () => {
           required: ['label'],
           properties: { label: { type: 'string', maxLength: 20 } },
         },
+        era: { type: 'string' },
       },
     });
   });

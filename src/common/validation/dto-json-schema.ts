@@ -55,7 +55,13 @@ export function dtoJsonSchema(dto: Type<unknown>): JsonObjectSchema {
     if (field.type === 'array' && items && !('$ref' in items) && items.description)
       field.items = { type: 'object', description: items.description };
     schema.properties[property] = field;
-    if (rules.some((rule) => rule.type === 'isDefined')) schema.required.push(property);
+    // A field required only under a condition (`@ValidateIf`) is optional in the schema; its
+    // description says when it is needed.
+    if (
+      rules.some((rule) => rule.type === 'isDefined') &&
+      !rules.some((rule) => rule.type === 'conditionalValidation')
+    )
+      schema.required.push(property);
   }
   return schema;
 }

@@ -1,5 +1,6 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, ValidateIf } from 'class-validator';
 import {
   OptionalBoolean,
   OptionalEnum,
@@ -27,6 +28,29 @@ export const TEXT_MIN = 10;
 export const TEXT_MAX = 500;
 export const NAME_MAX = 200;
 
+/**
+ * `search_query` on create and preview: required, unless the request names `pages` (docs/pages.md,
+ * "Pages on a task"); then it may be left out (or null) and reads `Watch <first page URL>`. One
+ * that is sent is checked either way.
+ */
+export function SearchQueryText(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      minLength: TEXT_MIN,
+      maxLength: TEXT_MAX,
+      description:
+        'Required without pages. With pages it may be left out: it is then `Watch <first page URL>`, cut to 500 characters',
+    }),
+    ValidateIf(
+      (dto: { search_query?: unknown; pages?: unknown }) =>
+        (dto.search_query !== undefined && dto.search_query !== null) ||
+        dto.pages === undefined ||
+        dto.pages === null,
+    ),
+    RequiredText({ min: TEXT_MIN, max: TEXT_MAX }),
+  );
+}
+
 @ApiExtraModels(
   AlertPolicyDto,
   OutputSchemaDto,
@@ -36,13 +60,16 @@ export const NAME_MAX = 200;
   PageRuleDto,
 )
 export class CreateTaskDto {
-  @ApiPropertyOptional({ maxLength: NAME_MAX, default: DEFAULT_TASK_NAME })
+  @ApiPropertyOptional({
+    maxLength: NAME_MAX,
+    default: DEFAULT_TASK_NAME,
+    description: "With pages, the default is the first page's host and path, cut to 100 characters",
+  })
   @OptionalText({ min: 1, max: NAME_MAX })
   name?: string;
 
-  @ApiProperty({ minLength: TEXT_MIN, maxLength: TEXT_MAX })
-  @RequiredText({ min: TEXT_MIN, max: TEXT_MAX })
-  search_query: string;
+  @SearchQueryText()
+  search_query?: string;
 
   @ApiPropertyOptional({
     minLength: TEXT_MIN,

@@ -1,14 +1,13 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OptionalRawJson, OptionalText, RequiredText } from '../../common/validation/fields';
+import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
+import { OptionalRawJson, OptionalText } from '../../common/validation/fields';
 import { OutputSchemaProperty } from './alert-fields.dto';
-import { TEXT_MAX, TEXT_MIN } from './create-task.dto';
+import { SearchQueryText, TEXT_MAX, TEXT_MIN } from './create-task.dto';
 import { PagesProperty, PageTargetDto } from './page-fields.dto';
 
 @ApiExtraModels(PageTargetDto)
 export class PreviewTaskDto {
-  @ApiProperty({ minLength: TEXT_MIN, maxLength: TEXT_MAX })
-  @RequiredText({ min: TEXT_MIN, max: TEXT_MAX })
-  search_query: string;
+  @SearchQueryText()
+  search_query?: string;
 
   @ApiPropertyOptional({
     minLength: TEXT_MIN,
