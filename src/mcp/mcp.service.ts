@@ -14,6 +14,7 @@ import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
 import { ModelCallLimiter } from '../common/rate-limit/model-call-limiter';
 import { dtoJsonSchema, type JsonObjectSchema } from '../common/validation/dto-json-schema';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../common/validation/json-depth';
+import { nulCharacterIssues } from '../common/validation/nul-characters';
 import { PACKAGE_INFO } from '../config/package-info';
 import { TASK_TOOLS } from './task-tools';
 import type { ArgumentReader, TaskTool, ToolAnswer } from './tool-definition';
@@ -171,7 +172,8 @@ async function namingArguments<T>(read: () => T | Promise<T>): Promise<Awaited<T
 /**
  * 422 for arguments the pipes should not walk: a missing id (the REST route would not match at
  * all) and arguments whose arrays and objects nest more than MAX_JSON_DEPTH levels, the
- * arguments object included, as the REST body they stand for (docs/api.md, "MCP").
+ * arguments object included, as the REST body they stand for; and for a U+0000 in any string
+ * of the arguments, ids and arguments the tool does not know included (docs/api.md, "MCP").
  */
 function assertArgumentsFit(tool: TaskTool, args: Record<string, unknown>): void {
   const tooDeep = Object.keys(args).filter((name) =>
@@ -186,6 +188,8 @@ function assertArgumentsFit(tool: TaskTool, args: Record<string, unknown>): void
         input: TOO_DEEP_TO_ECHO,
       })),
     );
+  const nul = nulCharacterIssues(args, []);
+  if (nul.length > 0) throw new RequestValidationException(nul);
   const missing = tool.ids.filter((name) => args[name] === undefined);
   if (missing.length > 0)
     throw new RequestValidationException(

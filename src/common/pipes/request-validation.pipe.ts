@@ -4,6 +4,7 @@ import { getMetadataStorage, validate, type ValidationError } from 'class-valida
 import { RequestValidationException, type ValidationIssue } from '../errors/validation-issue';
 import { rawJsonFields } from '../validation/fields';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../validation/json-depth';
+import { nulCharacterIssues } from '../validation/nul-characters';
 
 /** class-validator constraint name -> error `type` of the 422 detail. */
 const CONSTRAINT_TYPES: Record<string, string> = {
@@ -31,11 +32,21 @@ const LOCATIONS: Record<string, string> = { body: 'body', query: 'query', param:
 /**
  * Validates request DTOs and turns every failure into the 422 array form
  * (`type`, `loc`, `msg`, `input`). Unknown fields are dropped, not rejected, so a client
- * sending extra fields (a `schedule` on create, say) changes nothing.
+ * sending extra fields (a `schedule` on create, say) changes nothing. A U+0000 in any string of
+ * a body, a query or a path, whatever reads it (a DTO or not), is a 422 naming where it stands:
+ * PostgreSQL stores no text that holds one (docs/api.md, "Errors").
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const location = LOCATIONS[metadata.type];
+    if (location !== undefined) {
+      const issues = nulCharacterIssues(
+        value,
+        metadata.data === undefined ? [location] : [location, metadata.data],
+      );
+      if (issues.length > 0) throw new RequestValidationException(issues);
+    }
     const metatype = metadata.metatype;
     if (!metatype || !hasValidationRules(metatype)) return value;
     return this.validatedInstance(value, metatype, metadata.type);
