@@ -15,6 +15,12 @@ export const PAGE_FETCH_TIMEOUT_MS = 15_000;
  * (as when they wait for one host's slots), each to its deadline, which covers all its redirects.
  */
 export const WORST_CASE_PAGES_MS = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
+/**
+ * Once a page's body begins, at least this much of it (as sent) arrives in every window, or the
+ * page is `timed out` then: a server that trickles its body a few bytes a second holds a page
+ * slot for one window, not for the whole deadline (docs/pages.md, "Fetching").
+ */
+export const PAGE_MIN_BODY_RATE = { bytes: 5_000, windowMs: 5_000 };
 /** A page's body is read up to this many bytes (after decompression), then reading stops. */
 export const MAX_PAGE_BYTES = 5_000_000;
 export const MAX_REDIRECTS = 5;
@@ -95,6 +101,7 @@ export class PageFetcher {
           timeoutMs: remainingMs,
           response: 'bytes',
           maxResponseBytes: MAX_PAGE_BYTES,
+          minBodyRate: PAGE_MIN_BODY_RATE,
         });
       } catch (error) {
         return { kind: 'error', error: failureForm(error), finalUrl: url };

@@ -194,6 +194,22 @@ describe('Page fetches against a local page server', () => {
     }
   });
 
+  it('should end a page whose body trickles a few bytes a second as timed out, long before its deadline', async () => {
+    const url = server.page('/trickle', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      const trickle = setInterval(() => response.write('<p>'), 100);
+      response.on('close', () => clearInterval(trickle));
+    });
+    // A deadline past the test's own: only the body's rate can end this page in time.
+    const patient = await pageStage(true, 120_000);
+    try {
+      const [result] = await patient.get(PageStage).readPages(USER, [{ url }], new Map());
+      expect(result).toMatchObject({ status: 'error', error: 'timed out', text: null });
+    } finally {
+      await patient.close();
+    }
+  });
+
   it('should read bot checks as blocked, with 503 and with 200', async () => {
     const challenge = server.fixed(
       '/challenge',

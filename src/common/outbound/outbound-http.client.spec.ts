@@ -223,6 +223,49 @@ describe('OutboundHttpClient', () => {
       expect(error.code).toBe('timeout');
     });
 
+    it('should cut a body that trickles slower than its minimum rate, before the deadline', async () => {
+      receiver.handler = (_incoming, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        const trickle = setInterval(() => response.write('x'), 20);
+        response.on('close', () => clearInterval(trickle));
+      };
+      const rate = { bytes: 1_000, windowMs: 200 };
+
+      // The deadline is past the test's own: only the rate can end this exchange in time.
+      const error = await failureOf(
+        open.request(call({ response: 'bytes', timeoutMs: 60_000, minBodyRate: rate })),
+      );
+
+      expect(error).toMatchObject({
+        code: 'timeout',
+        connected: true,
+        message: 'the body came slower than 1000 bytes in 200 ms',
+      });
+    });
+
+    it('should let an answer take its time and keep a body that comes at its minimum rate', async () => {
+      receiver.handler = (_incoming, response) => {
+        // Longer than a window before the first byte, then a steady body.
+        setTimeout(() => {
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          let chunks = 0;
+          const steady = setInterval(() => {
+            response.write('y'.repeat(1_000));
+            chunks += 1;
+            if (chunks < 20) return;
+            clearInterval(steady);
+            response.end();
+          }, 20);
+        }, 600);
+      };
+
+      const answer = await open.request(
+        call({ response: 'bytes', minBodyRate: { bytes: 100, windowMs: 300 } }),
+      );
+
+      expect(answer.bytes).toHaveLength(20_000);
+    });
+
     it('should tell a caller’s cancellation from the deadline', async () => {
       receiver.handler = () => undefined;
       const controller = new AbortController();

@@ -1,5 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+import axios, {
+  AxiosError,
+  type AxiosInstance,
+  type AxiosProgressEvent,
+  type AxiosResponse,
+} from 'axios';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -40,8 +45,19 @@ export interface OutboundRequest {
    */
   response: 'text' | 'bytes' | 'discard';
   maxResponseBytes: number;
+  /**
+   * For `text` and `bytes`: once the body begins, at least this much of it must arrive in every
+   * window, or the exchange is cut there and fails with `timeout`, before its deadline.
+   */
+  minBodyRate?: BodyRate;
   /** The caller's own cancellation (an execution's deadline, say). */
   signal?: AbortSignal;
+}
+
+/** Bytes of a body (as sent, before decompression) that must arrive in each window. */
+export interface BodyRate {
+  bytes: number;
+  windowMs: number;
 }
 
 export interface OutboundResponse {
@@ -95,7 +111,8 @@ const EMPTY = Buffer.alloc(0);
  *    a redirect answer is handed back like any other status;
  *  - every status is an answer (`validateStatus`): what it means is the caller's policy;
  *  - one deadline (`AbortSignal.timeout`) covers DNS, connecting, sending and the body;
- *  - response bodies are capped (`maxContentLength` after decompression, or a capped drain);
+ *  - response bodies are capped (`maxContentLength` after decompression, or a capped drain),
+ *    and may be held to a minimum rate once they begin (`minBodyRate`);
  *  - user-given hosts go through agents whose lookup resolves once, applies the SSRF guard to
  *    what it found and connects to that very address (IP literals are checked by the agent).
  * A kept-alive connection the server closed just as it was reused (ECONNRESET or EPIPE on a
@@ -154,7 +171,9 @@ export class OutboundHttpClient implements OnApplicationShutdown {
   async request(call: OutboundRequest): Promise<OutboundResponse> {
     const url = parseUrl(call.url);
     const deadline = AbortSignal.timeout(call.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    const trickle = call.minBodyRate && new TrickleWatch(call.minBodyRate);
+    const signals = [call.signal, deadline, trickle?.signal].filter((one) => one !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : deadline;
     const agents = this.agents[call.destination];
     const discard = call.response === 'discard';
     const bytes = call.response === 'bytes';
@@ -176,6 +195,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         decompress: !discard,
         // For `discard` the drain below caps the body; axios's streamed cap costs a generator.
         maxContentLength: discard ? -1 : call.maxResponseBytes,
+        onDownloadProgress: trickle?.onProgress,
       });
     try {
       let response: AxiosResponse<unknown>;
@@ -193,8 +213,47 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         bytes: bytes ? (response.data as Buffer) : EMPTY,
       };
     } catch (error) {
-      throw failureOf(error, call, deadline);
+      throw failureOf(error, call, deadline, trickle);
+    } finally {
+      trickle?.stop();
     }
+  }
+}
+
+/**
+ * Cuts a body that arrives slower than its `BodyRate`: the windows count from the body's first
+ * bytes, so a server that takes its time to answer is judged by its deadline alone.
+ */
+class TrickleWatch {
+  private readonly controller = new AbortController();
+  private received = 0;
+  private receivedBefore = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly rate: BodyRate) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  readonly onProgress = (event: AxiosProgressEvent): void => {
+    this.received = event.loaded;
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => this.endWindow(), this.rate.windowMs);
+    // A watch is no reason for the process to stay up.
+    this.timer.unref();
+  };
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private endWindow(): void {
+    if (this.received - this.receivedBefore < this.rate.bytes) {
+      this.stop();
+      this.controller.abort();
+    }
+    this.receivedBefore = this.received;
   }
 }
 
@@ -243,12 +302,27 @@ function drain(stream: Readable, maxBytes: number): Promise<void> {
   });
 }
 
-function failureOf(error: unknown, call: OutboundRequest, deadline: AbortSignal): OutboundError {
+function failureOf(
+  error: unknown,
+  call: OutboundRequest,
+  deadline: AbortSignal,
+  trickle: TrickleWatch | undefined,
+): OutboundError {
   if (error instanceof OutboundError) return error;
   if (call.signal?.aborted) {
     const reason: unknown = call.signal.reason;
     const detail = reason instanceof Error && reason.message ? reason.message : '';
     return new OutboundError(OutboundErrorCode.CANCELLED, detail, undefined, { cause: error });
+  }
+  if (trickle?.signal.aborted) {
+    const { bytes, windowMs } = trickle.rate;
+    return new OutboundError(
+      OutboundErrorCode.TIMEOUT,
+      `the body came slower than ${bytes} bytes in ${windowMs} ms`,
+      undefined,
+      { cause: error },
+      true,
+    );
   }
   const connected = error instanceof AxiosError && socketConnected(requestSocket(error));
   if (deadline.aborted) {
