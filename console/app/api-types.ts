@@ -1005,7 +1005,7 @@ export interface components {
     PageTargetDto: {
       /** @description An http or https URL without user info */
       url: string;
-      /** @description A CSS selector: the text read is that of every matching element */
+      /** @description A CSS selector: the text read is that of every matching element. Type, class, id and attribute selectors, the combinators, :first-child, :last-child, :nth-child(an+b) and :not() of one of those, at most 10 in a list */
       selector?: string;
       /** @description Request headers for a page behind a cookie or a token: secrets, shown to the owner only */
       headers?: {

@@ -1,6 +1,5 @@
-import { compile, selectAll, type Options } from 'css-select';
-import { hasChildren, isTag, isText, type AnyNode } from 'domhandler';
-import { parseDocument, Parser } from 'htmlparser2';
+import { parseHtml } from './html-parser';
+import { PageSelector, SelectorError, type ElementMatcher } from './page-selector';
 
 /** Elements whose content is never visible text. */
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
@@ -82,28 +81,6 @@ export interface ScannedHtml {
   selected: string | null;
 }
 
-/** Pseudo-classes that look at an element's earlier siblings, and no further. */
-const SIBLING_PSEUDOS = new Set(['first-child', 'nth-child', 'first-of-type', 'nth-of-type']);
-/** Pseudo-classes that look at an element and its ancestors only. */
-const ANCESTOR_PSEUDOS = new Set(['not', 'is', 'matches', 'where', 'root']);
-
-/**
- * What testing `selector` on an element needs to know: its `ancestors` only; their earlier
- * `siblings` too (`+`, `~`, `:nth-child`, ...); or the whole `tree`, for a selector that reads
- * what comes after the element (`:has`, `:contains`, `:empty`, `:last-child`, a parent
- * combinator, ...). Read from the selector's text: a wrong guess can only ask for more.
- */
-function selectorNeeds(selector: string): 'ancestors' | 'siblings' | 'tree' {
-  if (selector.includes('<')) return 'tree';
-  let needs: 'ancestors' | 'siblings' = /[+~]/.test(selector) ? 'siblings' : 'ancestors';
-  for (const [, name] of selector.matchAll(/:+([\w-]+)/g)) {
-    const pseudo = name.toLowerCase();
-    if (SIBLING_PSEUDOS.has(pseudo)) needs = 'siblings';
-    else if (!ANCESTOR_PSEUDOS.has(pseudo)) return 'tree';
-  }
-  return needs;
-}
-
 /**
  * What one pass over an HTML document reads: its visible text, its `<title>`, and with a
  * selector the visible text of every match (an element inside another match counts once),
@@ -163,105 +140,63 @@ class PageReading {
 }
 
 /**
- * An element as a selector sees it while the page streams by: its name, attributes, ancestors
- * and (when the selector needs them) earlier siblings; never its text or what comes after it.
- */
-interface StreamedElement {
-  name: string;
-  attribs: Record<string, string>;
-  parent: StreamedElement | null;
-  prev: StreamedElement | null;
-  /** The children seen so far, kept while the element is open and only for sibling tests. */
-  children: StreamedElement[];
-}
-
-/**
- * css-select's view of streamed elements. The document is the element without a name, which is
- * no tag. Text and later children are never asked for: selectors that read them take the tree.
- */
-const STREAMED: NonNullable<Options<StreamedElement, StreamedElement>['adapter']> = {
-  isTag: (node): node is StreamedElement => node.name !== '',
-  getAttributeValue: (elem, name) => elem.attribs[name],
-  hasAttrib: (elem, name) => Object.hasOwn(elem.attribs, name),
-  getName: (elem) => elem.name,
-  getParent: (node) => node.parent,
-  getChildren: (node) => node.children,
-  getSiblings: (node) => node.parent?.children ?? [node],
-  prevElementSibling: (node) => node.prev,
-  getText: () => '',
-  removeSubsets: (nodes) => nodes,
-};
-
-function streamedElement(
-  name: string,
-  attribs: Record<string, string>,
-  parent: StreamedElement | null,
-): StreamedElement {
-  return { name, attribs, parent, prev: null, children: [] };
-}
-
-/**
  * An HTML document's visible text and `<title>` (docs/pages.md, "Reading the text"), and with
- * `selector` the text of its matches. One pass of the parser, testing the selector as each
- * element opens against the open elements (and, when it needs them, their earlier siblings),
- * kept without text; only a selector that reads what comes after an element is tested on a tree
- * of the whole document.
+ * `selector` the text of its matches, in time linear in the document's size: one pass of the
+ * parser, testing the selector as each element opens (docs/pages.md, "Selectors"). A selector
+ * that reads `:last-child` takes one more pass first, to learn which elements are last children.
+ * A selector outside the subset pages accept (saved before it was the rule) matches nothing.
  */
 export function scanHtml(html: string, selector?: string): ScannedHtml {
   const reading = new PageReading();
-  const needs = selector === undefined ? null : selectorNeeds(selector);
-  if (selector !== undefined && needs === 'tree') {
-    const document = parseDocument(html);
-    replay(document, reading, new Set(selectAll(selector, document)));
-    return reading.finish();
-  }
-  const test = selector === undefined ? null : compile(selector, { adapter: STREAMED });
-  const open = [streamedElement('', {}, null)];
-  const parser = new Parser(
-    {
-      onopentag: (name, attributes) => {
-        let matched = false;
-        if (test !== null) {
-          const parent = open[open.length - 1];
-          const element = streamedElement(name, attributes, parent);
-          if (needs === 'siblings') {
-            element.prev = parent.children[parent.children.length - 1] ?? null;
-            parent.children.push(element);
-          }
-          open.push(element);
-          matched = test(element);
-        }
-        reading.open(name, attributes, matched);
-      },
-      ontext: (data) => reading.text(data),
-      onclosetag: (name) => {
-        // Later elements look back at this one and its ancestors, never inside it.
-        if (test !== null) (open.pop() as StreamedElement).children = [];
-        reading.close(name);
-      },
+  const matcher = selector === undefined ? null : selectorMatcher(selector, html);
+  parseHtml(html, {
+    open: (name, attributes) =>
+      reading.open(name, attributes, matcher?.open(name, attributes) ?? false),
+    text: (data) => reading.text(data),
+    close: (name) => {
+      matcher?.close();
+      reading.close(name);
     },
-    { decodeEntities: true },
-  );
-  parser.end(html);
+  });
   return reading.finish();
 }
 
-/** Reads a parsed document as the parser would have given it. */
-function replay(node: AnyNode, reading: PageReading, matches: ReadonlySet<AnyNode>): void {
-  if (isText(node)) {
-    reading.text(node.data);
-  } else if (isTag(node)) {
-    reading.open(node.name, node.attribs, matches.has(node));
-    for (const child of node.children) replay(child, reading, matches);
-    reading.close(node.name);
-  } else if (hasChildren(node)) {
-    for (const child of node.children) replay(child, reading, matches);
+/** The matcher of `selector` over `html`; null for a selector outside the subset. */
+function selectorMatcher(selector: string, html: string): ElementMatcher | null {
+  let compiled: PageSelector;
+  try {
+    compiled = new PageSelector(selector);
+  } catch (error) {
+    if (error instanceof SelectorError) return null;
+    throw error;
   }
+  return compiled.matcher(compiled.readsLastChild ? lastChildren(html) : null);
 }
 
-/** Throws when the parser cannot read `selector`. */
-export function compileSelector(selector: string): void {
-  compile(selector);
+/** 1 for each element, in document order, that is its parent's last element child. */
+function lastChildren(html: string): Uint8Array {
+  let last = new Uint8Array(1024);
+  let elements = 0;
+  /** For each open element (the document first), its latest element child so far; -1: none. */
+  const latest = [-1];
+  parseHtml(html, {
+    open: () => {
+      if (elements === last.length) {
+        const grown = new Uint8Array(last.length * 2);
+        grown.set(last);
+        last = grown;
+      }
+      const previous = latest[latest.length - 1];
+      if (previous >= 0) last[previous] = 0;
+      last[elements] = 1;
+      latest[latest.length - 1] = elements;
+      latest.push(-1);
+      elements += 1;
+    },
+    text: () => {},
+    close: () => latest.pop(),
+  });
+  return last;
 }
 
 /** Whitespace that collapsing changes: two in a row, or any but a space. */

@@ -1,3 +1,4 @@
+import { BadRequestException } from '@nestjs/common';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { pageTargets, PageTargetsValidator } from './page-targets.validator';
 
@@ -34,12 +35,8 @@ describe('pageTargets', () => {
       'pages[0].url must not contain credentials; use headers instead',
     ],
     [
-      [{ url: 'https://e.example/', selector: 'div[' }],
-      'pages[0].selector is not a CSS selector the parser can read',
-    ],
-    [
       [{ url: 'https://e.example/', selector: 'a'.repeat(201) }],
-      'pages[0].selector must be a CSS selector of 1 to 200 characters',
+      'pages[0].selector: must be a CSS selector of 1 to 200 characters',
     ],
     [
       [{ url: 'https://e.example/', headers: { Host: 'x' } }],
@@ -73,6 +70,57 @@ describe('pageTargets', () => {
     [[{ url: 'https://e.example/', method: 'POST' }], 'pages[0] has an unknown field method'],
   ])('should refuse %j', (value, reason) => {
     expect(() => pageTargets(value)).toThrow(`Invalid pages: ${reason}`);
+  });
+
+  it.each([
+    ['div#main > ul.items li[data-id^="4"] + li ~ li:not(.sold)'],
+    ['*:first-child, p:last-child, li:nth-child(2n+1), a[href$=".PDF" i], :not(:nth-child(odd))'],
+    ['[lang|=en], [class~=a], [title*=b], [id=x s], :not([hidden]), :not(li), :not(:last-child)'],
+    [Array.from({ length: 10 }, (_, index) => `h${(index % 6) + 1}`).join(', ')],
+  ])('should keep the selector %s', (selector) => {
+    expect(pageTargets([{ url: 'https://e.example/', selector }])).toEqual([
+      { url: 'https://e.example/', selector },
+    ]);
+  });
+
+  const SUPPORTED =
+    'is not supported; use type, class, id and attribute selectors, combinators, :first-child, ' +
+    ':last-child, :nth-child() and :not()';
+  const NOT =
+    ':not() takes one simple selector: a type, class, id or attribute selector, :first-child, :last-child or :nth-child()';
+  it.each([
+    ['div:has(> p)', `:has ${SUPPORTED}`],
+    ['p:contains("price")', `:contains ${SUPPORTED}`],
+    ['li:nth-last-child(2)', `:nth-last-child ${SUPPORTED}`],
+    ['ul li:first-of-type', `:first-of-type ${SUPPORTED}`],
+    ['li:nth-of-type(2)', `:nth-of-type ${SUPPORTED}`],
+    [':is(h1, h2)', `:is ${SUPPORTED}`],
+    [':where(p)', `:where ${SUPPORTED}`],
+    [':root > body', `:root ${SUPPORTED}`],
+    ['p:empty', `:empty ${SUPPORTED}`],
+    ['a::before', `::before ${SUPPORTED}`],
+    ['li < ul', `the combinator < ${SUPPORTED}`],
+    ['svg|rect', `the namespace svg| ${SUPPORTED}`],
+    ['li:not(.a.b)', NOT],
+    ['li:not(.a, .b)', NOT],
+    ['li:not(ul li)', NOT],
+    ['li:not(:not(.a))', NOT],
+    ['li:not(:has(a))', `:has ${SUPPORTED}`],
+    ['li:nth-child(2 of .a)', ':nth-child() takes an+b, odd or even'],
+    ['li:nth-child', ':nth-child() takes an+b, odd or even'],
+    ['li:first-child(2)', ':first-child takes no argument'],
+    ['> li', 'must not start or end with a combinator'],
+    ['div[', 'not a valid CSS selector'],
+    ['a,,b', 'not a valid CSS selector'],
+    [
+      Array.from({ length: 11 }, (_, index) => `p.c${index}`).join(','),
+      'at most 10 selectors in a list',
+    ],
+  ])('should refuse the selector %s', (selector, reason) => {
+    const pages = [{ url: 'https://e.example/a' }, { url: 'https://e.example/b', selector }];
+    expect(() => pageTargets(pages)).toThrow(
+      new BadRequestException(`Invalid pages: pages[1].selector: ${reason}`),
+    );
   });
 });
 

@@ -2,8 +2,8 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { headerProblem } from '../common/http/header-problem';
 import { BlockedDestinationError } from '../common/outbound/network-guard';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
-import { compileSelector } from './html-text';
 import { MAX_PAGES, type PageTarget } from './page.types';
+import { selectorProblem } from './page-selector';
 
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
@@ -96,14 +96,19 @@ function pageUrl(value: unknown, at: string): string {
 
 function pageSelector(value: unknown, at: string): string | undefined {
   if (value === undefined || value === null) return undefined;
+  return checkedSelector(value, `${at}.selector`);
+}
+
+/**
+ * A CSS selector of a page (docs/pages.md, "Selectors"): at most 200 characters, in the subset
+ * that reads a page in linear time. 400 `Invalid pages: <field>: <reason>` otherwise.
+ */
+export function checkedSelector(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_SELECTOR_CHARS) {
-    throw invalid(`${at}.selector must be a CSS selector of 1 to ${MAX_SELECTOR_CHARS} characters`);
+    throw invalid(`${field}: must be a CSS selector of 1 to ${MAX_SELECTOR_CHARS} characters`);
   }
-  try {
-    compileSelector(value);
-  } catch {
-    throw invalid(`${at}.selector is not a CSS selector the parser can read`);
-  }
+  const problem = selectorProblem(value);
+  if (problem !== null) throw invalid(`${field}: ${problem}`);
   return value;
 }
 

@@ -94,7 +94,15 @@ describe('Page monitors: the task and execution API', () => {
       ],
       [
         [{ url: 'http://127.0.0.1:9/', selector: 'div[' }],
-        'Invalid pages: pages[0].selector is not a CSS selector the parser can read',
+        'Invalid pages: pages[0].selector: not a valid CSS selector',
+      ],
+      [
+        [
+          { url: 'http://127.0.0.1:9/a' },
+          { url: 'http://127.0.0.1:9/b', selector: 'ul:has(> li)' },
+        ],
+        'Invalid pages: pages[1].selector: :has is not supported; use type, class, id and attribute ' +
+          'selectors, combinators, :first-child, :last-child, :nth-child() and :not()',
       ],
       [
         [{ url: 'http://127.0.0.1:9/', headers: { Host: 'elsewhere.example' } }],

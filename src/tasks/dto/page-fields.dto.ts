@@ -13,7 +13,10 @@ export class PageTargetDto {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 200,
-    description: 'A CSS selector: the text read is that of every matching element',
+    description:
+      'A CSS selector: the text read is that of every matching element. Type, class, id and ' +
+      'attribute selectors, the combinators, :first-child, :last-child, :nth-child(an+b) and ' +
+      ':not() of one of those, at most 10 in a list',
   })
   selector?: string;
 

@@ -1,0 +1,207 @@
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+
+/** What reading a document is told, element by element, in document order. */
+export interface HtmlHandler {
+  open(name: string, attributes: Record<string, string>): void;
+  text(data: string): void;
+  close(name: string): void;
+}
+
+const P = new Set(['p']);
+const FORM_ELEMENTS = new Set([
+  'input',
+  'option',
+  'optgroup',
+  'select',
+  'button',
+  'datalist',
+  'textarea',
+]);
+const TABLE_SECTIONS = new Set(['thead', 'tbody']);
+const DEFINITIONS = new Set(['dd', 'dt']);
+const RUBY_TEXT = new Set(['rt', 'rp']);
+/** The open elements that a start tag closes while one of them is the current element. */
+const IMPLIED_ENDS = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['li', new Set(['li'])],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', DEFINITIONS],
+  ['dt', DEFINITIONS],
+  ['rt', RUBY_TEXT],
+  ['rp', RUBY_TEXT],
+  ['tbody', TABLE_SECTIONS],
+  ['tfoot', TABLE_SECTIONS],
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map(
+    (name) => [name, FORM_ELEMENTS] as const,
+  ),
+  ...(
+    'p h1 h2 h3 h4 h5 h6 address article aside blockquote details div dl fieldset figcaption ' +
+    'figure footer form header hr main nav ol pre section table ul'
+  )
+    .split(' ')
+    .map((name) => [name, P] as const),
+]);
+const VOID_ELEMENTS = new Set(
+  (
+    'area base basefont br col command embed frame hr img input isindex keygen link meta param ' +
+    'source track wbr'
+  ).split(' '),
+);
+/** Where a `/>` closes the element it ends, as in XML. */
+const FOREIGN_ELEMENTS = new Set(['math', 'svg']);
+/** HTML again inside foreign content. */
+const INTEGRATION_POINTS = new Set([
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+]);
+
+/**
+ * Builds a document's elements from htmlparser2's tokenizer as htmlparser2's own `Parser` does
+ * (its rules for implied end tags, void elements, `/>` in SVG and MathML, a stray `</p>` or
+ * `</br>`), keeping the open elements so that every tag costs O(1): `Parser` shifts its whole
+ * stack for each start tag and searches it for each end tag, which made a deeply nested page
+ * cost the square of its size (docs/pages.md, "Reading the text").
+ */
+class TreeBuilder implements TokenizerCallbacks {
+  /** The open elements, innermost last. */
+  private readonly open: string[] = [];
+  /** For each name, its places in `open`, innermost last: an end tag finds its element at once. */
+  private readonly places = new Map<string, number[]>();
+  /** Whether `/>` ends an element here, innermost last. */
+  private readonly foreign = [false];
+  private tagName = '';
+  private attributes: Record<string, string> = {};
+  private attributeName = '';
+  private attributeValue = '';
+
+  constructor(
+    private readonly html: string,
+    private readonly handler: HtmlHandler,
+  ) {}
+
+  ontext(start: number, end: number): void {
+    this.handler.text(this.html.slice(start, end));
+  }
+
+  ontextentity(codePoint: number): void {
+    this.handler.text(String.fromCodePoint(codePoint));
+  }
+
+  onopentagname(start: number, end: number): void {
+    this.tagName = this.html.slice(start, end).toLowerCase();
+    this.attributes = {};
+  }
+
+  onattribname(start: number, end: number): void {
+    this.attributeName = this.html.slice(start, end).toLowerCase();
+  }
+
+  onattribdata(start: number, end: number): void {
+    this.attributeValue += this.html.slice(start, end);
+  }
+
+  onattribentity(codePoint: number): void {
+    this.attributeValue += String.fromCodePoint(codePoint);
+  }
+
+  /** The first of two attributes of one name counts. */
+  onattribend(): void {
+    if (!Object.hasOwn(this.attributes, this.attributeName)) {
+      this.attributes[this.attributeName] = this.attributeValue;
+    }
+    this.attributeValue = '';
+  }
+
+  onopentagend(): void {
+    this.startElement();
+  }
+
+  /** `/>` ends the element in foreign content only; in HTML it is a start tag like any other. */
+  onselfclosingtag(): void {
+    const name = this.tagName;
+    this.startElement();
+    if (this.foreign[this.foreign.length - 1] && this.open[this.open.length - 1] === name) {
+      this.pop();
+    }
+  }
+
+  onclosetag(start: number, end: number): void {
+    const name = this.html.slice(start, end).toLowerCase();
+    if (FOREIGN_ELEMENTS.has(name) || INTEGRATION_POINTS.has(name)) this.foreign.pop();
+    if (VOID_ELEMENTS.has(name)) {
+      // `</br>` is a line break; other void end tags are nothing.
+      if (name === 'br') this.emptyElement('br');
+      return;
+    }
+    const place = this.places.get(name)?.at(-1);
+    if (place !== undefined) {
+      while (this.open.length > place) this.pop();
+    } else if (name === 'p') {
+      this.emptyElement('p');
+    }
+  }
+
+  onend(): void {
+    while (this.open.length > 0) this.pop();
+  }
+
+  oncdata(): void {}
+  oncomment(): void {}
+  ondeclaration(): void {}
+  onprocessinginstruction(): void {}
+
+  private startElement(): void {
+    const name = this.tagName;
+    const ends = IMPLIED_ENDS.get(name);
+    while (
+      ends !== undefined &&
+      this.open.length > 0 &&
+      ends.has(this.open[this.open.length - 1])
+    ) {
+      this.pop();
+    }
+    this.handler.open(name, this.attributes);
+    if (VOID_ELEMENTS.has(name)) {
+      this.handler.close(name);
+      return;
+    }
+    const places = this.places.get(name);
+    if (places === undefined) this.places.set(name, [this.open.length]);
+    else places.push(this.open.length);
+    this.open.push(name);
+    if (FOREIGN_ELEMENTS.has(name)) this.foreign.push(true);
+    else if (INTEGRATION_POINTS.has(name)) this.foreign.push(false);
+  }
+
+  private emptyElement(name: string): void {
+    this.handler.open(name, {});
+    this.handler.close(name);
+  }
+
+  private pop(): void {
+    const name = this.open.pop() as string;
+    this.places.get(name)?.pop();
+    this.handler.close(name);
+  }
+}
+
+/**
+ * Reads `html` into `handler` in one pass, in time linear in its size however deep it nests. A
+ * tag the document ends inside of is dropped.
+ */
+export function parseHtml(html: string, handler: HtmlHandler): void {
+  const tokenizer = new Tokenizer({ decodeEntities: true }, new TreeBuilder(html, handler));
+  tokenizer.write(html);
+  tokenizer.end();
+}
