@@ -15,10 +15,11 @@ COPY package.json package-lock.json ./
 # is complete, a plain `RUN npm ci` does the same.
 COPY .ci/run .ci/run
 RUN bash .ci/run install-deps
-COPY nest-cli.json tsconfig.json tsconfig.build.json tsconfig.migrations.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.migrations.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY console ./console
+COPY scripts ./scripts
 RUN npm run build
 
 # ---- production dependencies only -------------------------------------------------------

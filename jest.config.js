@@ -11,8 +11,13 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: __dirname,
-      // The console's pure helpers too (console/app/*.spec.ts), compiled as the service's code is.
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/console/**/*.spec.ts'],
+      // The console's pure helpers too (console/app/*.spec.ts), and the build's (scripts/), compiled
+      // as the service's code is.
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/console/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+      ],
       transform,
     },
     {

@@ -5,12 +5,13 @@ import { databaseConfig, type DatabaseConfig } from '../database/database.config
 import { DataDirectoryInUseError, EmbeddedDatabase } from '../database/embedded-database';
 
 /**
- * `npm start` runs this before it builds: when a running instance of the service holds the
- * embedded database's `DATA_DIR`, the start fails here, with the line the service itself would
- * log, and the running instance's `dist/` is left alone. Anything else (a `DATABASE_URL`, a bad
- * variable, a lock that cannot be read) is left to the service to judge once built.
+ * `npm start` runs this before it builds (scripts/build.ts): when a running instance of the
+ * service holds the embedded database's `DATA_DIR`, the start fails here, with the line the
+ * service itself would log, and the running instance's `dist/` is left alone. Anything else (a
+ * `DATABASE_URL`, a bad variable, a lock that cannot be read) is left to the service to judge
+ * once built. Answers the exit code: 1 when the directory is in use.
  */
-async function checkDataDir(): Promise<number> {
+export async function checkDataDir(): Promise<number> {
   loadEnvFile();
   let config: DatabaseConfig;
   try {
@@ -31,5 +32,3 @@ async function checkDataDir(): Promise<number> {
   }
   return 0;
 }
-
-void checkDataDir().then((code) => process.exit(code));
