@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { PageBody } from './page-fetcher';
-import type { PageSnapshot, PageStatus } from './page.types';
+import { cutText } from './page-text';
+import type { PageStatus } from './page.types';
 
 /** Lines of each kind kept per page and check, in document order. */
 export const MAX_DIFF_LINES = 50;
 export const MAX_DIFF_LINE_CHARS = 500;
-/** Past this many edits the line diff gives way to comparing the two texts' sets of lines. */
-const MAX_EDIT_LENGTH = 5_000;
+/**
+ * Past this many edits, or this long, the line diff gives way to comparing the two texts' lines
+ * as multisets, so that `added` and `removed` of any two texts cost at most 200 ms of CPU
+ * (docs/pages.md, "Page results"): each edit the diff tries costs more than the one before.
+ */
+const MAX_EDIT_LENGTH = 1_000;
+const DIFF_TIMEOUT_MS = 100;
 
 export interface PageComparison {
   status: Exclude<PageStatus, 'error'>;
@@ -32,19 +38,22 @@ export function bodyHash(answer: PageBody, selector: string | undefined): string
 }
 
 /**
- * A good fetch's text against the last good one (docs/pages.md, "Page statuses"): `new` without
- * one, `same` when equal, else `changed` with the lines that appeared and went away.
+ * A good fetch's text against the last good one's (docs/pages.md, "Page statuses"): `new`
+ * without one, `same` when equal, else `changed` with the lines that appeared and went away.
  */
-export function comparePageText(text: string, previous: PageSnapshot | null): PageComparison {
+export function comparePageText(text: string, previous: string | null): PageComparison {
   if (previous === null) return { status: 'new', added: [], removed: [] };
-  if (previous.text === text) return { status: 'same', added: [], removed: [] };
-  const { added, removed } = changedLines(previous.text, text);
+  if (previous === text) return { status: 'same', added: [], removed: [] };
+  const { added, removed } = changedLines(previous, text);
   return { status: 'changed', added: kept(added), removed: kept(removed) };
 }
 
 function changedLines(before: string, after: string): { added: string[]; removed: string[] } {
   // A final newline on both, so a last line that gains a successor is not a change of its own.
-  const parts = diffLines(`${before}\n`, `${after}\n`, { maxEditLength: MAX_EDIT_LENGTH });
+  const parts = diffLines(`${before}\n`, `${after}\n`, {
+    maxEditLength: MAX_EDIT_LENGTH,
+    timeout: DIFF_TIMEOUT_MS,
+  });
   if (parts === undefined) return setDifference(before.split('\n'), after.split('\n'));
   const added: string[] = [];
   const removed: string[] = [];
@@ -56,7 +65,10 @@ function changedLines(before: string, after: string): { added: string[]; removed
   return { added, removed };
 }
 
-/** Lines of `after` not in `before` and the reverse, counted as multisets, in document order. */
+/**
+ * Lines of `after` not in `before` and the reverse, counted as multisets, in document order:
+ * one pass over each text and a map of line counts, linear in the texts' length.
+ */
 function setDifference(before: string[], after: string[]): { added: string[]; removed: string[] } {
   const only = (lines: string[], others: string[]): string[] => {
     const counts = new Map<string, number>();
@@ -71,5 +83,5 @@ function setDifference(before: string[], after: string[]): { added: string[]; re
 }
 
 function kept(lines: string[]): string[] {
-  return lines.slice(0, MAX_DIFF_LINES).map((line) => line.slice(0, MAX_DIFF_LINE_CHARS));
+  return lines.slice(0, MAX_DIFF_LINES).map((line) => cutText(line, MAX_DIFF_LINE_CHARS));
 }

@@ -8,6 +8,7 @@ export const PageErrorForm = {
   SELECTOR_MATCHED_NOTHING: 'selector matched nothing',
   NO_TEXT: 'no text',
   BOT_CHECK: 'blocked by a bot check',
+  TOO_COMPLEX: 'too complex',
 } as const;
 
 export function httpStatusError(status: number): string {

@@ -1,5 +1,13 @@
 import type { PageResult } from './page.types';
 
+/** A page's `final_url` is cut to this many characters, as long as a page's own `url` may be. */
+export const MAX_FINAL_URL_CHARS = 2_048;
+/**
+ * A page's `page_results` entry is at most this many bytes of JSON, as the API shows it
+ * (docs/pages.md, "Page results").
+ */
+export const MAX_PAGE_RESULT_BYTES = 64_000;
+
 /** One entry of an execution's `page_results` (docs/pages.md, "Page results"). */
 export interface PageResultLine {
   url: string;
@@ -25,6 +33,33 @@ export function pageResultLine(result: PageResult): PageResultLine {
     removed: result.removed,
     fetched_at: result.fetchedAt.toISOString(),
   };
+}
+
+/**
+ * `result` with as many of its `added` and `removed` lines as keep its entry within
+ * MAX_PAGE_RESULT_BYTES: taken in turn (the first added line, the first removed line, the
+ * second added line, ...) until one does not fit, which is dropped with every line after it.
+ */
+export function withinEntryBound(result: PageResult): PageResult {
+  if (jsonBytes(pageResultLine(result)) <= MAX_PAGE_RESULT_BYTES) return result;
+  const kept: Pick<PageResult, 'added' | 'removed'> = { added: [], removed: [] };
+  // Each line costs its JSON and a comma (one too many per list: a margin of two bytes).
+  let bytes = jsonBytes(pageResultLine({ ...result, ...kept }));
+  const lines = Math.max(result.added.length, result.removed.length);
+  for (let index = 0; index < lines; index++) {
+    for (const kind of ['added', 'removed'] as const) {
+      const line = result[kind][index];
+      if (line === undefined) continue;
+      bytes += jsonBytes(line) + 1;
+      if (bytes > MAX_PAGE_RESULT_BYTES) return { ...result, ...kept };
+      kept[kind].push(line);
+    }
+  }
+  return { ...result, ...kept };
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
 }
 
 /** A page's text as a model reads it: at most `maxChars`, the rest cut with a note. */

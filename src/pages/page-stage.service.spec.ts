@@ -1,7 +1,10 @@
+import { PinoLogger } from 'nestjs-pino';
 import { bodyHash, contentHash } from './page-comparison';
 import { Clock } from '../common/clock/clock';
 import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { PageFetcher, type PageFetchResult } from './page-fetcher';
+import { PageReader } from './page-reader';
+import { pageResultLine } from './page-result-line';
 import {
   LATEST_START_MS,
   PageStage,
@@ -9,27 +12,30 @@ import {
   PAGES_PER_USER_AT_ONCE,
   pageResult,
 } from './page-stage.service';
+import type { PageSnapshot, PageTarget } from './page.types';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
 const snapshot = { text: 'old', title: 'Old', contentHash: contentHash('old'), etag: '"1"' };
 const htmlBody = (markup: string) => ({ contentType: 'text/html', body: Buffer.from(markup) });
 
+/** Reads on one thread: the stage's tests below fetch no body, so start none. */
+const reader = new PageReader({ threads: 1, deadlineMs: 2_000 }, new PinoLogger({}));
+afterAll(() => reader.onApplicationShutdown());
+
 describe('pageResult', () => {
-  it('should read a body, compare it and keep its validators', () => {
-    const result = pageResult(
-      page,
-      snapshot,
-      {
-        kind: 'body',
-        httpStatus: 200,
-        finalUrl: 'https://e.example/b',
-        etag: '"2"',
-        ...htmlBody('<title>T</title><p>new</p>'),
-      },
-      at,
-    );
-    expect(result).toEqual({
+  const result = (target: PageTarget, last: PageSnapshot | null, fetched: PageFetchResult) =>
+    pageResult(target, last, fetched, at, reader);
+
+  it('should read a body, compare it and keep its validators', async () => {
+    const read = await result(page, snapshot, {
+      kind: 'body',
+      httpStatus: 200,
+      finalUrl: 'https://e.example/b',
+      etag: '"2"',
+      ...htmlBody('<title>T</title><p>new</p>'),
+    });
+    expect(read).toEqual({
       url: 'https://e.example/',
       finalUrl: 'https://e.example/b',
       status: 'changed',
@@ -47,84 +53,122 @@ describe('pageResult', () => {
     });
   });
 
-  it('should take a body equal to the last good one, with its type and selector, as the same text without reading it', () => {
+  it('should take a body equal to the last good one, with its type and selector, as the same text without reading it', async () => {
     const body = htmlBody('<title>T</title><p>new</p>');
     const last = { ...snapshot, bodyHash: bodyHash(body, undefined) };
     const answer = { kind: 'body' as const, httpStatus: 200, finalUrl: page.url, ...body };
-    expect(pageResult(page, last, { ...answer, etag: '"3"' }, at)).toMatchObject({
-      status: 'same',
-      httpStatus: 200,
-      title: 'Old',
-      text: 'old',
-      contentHash: snapshot.contentHash,
-      etag: '"3"',
-      bodyHash: last.bodyHash,
-    });
-    const selected = pageResult({ ...page, selector: 'p' }, last, answer, at);
-    const retyped = pageResult(page, last, { ...answer, charset: 'latin1' }, at);
-    expect([selected, retyped].map((result) => [result.status, result.text])).toEqual([
+    const unread = jest.spyOn(reader, 'read');
+    try {
+      expect(await result(page, last, { ...answer, etag: '"3"' })).toMatchObject({
+        status: 'same',
+        httpStatus: 200,
+        title: 'Old',
+        text: 'old',
+        contentHash: snapshot.contentHash,
+        etag: '"3"',
+        bodyHash: last.bodyHash,
+      });
+      expect(unread).not.toHaveBeenCalled();
+    } finally {
+      unread.mockRestore();
+    }
+    const selected = await result({ ...page, selector: 'p' }, last, answer);
+    const retyped = await result(page, last, { ...answer, charset: 'latin1' });
+    expect([selected, retyped].map((read) => [read.status, read.text])).toEqual([
       ['changed', 'new'],
       ['changed', 'new'],
     ]);
   });
 
-  it('should carry the snapshot for a 304 and call a 304 without one an error', () => {
+  it('should carry the snapshot for a 304 and call a 304 without one an error', async () => {
     const notModified = {
       kind: 'not_modified' as const,
       httpStatus: 304 as const,
       finalUrl: page.url,
     };
-    expect(pageResult(page, snapshot, notModified, at)).toMatchObject({
+    expect(await result(page, snapshot, notModified)).toMatchObject({
       status: 'same',
       httpStatus: 304,
       title: 'Old',
       text: 'old',
       etag: '"1"',
     });
-    expect(pageResult(page, null, notModified, at)).toMatchObject({
+    expect(await result(page, null, notModified)).toMatchObject({
       status: 'error',
       error: 'HTTP 304',
     });
   });
 
-  it('should call an error answer that is a bot check blocked, and keep other errors as they are', () => {
+  it('should call an error answer that is a bot check blocked, and keep other errors as they are', async () => {
     const error = (markup: string) =>
-      pageResult(
-        page,
-        snapshot,
-        {
-          kind: 'error',
-          error: 'HTTP 503',
-          httpStatus: 503,
-          finalUrl: page.url,
-          answer: htmlBody(markup),
-        },
-        at,
-      );
-    expect(error('<title>Just a moment...</title>')).toMatchObject({
+      result(page, snapshot, {
+        kind: 'error',
+        error: 'HTTP 503',
+        httpStatus: 503,
+        finalUrl: page.url,
+        answer: htmlBody(markup),
+      });
+    expect(await error('<title>Just a moment...</title>')).toMatchObject({
       status: 'error',
       error: 'blocked by a bot check',
       httpStatus: 503,
       text: null,
     });
-    expect(error('<p>Service unavailable</p>')).toMatchObject({
+    expect(await error('<p>Service unavailable</p>')).toMatchObject({
       status: 'error',
       error: 'HTTP 503',
     });
   });
 
-  it('should call a page whose selector matches nothing an error', () => {
-    const result = pageResult(
-      { ...page, selector: '.price' },
-      null,
-      { kind: 'body', httpStatus: 200, finalUrl: page.url, ...htmlBody('<p>x</p>') },
-      at,
-    );
-    expect(result).toMatchObject({
+  it('should call a page whose selector matches nothing an error', async () => {
+    const read = await result({ ...page, selector: '.price' }, null, {
+      kind: 'body',
+      httpStatus: 200,
+      finalUrl: page.url,
+      ...htmlBody('<p>x</p>'),
+    });
+    expect(read).toMatchObject({
       status: 'error',
       error: 'selector matched nothing',
       httpStatus: 200,
     });
+  });
+
+  it('should cut a final_url to 2,048 characters and a carried title to 300', async () => {
+    const finalUrl = `https://e.example/${'a'.repeat(5_000)}`;
+    const read = await result(
+      page,
+      { ...snapshot, title: 'T'.repeat(1_000) },
+      {
+        kind: 'not_modified',
+        httpStatus: 304,
+        finalUrl,
+      },
+    );
+    expect([read.finalUrl, read.title]).toEqual([finalUrl.slice(0, 2_048), 'T'.repeat(300)]);
+  });
+
+  it('should keep a page_results entry within 64 kB, cutting its added and removed lines in turn', async () => {
+    // 50 lines of each kind, each 500 control characters that JSON writes as six bytes apiece.
+    const lines = (mark: string) =>
+      Array.from({ length: 50 }, (_, n) => `${mark}${n} ${'\u0001'.repeat(500)}`).join('\n');
+    const read = await result(
+      page,
+      { ...snapshot, text: lines('old') },
+      {
+        kind: 'body',
+        httpStatus: 200,
+        finalUrl: page.url,
+        contentType: 'text/plain',
+        body: Buffer.from(lines('new')),
+      },
+    );
+    const entry = Buffer.byteLength(JSON.stringify(pageResultLine(read)));
+    expect(entry).toBeLessThanOrEqual(64_000);
+    expect(entry).toBeGreaterThan(60_000);
+    expect(read.added.length - read.removed.length).toBeGreaterThanOrEqual(0);
+    expect(read.added.length - read.removed.length).toBeLessThanOrEqual(1);
+    expect([read.added[0].slice(0, 5), read.removed[0].slice(0, 5)]).toEqual(['new0 ', 'old0 ']);
   });
 });
 
@@ -157,7 +201,7 @@ describe('PageStage', () => {
 
   it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts and users', async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock());
+    const stage = new PageStage(fetcher, new Clock(), reader);
     const reads = ['a', 'b', 'c'].map((user) =>
       stage.readPages(user, spread(user, PAGES_AT_ONCE), new Map()),
     );
@@ -171,7 +215,7 @@ describe('PageStage', () => {
 
   it("should read at most PAGES_PER_USER_AT_ONCE of one user's pages at once, and another user's as soon as a slot frees", async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock());
+    const stage = new PageStage(fetcher, new Clock(), reader);
     const many = stage.readPages('many', spread('many', 100), new Map());
     await new Promise((resolve) => setImmediate(resolve));
     expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
@@ -191,7 +235,7 @@ describe('PageStage', () => {
     jest.useFakeTimers();
     try {
       const fetcher = new HeldFetcher();
-      const stage = new PageStage(fetcher, new Clock());
+      const stage = new PageStage(fetcher, new Clock(), reader);
       const held = Promise.all(
         ['a', 'b'].map((user) =>
           stage.readPages(user, spread(user, PAGES_PER_USER_AT_ONCE), new Map()),

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { bodyHash, comparePageText, contentHash } from './page-comparison';
+import { bodyHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
+import type { PageRead } from './page-read';
+import { PageReader } from './page-reader';
+import { MAX_FINAL_URL_CHARS, withinEntryBound } from './page-result-line';
 import { PageSlots } from './page-slots';
 import {
   PAGE_FETCH_TIMEOUT_MS,
@@ -9,7 +12,7 @@ import {
   WORST_CASE_PAGES_MS,
   type PageFetchResult,
 } from './page-fetcher';
-import { isBotCheckAnswer, readPageText } from './page-text';
+import { cutText, MAX_TITLE_CHARS } from './page-text';
 import type { PageResult, PageSnapshot, PageTarget } from './page.types';
 
 /** Fetches of one host at a time in one instance. */
@@ -52,6 +55,7 @@ export class PageStage {
   constructor(
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
+    private readonly reader: PageReader,
   ) {}
 
   /** The pages of a task (or a preview) of user `userId`. */
@@ -79,11 +83,10 @@ export class PageStage {
     const giveUp = {
       at: startBy,
       answer: () =>
-        pageResult(
-          page,
-          snapshot,
-          { kind: 'error', error: PageErrorForm.TIMED_OUT },
-          this.clock.now(),
+        failedPage(
+          { url: page.url, finalUrl: null, fetchedAt: this.clock.now() },
+          PageErrorForm.TIMED_OUT,
+          null,
         ),
     };
     return this.slots.run(
@@ -91,22 +94,23 @@ export class PageStage {
       new URL(page.url).hostname,
       async () => {
         const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
-        return pageResult(page, snapshot, fetched, this.clock.now());
+        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
       },
       giveUp,
     );
   }
 }
 
-/** What one fetch means for a page (docs/pages.md, "Page statuses"). */
-export function pageResult(
-  page: PageTarget,
-  snapshot: PageSnapshot | null,
-  fetched: PageFetchResult,
-  fetchedAt: Date,
+/** What every result of a page says: which page, where it ended up, and when. */
+type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt'>;
+
+/** A page that could not be read, with the short fixed form of why. */
+export function failedPage(
+  base: PageResultBase,
+  error: string,
+  httpStatus: number | null,
 ): PageResult {
-  const base = { url: page.url, finalUrl: fetched.finalUrl ?? null, fetchedAt };
-  const failed = (error: string, httpStatus: number | null): PageResult => ({
+  return {
     ...base,
     status: 'error',
     httpStatus,
@@ -119,7 +123,24 @@ export function pageResult(
     etag: null,
     lastModified: null,
     bodyHash: null,
-  });
+  };
+}
+
+/**
+ * What one fetch means for a page (docs/pages.md, "Page statuses"). Its body (or an error
+ * answer's, for a bot check) is read by `reader`, off the event loop, unless it is byte for byte
+ * the body the last good text was read from.
+ */
+export async function pageResult(
+  page: PageTarget,
+  snapshot: PageSnapshot | null,
+  fetched: PageFetchResult,
+  fetchedAt: Date,
+  reader: PageReader,
+): Promise<PageResult> {
+  const finalUrl =
+    fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
+  const base = { url: page.url, finalUrl, fetchedAt };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,
@@ -128,7 +149,8 @@ export function pageResult(
     ...base,
     ...answer,
     status: 'same',
-    title: last.title,
+    // Kept before titles were cut, a snapshot's may be longer.
+    title: last.title === null ? null : cutText(last.title, MAX_TITLE_CHARS),
     error: null,
     added: [],
     removed: [],
@@ -136,12 +158,24 @@ export function pageResult(
     contentHash: last.contentHash,
   });
   if (fetched.kind === 'error') {
-    const botCheck = fetched.answer !== undefined && isBotCheckAnswer(fetched.answer);
-    return failed(botCheck ? PageErrorForm.BOT_CHECK : fetched.error, fetched.httpStatus ?? null);
+    const { answer, error } = fetched;
+    const read: PageRead =
+      answer === undefined
+        ? { kind: 'error', error }
+        : await reader.read(
+            {
+              kind: 'error answer',
+              contentType: answer.contentType,
+              charset: answer.charset,
+              error,
+            },
+            answer.body,
+          );
+    return failedPage(base, read.kind === 'error' ? read.error : error, fetched.httpStatus ?? null);
   }
   if (fetched.kind === 'not_modified') {
     // Only a conditional request earns a 304, and only a snapshot gives one its validators.
-    if (snapshot === null) return failed(httpStatusError(304), 304);
+    if (snapshot === null) return failedPage(base, httpStatusError(304), 304);
     return unchanged(snapshot, {
       httpStatus: 304,
       etag: snapshot.etag ?? null,
@@ -158,15 +192,26 @@ export function pageResult(
   // The body the last good text was read from, byte for byte: the same text, not read again.
   if (snapshot !== null && snapshot.bodyHash === validators.bodyHash)
     return unchanged(snapshot, validators);
-  const read = readPageText(fetched, page.selector);
-  if (read.kind === 'error') return failed(read.error, fetched.httpStatus);
-  return {
+  const read = await reader.read(
+    {
+      kind: 'page',
+      contentType: fetched.contentType,
+      charset: fetched.charset,
+      selector: page.selector,
+      previousText: snapshot?.text ?? null,
+    },
+    fetched.body,
+  );
+  if (read.kind === 'error') return failedPage(base, read.error, fetched.httpStatus);
+  return withinEntryBound({
     ...base,
-    ...comparePageText(read.text, snapshot),
     ...validators,
+    status: read.status,
     title: read.title,
     error: null,
+    added: read.added,
+    removed: read.removed,
     text: read.text,
-    contentHash: contentHash(read.text),
-  };
+    contentHash: read.contentHash,
+  });
 }

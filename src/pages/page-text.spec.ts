@@ -1,4 +1,4 @@
-import { readPageText, isBotCheckAnswer, MAX_TEXT_CHARS } from './page-text';
+import { readPageText, isBotCheckAnswer, MAX_JSON_DEPTH, MAX_TEXT_CHARS } from './page-text';
 
 const html = (markup: string, charset?: string) => ({
   contentType: 'text/html',
@@ -126,5 +126,52 @@ z</pre><p>   </p></body></html>`),
     expect(
       isBotCheckAnswer({ contentType: 'application/json', body: Buffer.from('"h-captcha"') }),
     ).toBe(false);
+  });
+});
+
+describe('readPageText bounds', () => {
+  const json = (source: string) => ({ contentType: 'application/json', body: Buffer.from(source) });
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('should cut a title of 4 MB to 300 characters, never in half a surrogate pair', () => {
+    const long = readPageText(html(`<title>${'t'.repeat(4_000_000)}</title><p>x</p>`));
+    const astral = readPageText(html(`<title>${'t'.repeat(299)}\u{1F600}</title><p>x</p>`));
+    expect(long.kind === 'text' && long.title).toBe('t'.repeat(300));
+    expect(astral.kind === 'text' && astral.title).toBe('t'.repeat(299));
+  });
+
+  it('should read a NUL in the text and the title as U+FFFD', () => {
+    expect(readPageText(html('<title>a\u0000b</title><p>c\u0000d</p>'))).toEqual({
+      kind: 'text',
+      text: 'c\uFFFDd',
+      title: 'a\uFFFDb',
+    });
+    expect(readPageText({ contentType: 'text/plain', body: Buffer.from('e\u0000f') })).toEqual({
+      kind: 'text',
+      text: 'e\uFFFDf',
+      title: null,
+    });
+  });
+
+  it('should read JSON nested to the limit and call deeper JSON too complex, without recursion', () => {
+    const deepest = readPageText(json(nested(MAX_JSON_DEPTH)));
+    expect(deepest.kind === 'text' && deepest.text.startsWith('[\n  [\n    [')).toBe(true);
+    expect(readPageText(json(nested(MAX_JSON_DEPTH + 1)))).toEqual({
+      kind: 'error',
+      error: 'too complex',
+    });
+    expect(readPageText(json(nested(100_000)))).toEqual({ kind: 'error', error: 'too complex' });
+  });
+
+  it('should keep a key named __proto__ as a key', () => {
+    expect(readPageText(json('{"z":1,"__proto__":{"b":2,"a":1}}'))).toMatchObject({
+      text: '{\n  "__proto__": {\n    "a": 1,\n    "b": 2\n  },\n  "z": 1\n}',
+    });
+  });
+
+  it('should read an error answer for a bot check from its first 64 kB only', () => {
+    const marker = '<div class="cf-turnstile"></div>';
+    expect(isBotCheckAnswer(html(`${' '.repeat(63_000)}${marker}`))).toBe(true);
+    expect(isBotCheckAnswer(html(`${' '.repeat(64_000)}${marker}`))).toBe(false);
   });
 });

@@ -5,6 +5,15 @@ import type { PageBody } from './page-fetcher';
 
 /** At most this many characters of a page's text are kept. */
 export const MAX_TEXT_CHARS = 100_000;
+/** At most this many characters of a page's title are kept. */
+export const MAX_TITLE_CHARS = 300;
+/** An error answer is read for a bot check from this many bytes at its start, no more. */
+export const BOT_CHECK_BYTES = 64_000;
+/**
+ * JSON nested deeper than this is `too complex`: V8 serialises JSON by recursion, which a few
+ * thousand levels take past the stack.
+ */
+export const MAX_JSON_DEPTH = 1_000;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const BOT_CHECK_TITLES = new Set(['Just a moment...', 'Attention Required! | Cloudflare']);
 const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 'h-captcha'];
@@ -30,15 +39,19 @@ export function readPageText(answer: PageBody, selector?: string): PageText {
     return kept(decodeText(answer.body, answer.charset).replace(/\r\n?/g, '\n'), null);
   }
   if (answer.contentType === 'application/json' || answer.contentType.endsWith('+json')) {
-    return kept(canonicalJson(decodeText(answer.body, answer.charset)), null);
+    const json = canonicalJson(decodeText(answer.body, answer.charset));
+    return json === null ? { kind: 'error', error: PageErrorForm.TOO_COMPLEX } : kept(json, null);
   }
   return { kind: 'error', error: unsupportedContentTypeError(answer.contentType) };
 }
 
-/** Whether an answer (of any status) is a bot check rather than the page. */
+/**
+ * Whether an answer (of any status) is a bot check rather than the page, read from its first
+ * BOT_CHECK_BYTES: a challenge is small, and an error answer is no page worth reading whole.
+ */
 export function isBotCheckAnswer(answer: PageBody): boolean {
   if (!HTML_TYPES.has(answer.contentType)) return false;
-  const { source, page } = readHtml(answer);
+  const { source, page } = readHtml({ ...answer, body: answer.body.subarray(0, BOT_CHECK_BYTES) });
   return isBotCheck(source, page);
 }
 
@@ -60,9 +73,14 @@ function kept(text: string, title: string | null): PageText {
   if (text.trim() === '') return { kind: 'error', error: PageErrorForm.NO_TEXT };
   return {
     kind: 'text',
-    text: detached(cut(text)),
-    title: title === null ? null : detached(title),
+    text: detached(storable(cutText(text, MAX_TEXT_CHARS))),
+    title: title === null ? null : detached(storable(cutText(title, MAX_TITLE_CHARS))),
   };
+}
+
+/** U+0000 as U+FFFD: PostgreSQL's text refuses NUL, and a page's text is stored. */
+function storable(text: string): string {
+  return text.replaceAll('\0', '\uFFFD');
 }
 
 /**
@@ -74,20 +92,21 @@ function detached(text: string): string {
   return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
-/** At most MAX_TEXT_CHARS, never ending in half a surrogate pair. */
-function cut(text: string): string {
-  if (text.length <= MAX_TEXT_CHARS) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[MAX_TEXT_CHARS - 1])
-    ? MAX_TEXT_CHARS - 1
-    : MAX_TEXT_CHARS;
+/** At most `maxChars` characters of `text`, never ending in half a surrogate pair. */
+export function cutText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[maxChars - 1]) ? maxChars - 1 : maxChars;
   return text.slice(0, end);
 }
 
 /**
  * JSON with its keys sorted and a two-space indent, so a reordered object reads the same; a
- * body that does not parse is kept as it came.
+ * body that does not parse is kept as it came; null for JSON nested deeper than MAX_JSON_DEPTH,
+ * found before parsing: V8 parses deep JSON in one go that a reading thread's deadline cannot
+ * stop (it ends the thread only once the parse is done), and 5 MB can nest 2,500,000 arrays.
  */
-function canonicalJson(source: string): string {
+function canonicalJson(source: string): string | null {
+  if (nestsTooDeep(source)) return null;
   let value: unknown;
   try {
     value = JSON.parse(source);
@@ -97,6 +116,33 @@ function canonicalJson(source: string): string {
   return JSON.stringify(sortedKeys(value), null, 2);
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENING = new Set([0x5b, 0x7b]); // [ {
+const CLOSING = new Set([0x5d, 0x7d]); // ] }
+
+/** Whether `source` nests arrays and objects deeper than MAX_JSON_DEPTH, strings aside. */
+function nestsTooDeep(source: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < source.length; index++) {
+    const code = source.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (OPENING.has(code)) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) return true;
+    } else if (CLOSING.has(code)) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/** Recursive, so only for JSON no deeper than MAX_JSON_DEPTH. */
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (value === null || typeof value !== 'object') return value;

@@ -7,8 +7,15 @@ import {
   PageFetcher,
   type PageFetchOptions,
 } from './page-fetcher';
-import { PageStage } from './page-stage.service';
+import {
+  PAGE_READER_OPTIONS,
+  PageReader,
+  readingThreads,
+  type PageReaderOptions,
+} from './page-reader';
+import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
 import { PageTargetsValidator } from './page-targets.validator';
+import { pagesConfig, type PagesConfig } from './pages.config';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
 export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageFetchOptions {
@@ -18,14 +25,21 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
   };
 }
 
+/** A reading thread for each page read at once, as the cores allow, and `PAGE_READ_CPU_MS`. */
+export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageReaderOptions {
+  return { threads: readingThreads(PAGES_AT_ONCE), deadlineMs: pages.readCpuMs };
+}
+
 /**
- * Page monitors (docs/pages.md): the page stage of a check and the validation of `pages` and
- * `page_rule`. Needs the global outbound client, clock and configuration.
+ * Page monitors (docs/pages.md): the page stage of a check, its pages read on a pool of
+ * threads, and the validation of `pages` and `page_rule`. Needs the global outbound client, clock and configuration.
  */
 @Module({
   providers: [
     { provide: PAGE_FETCH_OPTIONS, useFactory: pageFetchOptions, inject: [serverConfig.token] },
     PageFetcher,
+    { provide: PAGE_READER_OPTIONS, useFactory: pageReaderOptions, inject: [pagesConfig.token] },
+    PageReader,
     PageStage,
     PageTargetsValidator,
   ],

@@ -1,0 +1,21 @@
+import type { MessagePort } from 'node:worker_threads';
+import { readPage, type PageRead, type PageReadRequest } from './page-read';
+
+/** A read as it crosses to a reading thread. */
+export interface PageReadTask {
+  request: PageReadRequest;
+  /** The body's bytes, moved to the thread. */
+  body: Uint8Array;
+  /** Told when the read starts: the page's deadline counts from then. */
+  started: MessagePort;
+}
+
+/**
+ * A reading thread's task (docs/pages.md, "Reading off the event loop"): says that it starts,
+ * then reads the page.
+ */
+export default function readPageInThread({ request, body, started }: PageReadTask): PageRead {
+  started.postMessage(null);
+  started.close();
+  return readPage(request, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+}

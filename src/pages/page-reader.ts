@@ -1,0 +1,101 @@
+import { availableParallelism } from 'node:os';
+import { extname, join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { Piscina } from 'piscina';
+import { PageErrorForm } from './page-errors';
+import type { PageRead, PageReadRequest } from './page-read';
+import type { PageReadTask } from './page-read.worker';
+
+export const PAGE_READER_OPTIONS = Symbol('page reader options');
+
+export interface PageReaderOptions {
+  /** Reading threads at most. */
+  threads: number;
+  /** `PAGE_READ_CPU_MS`: how long one read may take once a thread starts it. */
+  deadlineMs: number;
+}
+
+/** A reading thread ends after this long without a page to read. */
+const IDLE_THREAD_MS = 60_000;
+
+/**
+ * Threads enough for `pagesAtOnce` pages read at once on this machine's cores: no more than one
+ * a core (more would only share them) nor one a page, and at least one.
+ */
+export function readingThreads(pagesAtOnce: number): number {
+  return Math.max(1, Math.min(pagesAtOnce, availableParallelism()));
+}
+
+/**
+ * The reading thread's file beside this one: JavaScript once built; under ts-node and Jest, the
+ * TypeScript source, which a thread reads with ts-node registered (a thread has its own module
+ * loader, without its parent's hooks).
+ */
+function workerFile(): { filename: string; execArgv?: string[] } {
+  const extension = extname(__filename);
+  const filename = join(__dirname, `page-read.worker${extension}`);
+  if (extension !== '.ts') return { filename };
+  return { filename, execArgv: ['--require', require.resolve('ts-node/register/transpile-only')] };
+}
+
+/**
+ * Reads pages on a pool of threads, off the event loop that serves requests and runs
+ * deliveries (docs/pages.md, "Reading off the event loop"). A read still running
+ * `deadlineMs` after its thread started it is stopped (the thread is ended and replaced) and the
+ * page is `too complex`: nothing waits on a stalled read. Threads start with the first read and
+ * end when idle; the pool closes when the application shuts down, after the checks that read
+ * through it have stopped.
+ */
+@Injectable()
+export class PageReader implements OnApplicationShutdown {
+  private readonly pool: Piscina<PageReadTask, PageRead>;
+
+  constructor(
+    @Inject(PAGE_READER_OPTIONS) private readonly options: PageReaderOptions,
+    @InjectPinoLogger(PageReader.name) logger: PinoLogger,
+  ) {
+    this.pool = new Piscina({
+      ...workerFile(),
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: IDLE_THREAD_MS,
+    });
+    // A thread that fails with no read in hand; one with a read fails that read instead.
+    this.pool.on('error', (error: unknown) =>
+      logger.warn({ err: error }, 'A page reading thread failed'),
+    );
+  }
+
+  /** Reads `body` as `request` says, on a thread, within the deadline. */
+  async read(request: PageReadRequest, body: Buffer): Promise<PageRead> {
+    // One copy, which the thread then owns: the fetch's Buffer may share its memory with others.
+    const bytes = new Uint8Array(body);
+    const { port1: started, port2 } = new MessageChannel();
+    const deadline = new AbortController();
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    started.once('message', () => {
+      if (!done) timer = setTimeout(() => deadline.abort(), this.options.deadlineMs);
+    });
+    try {
+      return await this.pool.run(
+        { request, body: bytes, started: port2 },
+        { transferList: [bytes.buffer, port2], signal: deadline.signal },
+      );
+    } catch (error) {
+      if (deadline.signal.aborted) return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
+      throw error;
+    } finally {
+      done = true;
+      clearTimeout(timer);
+      started.close();
+    }
+  }
+
+  /** Lets the reads under way finish (each within its deadline), then ends the threads. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}
