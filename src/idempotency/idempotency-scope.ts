@@ -38,7 +38,7 @@ export class IdempotencyScope {
 
   /**
    * Keeps `answer` in the transaction of `manager`, as `kept` when the stored form differs from
-   * what is sent (a webhook's signing secret is not stored). An answer over 64 kB is not kept.
+   * what is sent (no credential is stored: `withoutCredentials`). An answer over 64 kB is not kept.
    */
   async keepAnswer(manager: EntityManager, answer: unknown, kept: unknown = answer): Promise<void> {
     const key = held.getStore();

@@ -3,6 +3,12 @@
 /** A task watches at most this many pages. */
 export const MAX_PAGES = 10;
 
+/**
+ * The fields of a page that hold credentials (cookies, tokens), shown to the task's owner only
+ * and never stored a second time: an `Idempotency-Key`'s kept answer holds null for each.
+ */
+export const PAGE_CREDENTIALS = ['headers'] as const;
+
 /** A page a task watches, as validated when saved. */
 export interface PageTarget {
   url: string;

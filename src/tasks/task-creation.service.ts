@@ -7,7 +7,7 @@ import { SearchProvider } from '../search/search-provider';
 import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
-import { toTaskResponse, withoutSigningSecrets, type CreatedTaskResponse } from './task.mapper';
+import { keptTaskAnswer, toTaskResponse, type CreatedTaskResponse } from './task.mapper';
 import { TasksService, type FirstRun } from './tasks.service';
 
 /**
@@ -50,7 +50,7 @@ export class TaskCreationService {
     };
     const keepAnswer = async (manager: EntityManager, task: TaskEntity): Promise<void> => {
       const sent = answer(task);
-      await this.idempotency.keepAnswer(manager, sent, withoutSigningSecrets(sent));
+      await this.idempotency.keepAnswer(manager, sent, keptTaskAnswer(sent));
     };
     const task = await this.tasks.create(
       caller,

@@ -15,9 +15,9 @@ import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import {
+  keptTaskAnswer,
   toTaskResponse,
   withoutHeaders,
-  withoutSigningSecrets,
   type TaskResponse,
 } from './task.mapper';
 import { TaskRepository } from './task.repository';
@@ -117,7 +117,7 @@ export class TaskSharingService {
       });
       if (!ownTask) await this.tasks.countSubscriber(manager, source.id, caller.id);
       const answer = toTaskResponse(created, 'owner');
-      await this.idempotency.keepAnswer(manager, answer, withoutSigningSecrets(answer));
+      await this.idempotency.keepAnswer(manager, answer, keptTaskAnswer(answer));
       return answer;
     });
   }

@@ -19,9 +19,13 @@ import {
 } from './dto/alert-fields.dto';
 import { NotificationsProperty } from './dto/notification-config.dto';
 import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './dto/page-fields.dto';
-import type { PageRule, PageTarget } from '../pages/page.types';
+import { PAGE_CREDENTIALS, type PageRule, type PageTarget } from '../pages/page.types';
 import type { EvidenceRule } from './evidence-rule';
-import type { NotificationConfig } from '../notifications/channels/channel-registry';
+import { withoutCredentials } from '../idempotency/kept-answer';
+import {
+  CHANNEL_CREDENTIALS,
+  type NotificationConfig,
+} from '../notifications/channels/channel-registry';
 import type { NotifyBehavior } from '../search/search.types';
 import type { TaskEntity } from './task.entity';
 import type { TaskState } from './task-state';
@@ -193,14 +197,18 @@ export function toTaskResponse(
 }
 
 /**
- * A task answer as an `Idempotency-Key` keeps it: a webhook's signing secret is not stored a
- * second time, so a replayed answer has `secret: null` (docs/api.md, "Idempotency-Key").
+ * A task answer as an `Idempotency-Key` keeps it: no credential is stored a second time, so a
+ * replayed answer has null for each that its notification configs and pages hold, as their
+ * definitions name them (`credentials` of each channel, `PAGE_CREDENTIALS`): a webhook's
+ * `secret` and `headers`, an ntfy `token`, a Telegram `bot_token`, a page's `headers`
+ * (docs/api.md, "Idempotency-Key").
  */
-export function withoutSigningSecrets(answer: TaskResponse): unknown {
+export function keptTaskAnswer(answer: TaskResponse): unknown {
   return {
     ...answer,
+    pages: answer.pages?.map((page) => withoutCredentials(page, PAGE_CREDENTIALS)) ?? null,
     notifications: answer.notifications.map((config) =>
-      config.type === 'webhook' ? { ...config, secret: null } : config,
+      withoutCredentials(config, CHANNEL_CREDENTIALS.get(config.type) ?? []),
     ),
   };
 }

@@ -265,26 +265,60 @@ describe('Idempotency-Key on create, execute and fork', () => {
     expect(again.body.id).not.toBe(first.body.id);
   });
 
-  it('should keep no webhook signing secret: a replay shows it null, GET still shows it', async () => {
-    const hook = { type: 'webhook', url: 'http://127.0.0.1:9/signed' };
-    const body = { search_query: uniqueQuery('signed'), state: 'paused', notifications: [hook] };
+  it('should keep no credential: a replay shows each null, GET still shows them', async () => {
+    const credentials = {
+      hookHeader: `hook-${uniqueQuery('h').replace(/\W/g, '')}`,
+      ntfyToken: `tk_${uniqueQuery('n').replace(/\W/g, '')}`,
+      botToken: `123456789:${uniqueQuery('b').replace(/\W/g, '')}`,
+      cookie: `session-${uniqueQuery('c').replace(/\W/g, '')}`,
+    };
+    const body = {
+      search_query: uniqueQuery('signed'),
+      state: 'paused',
+      notifications: [
+        {
+          type: 'webhook',
+          url: 'http://127.0.0.1:9/signed',
+          headers: { 'X-Hook-Key': credentials.hookHeader },
+        },
+        { type: 'ntfy', url: 'http://127.0.0.1:9/topic', token: credentials.ntfyToken },
+        { type: 'telegram', chat_id: '-1001234567890', bot_token: credentials.botToken },
+        { type: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' },
+      ],
+      pages: [
+        { url: 'http://127.0.0.1:9/page', headers: { Cookie: credentials.cookie } },
+        { url: 'http://127.0.0.1:9/other' },
+      ],
+    };
     const key = nextKey();
     const first = await create(testApp, user, key, body);
     expect(first.status).toBe(200);
-    const secret = (first.body as { notifications: Array<{ secret: string }> }).notifications[0]
-      .secret;
-    expect(secret).toMatch(/^whsec_/);
+    const [webhook, ntfy, telegram, slack] = first.body.notifications as Array<
+      Record<string, unknown>
+    >;
+    expect(webhook.secret).toMatch(/^whsec_/);
     const replayed = await create(testApp, user, key, body);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.body).toEqual({
       ...first.body,
-      notifications: [{ ...first.body.notifications[0], secret: null }],
+      notifications: [
+        { ...webhook, secret: null, headers: null },
+        { ...ntfy, token: null },
+        { ...telegram, bot_token: null },
+        slack,
+      ],
+      pages: [{ url: body.pages[0].url, headers: null }, body.pages[1]],
     });
-    expect(await keptBody(user, key)).not.toContain('whsec_');
+    const kept = await keptBody(user, key);
+    expect(kept).not.toContain('whsec_');
+    for (const credential of Object.values(credentials)) expect(kept).not.toContain(credential);
     const shown = await testApp.http
       .get(`/api/v1/tasks/${first.body.id}`)
       .set('Authorization', user.auth);
-    expect(shown.body.notifications[0].secret).toBe(secret);
+    expect(shown.body).toMatchObject({
+      notifications: first.body.notifications as unknown,
+      pages: body.pages,
+    });
 
     // The owner's fork gets a secret of its own: shown once, not kept either.
     const forkKey = nextKey();
@@ -299,8 +333,10 @@ describe('Idempotency-Key on create, execute and fork', () => {
     const forkedAgain = await fork();
     expect(forkedAgain.headers['idempotent-replayed']).toBe('true');
     expect(forkedAgain.body.id).toBe(forked.body.id);
-    expect(forkedAgain.body.notifications[0].secret).toBeNull();
-    expect(await keptBody(user, forkKey)).not.toContain('whsec_');
+    expect(forkedAgain.body.notifications[0]).toMatchObject({ secret: null, headers: null });
+    const keptFork = await keptBody(user, forkKey);
+    expect(keptFork).not.toContain('whsec_');
+    for (const credential of Object.values(credentials)) expect(keptFork).not.toContain(credential);
   });
 
   it('should answer 429 past 10,000 live keys of one user, and still replay a kept one', async () => {

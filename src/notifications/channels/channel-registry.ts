@@ -45,6 +45,21 @@ export function channelConfigsOf(channels: Channels): ReadonlyArray<ConfigSlice<
 
 export const CHANNEL_CONFIGS = channelConfigsOf(CHANNELS);
 
+/** Each channel type's credential fields, its generated secret included (`credentials`). */
+export function channelCredentialsOf(channels: Channels): ReadonlyMap<string, readonly string[]> {
+  return new Map(
+    channels.map((definition) => [
+      definition.type,
+      [
+        ...(definition.credentials ?? []),
+        ...(definition.generatedSecret ? [definition.generatedSecret.name] : []),
+      ],
+    ]),
+  );
+}
+
+export const CHANNEL_CREDENTIALS = channelCredentialsOf(CHANNELS);
+
 /** The channels' own variables, as `.env.example` and the README list them. */
 export function channelVariablesOf(channels: Channels): EnvVariable[] {
   return channels.flatMap((definition) => definition.variables ?? []);

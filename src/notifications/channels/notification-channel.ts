@@ -140,6 +140,12 @@ export interface ChannelDefinition<C extends NotificationConfigBase = Notificati
   /** The fields of its config besides `type` and `events`, in the form's order. */
   readonly fields: readonly ChannelField[];
   readonly generatedSecret?: GeneratedSecret;
+  /**
+   * The fields of its config that hold a credential (a token, headers), shown to the owner only
+   * and never stored a second time: an `Idempotency-Key`'s kept answer holds null for each, and
+   * for `generatedSecret` (docs/api.md, "Idempotency-Key").
+   */
+  readonly credentials?: readonly string[];
   /** Its own configuration slice, when it has variables (`SMTP_URL`, `TELEGRAM_API_BASE_URL`). */
   readonly config?: ConfigSlice<unknown>;
   /** The variables `config` reads, with their descriptions and defaults. */

@@ -182,6 +182,7 @@ export const ntfyChannel = defineChannel<NtfyNotificationConfig>({
     { name: 'url', label: 'Topic URL', input: 'url' },
     { name: 'token', label: 'Access token', input: 'password', optional: true },
   ],
+  credentials: ['token'],
   secrets: {
     fields: ['token'],
     shapes: [{ pattern: /\btk_[A-Za-z0-9_-]{4,}/g, mask: 'tk_[Redacted]', clue: /tk_/ }],

@@ -180,6 +180,7 @@ export const telegramChannel = defineChannel<TelegramNotificationConfig>({
   ],
   config: telegramConfig,
   variables: TELEGRAM_VARIABLES,
+  credentials: ['bot_token'],
   secrets: {
     fields: ['bot_token'],
     // `<bot id>:<secret>`, in a Bot API path (`/bot<token>/`) or alone.

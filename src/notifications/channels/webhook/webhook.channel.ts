@@ -199,6 +199,7 @@ export const webhookChannel = defineChannel<WebhookNotificationConfig>({
     { name: 'headers', label: 'Headers', input: 'headers', optional: true },
   ],
   generatedSecret: { name: 'secret', label: 'Signing secret' },
+  credentials: ['headers'],
   secrets: {
     fields: ['url', 'headers', 'secret'],
     shapes: [{ pattern: /\bwhsec_[A-Za-z0-9+/=]{4,}/g, mask: 'whsec_[Redacted]', clue: /whsec_/ }],
