@@ -66,6 +66,9 @@ const INTEGRATION_POINTS = new Set([
   'title',
 ]);
 
+/** The attributes of every element without any, so that most elements allocate none. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
+
 /**
  * Builds a document's elements from htmlparser2's tokenizer as htmlparser2's own `Parser` does
  * (its rules for implied end tags, void elements, `/>` in SVG and MathML, a stray `</p>` or
@@ -78,10 +81,15 @@ class TreeBuilder implements TokenizerCallbacks {
   private readonly open: string[] = [];
   /** For each name, its places in `open`, innermost last: an end tag finds its element at once. */
   private readonly places = new Map<string, number[]>();
+  /**
+   * One string per tag name: a deep page keeps a name per open element, and a million copies of
+   * `div` would each be a string for the garbage collector to walk.
+   */
+  private readonly names = new Map<string, string>();
   /** Whether `/>` ends an element here, innermost last. */
   private readonly foreign = [false];
   private tagName = '';
-  private attributes: Record<string, string> = {};
+  private attributes = NO_ATTRIBUTES;
   private attributeName = '';
   private attributeValue = '';
 
@@ -99,8 +107,11 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 
   onopentagname(start: number, end: number): void {
-    this.tagName = this.html.slice(start, end).toLowerCase();
-    this.attributes = {};
+    const name = this.html.slice(start, end).toLowerCase();
+    let known = this.names.get(name);
+    if (known === undefined) this.names.set(name, (known = name));
+    this.tagName = known;
+    this.attributes = NO_ATTRIBUTES;
   }
 
   onattribname(start: number, end: number): void {
@@ -117,6 +128,7 @@ class TreeBuilder implements TokenizerCallbacks {
 
   /** The first of two attributes of one name counts. */
   onattribend(): void {
+    if (this.attributes === NO_ATTRIBUTES) this.attributes = {};
     if (!Object.hasOwn(this.attributes, this.attributeName)) {
       this.attributes[this.attributeName] = this.attributeValue;
     }
@@ -185,7 +197,7 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 
   private emptyElement(name: string): void {
-    this.handler.open(name, {});
+    this.handler.open(name, NO_ATTRIBUTES);
     this.handler.close(name);
   }
 
