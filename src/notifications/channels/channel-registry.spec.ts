@@ -19,7 +19,7 @@ describe('channel registry', () => {
       const hidden = channel.fields
         .filter((field) => field.input === 'password' || field.input === 'headers')
         .map((field) => field.name);
-      const generated = 'generatedSecret' in channel ? [channel.generatedSecret.name] : [];
+      const generated = channel.generatedSecret ? [channel.generatedSecret.name] : [];
       expect([...(CHANNEL_CREDENTIALS.get(type) ?? [])].sort()).toEqual(
         [...hidden, ...generated].sort(),
       );
