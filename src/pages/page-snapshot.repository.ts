@@ -11,6 +11,12 @@ export interface TaskPageResults {
   results: readonly PageResult[];
 }
 
+/** The URLs a check of a task reads. */
+export interface TaskPageUrls {
+  taskId: string;
+  urls: readonly string[];
+}
+
 /**
  * `page_snapshots` (docs/pages.md, "Snapshots"): the last good fetch of each page, read for the
  * API, loaded before a batch of checks reads its pages and stored with the checks' results.
@@ -24,10 +30,16 @@ export class PageSnapshotRepository {
     return this.dataSource.getRepository(PageSnapshotEntity).findBy({ taskId });
   }
 
-  /** The last good fetch of every page of these tasks, by task and URL, in one statement. */
-  async loadForChecks(taskIds: string[]): Promise<Map<string, Map<string, PageSnapshot>>> {
+  /**
+   * The last good fetch of each page these checks read, by task and URL, in one statement: the
+   * pages the checks name, whatever else the tasks once watched.
+   */
+  async loadForChecks(
+    checks: readonly TaskPageUrls[],
+  ): Promise<Map<string, Map<string, PageSnapshot>>> {
     const byTask = new Map<string, Map<string, PageSnapshot>>();
-    if (taskIds.length === 0) return byTask;
+    const pages = checks.flatMap(({ taskId, urls }) => urls.map((url) => ({ taskId, url })));
+    if (pages.length === 0) return byTask;
     const rows = await queryRows<{
       task_id: string;
       url: string;
@@ -39,9 +51,12 @@ export class PageSnapshotRepository {
       body_hash: string | null;
     }>(
       this.dataSource.manager,
-      `SELECT task_id, url, text, title, content_hash, etag, last_modified, body_hash
-       FROM page_snapshots WHERE task_id = ANY($1::uuid[]) AND text IS NOT NULL`,
-      [taskIds],
+      `SELECT s.task_id, s.url, s.text, s.title, s.content_hash, s.etag, s.last_modified,
+         s.body_hash
+       FROM unnest($1::uuid[], $2::text[]) AS p(task_id, url)
+       JOIN page_snapshots s ON s.task_id = p.task_id AND s.url = p.url
+       WHERE s.text IS NOT NULL`,
+      [pages.map((page) => page.taskId), pages.map((page) => page.url)],
     );
     for (const row of rows) {
       const snapshots = byTask.get(row.task_id) ?? new Map<string, PageSnapshot>();
@@ -59,10 +74,24 @@ export class PageSnapshotRepository {
   }
 
   /**
+   * Deletes the snapshots of the pages a task no longer names (`urls`: the ones it does; none
+   * when its pages are cleared), in the caller's transaction, which holds the task's row and
+   * changes its pages (docs/pages.md, "Snapshots").
+   */
+  async keepOnly(manager: EntityManager, taskId: string, urls: readonly string[]): Promise<void> {
+    await manager.query(
+      'DELETE FROM page_snapshots WHERE task_id = $1 AND url <> ALL($2::text[])',
+      [taskId, urls],
+    );
+  }
+
+  /**
    * Stores what checks read, in the caller's transaction (which holds their tasks' locks): every
    * page's latest status; a good fetch's title, hashes and validators, and its text when it is
    * new or changed (a `same` page's text is already there); `changed_at` on the first good fetch
    * and when the text changed. A row without a content hash is an error, which keeps the rest.
+   * Only the pages their tasks still name are stored: a page removed while its check ran leaves
+   * no row behind (docs/pages.md, "Snapshots").
    */
   async store(manager: EntityManager, checks: TaskPageResults[]): Promise<void> {
     const rows = checks
@@ -85,6 +114,8 @@ export class PageSnapshotRepository {
          $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
          AS v(task_id, url, status, http_status, title, text, content_hash, etag, last_modified,
            body_hash, fetched_at)
+       JOIN tasks t ON t.id = v.task_id
+         AND t.pages @> jsonb_build_array(jsonb_build_object('url', v.url))
        ON CONFLICT (task_id, url) DO UPDATE SET
          status = excluded.status,
          http_status = excluded.http_status,

@@ -345,6 +345,13 @@ export class TasksService {
       if (dto.state !== undefined) await this.transition(manager, task, dto.state);
       task.updatedAt = this.clock.now();
       const saved = await this.taskRows.save(manager, task);
+      // The pages it no longer names leave no snapshot behind (docs/pages.md, "Snapshots").
+      if (pages !== undefined)
+        await this.pageSnapshots.keepOnly(
+          manager,
+          task.id,
+          (task.pages ?? []).map((page) => page.url),
+        );
       if (!isDeepStrictEqual(checkInputs(task), askedBefore))
         await this.taskRows.markCheckInputsChanged(manager, task.id);
       return saved;

@@ -41,7 +41,11 @@ export class CheckRunnerService {
     for (let index = claimed.length; index < jobs.length; index++) release();
     // The last good fetch of every page the batch reads, in one statement, before the network.
     const snapshots = await this.snapshots.loadForChecks(
-      claimed.flatMap((check) => (check.pages === null ? [] : [check.taskId])),
+      claimed.flatMap((check) =>
+        check.pages === null
+          ? []
+          : [{ taskId: check.taskId, urls: check.pages.map((page) => page.url) }],
+      ),
     );
     const unreserved = await this.caller.reserveCalls(claimed);
     await Promise.all(
