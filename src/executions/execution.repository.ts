@@ -9,10 +9,11 @@ import { ExecutionColumns } from './execution-columns';
 import { ExecutionEntity, IN_FLIGHT_STATUSES, type ExecutionStatus } from './execution.entity';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../scheduler/job-queue.service';
 
-/** An execution now `running` on a worker, and the job that runs it. */
+/** An execution now `running` on a worker, the job that runs it, and which attempt this is. */
 export interface ClaimedRun {
   id: string;
   job_id: string;
+  attempts: number;
 }
 
 /** What a claimed execution checks: its task's question and the state it last saw. */
@@ -43,6 +44,8 @@ export interface RunDetails {
 /** The final columns of one execution, JSON already serialised. */
 export interface ExecutionOutcome {
   id: string;
+  /** The attempt that wrote them: written only while the execution is still that attempt's. */
+  attempt: number;
   status: 'success' | 'failed';
   error: string | null;
   result: string;
@@ -67,7 +70,8 @@ export interface AbandonedRun {
   id: string;
   task_id: string;
   job_id: string | null;
-  status: 'failed' | 'retrying';
+  /** It used its attempts: the next one ends it as interrupted instead of running it. */
+  exhausted: boolean;
 }
 
 /** A page of a task's executions, with what decides who may read them. */
@@ -234,7 +238,7 @@ export class ExecutionRepository {
          started_at = CASE WHEN e.attempts = 0 THEN now() ELSE e.started_at END
        FROM unnest($1::uuid[], $2::uuid[]) AS j(execution_id, job_id)
        WHERE e.id = j.execution_id AND e.status IN ('pending', 'retrying', 'running')
-       RETURNING e.id, e.job_id`,
+       RETURNING e.id, e.job_id, e.attempts`,
       [runs.map((run) => run.executionId), runs.map((run) => run.jobId), workerId],
     );
   }
@@ -248,7 +252,8 @@ export class ExecutionRepository {
     return queryRows<ClaimedRun>(
       manager,
       `UPDATE executions SET status = 'running', attempts = attempts + 1, worker_id = $2
-       WHERE job_id = ANY($1::uuid[]) AND status IN ('retrying', 'running') RETURNING id, job_id`,
+       WHERE job_id = ANY($1::uuid[]) AND status IN ('retrying', 'running')
+       RETURNING id, job_id, attempts`,
       [jobIds, workerId],
     );
   }
@@ -270,7 +275,7 @@ export class ExecutionRepository {
        JOIN tasks t ON t.id = j.task_id AND t.state = 'active' AND t.check_job_id = j.job_id
        ORDER BY t.id
        ON CONFLICT DO NOTHING
-       RETURNING id, job_id`,
+       RETURNING id, job_id, attempts`,
       [runs.map((run) => run.taskId), runs.map((run) => run.jobId), workerId],
     );
   }
@@ -356,25 +361,48 @@ export class ExecutionRepository {
   }
 
   /**
-   * Puts the executions still running on this worker back to `retrying` with their error;
-   * returns the ids of those it moved.
+   * Puts the executions still running as these attempts on this worker back to `retrying` with
+   * their error; returns the ids of those it moved.
    */
   async markRetrying(
     manager: EntityManager,
-    runs: Array<{ executionId: string; message: string }>,
+    runs: Array<{ executionId: string; attempt: number; message: string }>,
     workerId: string,
   ): Promise<Set<string>> {
     const rows = await queryRows<{ id: string }>(
       manager,
       `UPDATE executions e SET status = 'retrying', error_message = r.message, worker_id = NULL
-       FROM unnest($1::uuid[], $2::text[]) AS r(id, message)
-       WHERE e.id = r.id AND e.status = 'running' AND e.worker_id = $3 RETURNING e.id`,
-      [runs.map((run) => run.executionId), runs.map((run) => run.message), workerId],
+       FROM unnest($1::uuid[], $2::text[], $4::int[]) AS r(id, message, attempt)
+       WHERE e.id = r.id AND e.status = 'running' AND e.worker_id = $3 AND e.attempts = r.attempt
+       RETURNING e.id`,
+      [
+        runs.map((run) => run.executionId),
+        runs.map((run) => run.message),
+        workerId,
+        runs.map((run) => run.attempt),
+      ],
     );
     return new Set(rows.map((row) => row.id));
   }
 
-  /** Writes the final columns of the executions still running on this worker; returns those written. */
+  /**
+   * Whether the execution still runs as this attempt on this worker: not taken back by the sweeper
+   * (and handed to another attempt) nor cancelled meanwhile.
+   */
+  async runsAs(executionId: string, attempt: number, workerId: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.dataSource,
+      `SELECT 1 FROM executions WHERE id = $1 AND status = 'running' AND attempts = $2 AND worker_id = $3`,
+      [executionId, attempt, workerId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Writes the final columns of the executions still running as their attempt on this worker; an
+   * older attempt's answer loses to the newer attempt (docs/architecture.md, "Nothing is lost when
+   * a process dies"). Returns those written.
+   */
   async recordOutcomes(
     manager: EntityManager,
     outcomes: ExecutionOutcome[],
@@ -391,11 +419,12 @@ export class ExecutionRepository {
          values_schema_key = v.values_schema_key, page_results = v.page_results::jsonb,
          verdict_execution_id = v.verdict_execution_id, worker_id = NULL
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[],
-           $12::boolean[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::uuid[])
+           $12::boolean[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::uuid[],
+           $19::int[])
          AS v(id, status, error, result, notification, condition_met, answer, reasoning, sources, usage,
            claimed_met, evidence, output_values, value_changes, values_schema_key, page_results,
-           verdict_execution_id)
-       WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11
+           verdict_execution_id, attempt)
+       WHERE e.id = v.id AND e.status = 'running' AND e.worker_id = $11 AND e.attempts = v.attempt
        RETURNING e.id`,
       [
         outcomes.map((outcome) => outcome.id),
@@ -416,39 +445,49 @@ export class ExecutionRepository {
         outcomes.map((outcome) => outcome.valuesSchemaKey),
         outcomes.map((outcome) => outcome.pageResults),
         outcomes.map((outcome) => outcome.verdictExecutionId),
+        outcomes.map((outcome) => outcome.attempt),
       ],
     );
     return new Set(rows.map((row) => row.id));
   }
 
   /**
-   * Takes back up to `limit` executions from workers silent for `staleAfterSeconds`: running ones,
-   * and pending ones whose job such a worker took. Those at `maxAttempts` are failed with
-   * `message`, the others go to `retrying`.
+   * Takes back up to `limit` executions from workers silent for `staleAfterSeconds`: running ones
+   * (never those of `workerId`, the caller's own worker: it is alive, and runs them still), and
+   * pending ones whose job such a worker took. Each goes to `retrying`; one that used
+   * `maxAttempts` is `exhausted`, with `message`: its next attempt ends it instead of running it.
    */
   releaseAbandoned(
     manager: EntityManager,
-    rules: { staleAfterSeconds: number; limit: number; maxAttempts: number; message: string },
+    rules: {
+      staleAfterSeconds: number;
+      limit: number;
+      maxAttempts: number;
+      message: string;
+      workerId: string;
+    },
   ): Promise<AbandonedRun[]> {
     return queryRows<AbandonedRun>(
       manager,
-      `UPDATE executions e SET
-         status = CASE WHEN e.attempts >= $3 THEN 'failed' ELSE 'retrying' END,
-         completed_at = CASE WHEN e.attempts >= $3 THEN now() END,
-         error_message = CASE WHEN e.attempts >= $3 THEN $4 ELSE 'The worker running this check stopped; the check is retried' END,
-         result = CASE WHEN e.attempts >= $3 THEN jsonb_build_object('condition_met', NULL, 'error', $4::text) END,
-         notification = CASE WHEN e.attempts >= $3 THEN ${FAILED_NOTIFICATION} END,
-         worker_id = NULL
+      `UPDATE executions e SET status = 'retrying', worker_id = NULL,
+         error_message = CASE WHEN e.attempts >= $3 THEN $4 ELSE 'The worker running this check stopped; the check is retried' END
        WHERE e.id IN (
          SELECT x.id FROM executions x
          LEFT JOIN ${QUEUE_SCHEMA}.job j ON j.name = $5 AND j.id = x.job_id
-         WHERE (x.status = 'running' AND NOT EXISTS (
+         WHERE (x.status = 'running' AND x.worker_id IS DISTINCT FROM $6::uuid AND NOT EXISTS (
                  SELECT 1 FROM worker_instances w
                  WHERE w.id = x.worker_id AND w.heartbeat_at > now() - make_interval(secs => $1)))
             OR (x.status = 'pending' AND j.state = 'active' AND j.started_on < now() - make_interval(secs => $1))
          LIMIT $2 FOR UPDATE OF x SKIP LOCKED)
-       RETURNING e.id, e.task_id, e.job_id, e.status`,
-      [rules.staleAfterSeconds, rules.limit, rules.maxAttempts, rules.message, CHECK_QUEUE],
+       RETURNING e.id, e.task_id, e.job_id, e.attempts >= $3 AS exhausted`,
+      [
+        rules.staleAfterSeconds,
+        rules.limit,
+        rules.maxAttempts,
+        rules.message,
+        CHECK_QUEUE,
+        rules.workerId,
+      ],
     );
   }
 

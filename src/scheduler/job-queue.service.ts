@@ -184,10 +184,19 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** Queues a run requested through the API, for an execution row created in the same transaction. */
-  enqueueRun(manager: EntityManager, taskId: string, executionId: string): Promise<string> {
+  /**
+   * Queues a run of an execution row (one requested through the API, created in the same
+   * transaction, or one taken back from a silent worker, `interrupted` when it used its attempts).
+   */
+  enqueueRun(
+    manager: EntityManager,
+    taskId: string,
+    executionId: string,
+    interrupted = false,
+  ): Promise<string> {
+    const data: CheckJobData = { taskId, executionId, ...(interrupted ? { interrupted } : {}) };
     return this.guard('queueing the run', async () => {
-      const id = await this.boss.send(CHECK_QUEUE, { taskId, executionId } satisfies CheckJobData, {
+      const id = await this.boss.send(CHECK_QUEUE, data, {
         singletonKey: taskId,
         priority: 10,
         db: this.repository.transactionConnection(manager),

@@ -42,6 +42,15 @@ export const CHECK_RETRY_LIMIT = 2;
 
 export interface CheckJobData {
   taskId: string;
-  /** Set for a run requested through the API: the execution row already exists. */
+  /**
+   * Set for a run requested through the API, and for one the sweeper took back from a silent
+   * worker: the execution row already exists.
+   */
   executionId?: string;
+  /**
+   * Set by the sweeper for an execution whose worker went silent on its last attempt: the check
+   * is ended as interrupted, not run again (docs/architecture.md, "Nothing is lost when a process
+   * dies").
+   */
+  interrupted?: true;
 }

@@ -140,7 +140,13 @@ export class CheckOutcomeRecorder {
       .run(async (manager) => {
         const marked = await this.executions.markRetrying(
           manager,
-          [{ executionId: check.executionId, message: 'The result could not be stored' }],
+          [
+            {
+              executionId: check.executionId,
+              attempt: check.attempt,
+              message: 'The result could not be stored',
+            },
+          ],
           this.worker.id,
         );
         if (marked.size > 0)

@@ -111,7 +111,11 @@ export class CheckOutcomeWriter {
     if (retrying.length === 0) return [];
     const marked = await this.executions.markRetrying(
       manager,
-      retrying.map(({ check, message }) => ({ executionId: check.executionId, message })),
+      retrying.map(({ check, message }) => ({
+        executionId: check.executionId,
+        attempt: check.attempt,
+        message,
+      })),
       this.worker.id,
     );
     await this.queue.fail(
@@ -142,7 +146,7 @@ export class CheckOutcomeWriter {
       this.worker.id,
     );
     for (const { check, outcome } of ended) {
-      // Not recorded: the execution was cancelled (or taken over) while the provider answered.
+      // Not recorded: the execution was cancelled, or handed to a newer attempt, while this one ran.
       check.ended = recorded.has(check.executionId)
         ? { status: outcome instanceof Error ? 'failed' : 'success', usage: usageOf(outcome) }
         : { status: 'cancelled', usage: null };
@@ -255,6 +259,7 @@ function executionOutcome({
   const usage = usageOf(outcome);
   const written = {
     id: check.executionId,
+    attempt: check.attempt,
     notification: JSON.stringify(plan.notification),
     evidence: verdict ? JSON.stringify(verdict.evidence) : null,
     values: verdict?.values ? JSON.stringify(verdict.values) : null,

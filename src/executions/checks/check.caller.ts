@@ -7,8 +7,15 @@ import { SearchProvider, type CheckResult, type PromptPage } from '../../search/
 import type { GroundingSource } from '../../search/search.types';
 import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
-import { BudgetReachedError, CheckError, CheckErrorCode } from '../decisions/check-errors';
+import { WorkerIdentity } from '../../scheduler/worker-identity';
+import {
+  BudgetReachedError,
+  CheckError,
+  CheckErrorCode,
+  INTERRUPTED_MESSAGE,
+} from '../decisions/check-errors';
 import type { CheckAnswer } from '../decisions/check-outcome';
+import { ExecutionRepository } from '../execution.repository';
 import { CheckPageReader, type ReadPages } from './check-page.reader';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
@@ -32,6 +39,8 @@ export class CheckCaller {
     private readonly clock: Clock,
     private readonly pageReader: CheckPageReader,
     @InjectPinoLogger(CHECK_LOG_CONTEXT) private readonly logger: PinoLogger,
+    private readonly executions: ExecutionRepository,
+    private readonly worker: WorkerIdentity,
   ) {}
 
   /**
@@ -61,7 +70,9 @@ export class CheckCaller {
 
   /**
    * The check's call, or `unreserved` (the error of its batch's reservation) without a call. A
-   * task with pages reads them first, against their last good fetches (`snapshots`).
+   * task with pages reads them first, against their last good fetches (`snapshots`). A check
+   * whose worker went silent on its last attempt is not run: it fails as interrupted
+   * (docs/architecture.md, "Nothing is lost when a process dies").
    */
   async call(
     check: ClaimedCheck,
@@ -69,6 +80,10 @@ export class CheckCaller {
     snapshots: ReadonlyMap<string, PageSnapshot> = new Map(),
   ): Promise<FinishedCheck> {
     const provider = this.provider.name;
+    if (check.interrupted) {
+      const outcome = new CheckError(INTERRUPTED_MESSAGE, CheckErrorCode.INTERRUPTED);
+      return { check, outcome, provider, pageResults: null };
+    }
     if (check.pages === null) {
       const outcome = unreserved ?? (await this.callProvider(check));
       return { check, outcome, provider, pageResults: null };
@@ -90,7 +105,22 @@ export class CheckCaller {
       return finished(new CheckError(decision.message, CheckErrorCode.ALL_PAGES_FAILED));
     }
     if (decision.kind === 'answered') return finished(decision.answer);
+    if (!(await this.stillRuns(check))) {
+      return finished(new CheckError('Taken over by a newer attempt', CheckErrorCode.TAKEN_OVER));
+    }
     return finished(unreserved ?? (await this.callProvider(check, decision)));
+  }
+
+  /**
+   * Whether the check is still this attempt's, asked before the model call that follows its
+   * pages: reading them can outlast the time after which a silent worker is taken for dead, and
+   * an attempt whose check went to another pays for no call whose answer would be dropped. When
+   * the database cannot say, the check goes on: its result is written only if it is still its.
+   */
+  private stillRuns(check: ClaimedCheck): Promise<boolean> {
+    return this.executions
+      .runsAs(check.executionId, check.attempt, this.worker.id)
+      .catch(() => true);
   }
 
   /** One model call: a web search, or with a page task's pages (and those pages its sources). */

@@ -193,15 +193,17 @@ export class CheckClaimer {
     return runs.flatMap((run) => {
       const detail = byExecution.get(run.id);
       const job = jobsById.get(run.job_id);
-      return detail && job ? [claimedCheck(job, detail)] : [];
+      return detail && job ? [claimedCheck(job, run, detail)] : [];
     });
   }
 }
 
-function claimedCheck(job: CheckJob, detail: RunDetails): ClaimedCheck {
+function claimedCheck(job: CheckJob, run: ClaimedRun, detail: RunDetails): ClaimedCheck {
   return {
     job,
     executionId: detail.execution_id,
+    attempt: run.attempts,
+    interrupted: job.data.interrupted === true,
     taskId: detail.task_id,
     userId: detail.user_id,
     budgetReached: false,

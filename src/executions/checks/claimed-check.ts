@@ -20,6 +20,13 @@ export const CHECK_LOG_CONTEXT = 'CheckRunnerService';
 export interface ClaimedCheck {
   job: QueueJob<CheckJobData>;
   executionId: string;
+  /**
+   * Which attempt at the execution this is: its result is written only while the execution is
+   * still this attempt's (docs/architecture.md, "Nothing is lost when a process dies").
+   */
+  attempt: number;
+  /** Its worker went silent on its last attempt: it ends as interrupted, without running. */
+  interrupted: boolean;
   taskId: string;
   userId: string;
   /** The owner reached the monthly budget when the check's call was to be reserved. */

@@ -6,7 +6,9 @@ import { InjectConfig } from '../../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { PeriodicJobs } from '../../common/periodic-jobs/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
+import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { Clock } from '../../common/clock/clock';
+import { INTERRUPTED_MESSAGE } from '../decisions/check-errors';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository } from '../execution.repository';
 import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
@@ -14,14 +16,14 @@ import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler
 const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
 const BATCH = 200;
-/** A check that took its worker down this many times is failed rather than tried again. */
+/** A check whose worker went silent on this many attempts is ended rather than tried again. */
 export const MAX_ATTEMPTS = 3;
-export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be completed';
 
 /**
  * Finds work that a dead process left behind, by time rather than by hope (docs/architecture.md):
  *  0. check jobs a dead worker took but never started go back to the queue;
- *  1. running executions whose worker stopped heartbeating go back to the queue (`retrying`);
+ *  1. running executions whose worker stopped heartbeating go back to the queue (`retrying`), to
+ *     be ended as interrupted once they used their attempts;
  *  2. in-flight executions whose job is gone or finished are failed (never left `running`), even
  *     under a live worker;
  *  3. active tasks with no live check job get one, so no task silently stops being checked.
@@ -39,6 +41,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
     private readonly schedule: CheckScheduleRepository,
+    private readonly worker: WorkerIdentity,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,7 +52,8 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
   async sweep(): Promise<void> {
     try {
       await this.requeueUnclaimedChecks();
-      const failed = (await this.requeueAbandoned()) + (await this.failOrphaned());
+      await this.requeueAbandoned();
+      const failed = await this.failOrphaned();
       this.sweeps += 1;
       if (failed > 0 || this.sweeps % RESCHEDULE_EVERY_N_SWEEPS === 1)
         await this.rescheduleUnscheduled();
@@ -99,7 +103,11 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
   /**
    * Step 1: a running execution whose worker is silent (or a pending one whose job was taken by a
    * worker that died before starting it) goes straight back to the queue with a new job, keeping
-   * its execution row; after MAX_ATTEMPTS it is failed instead. Returns how many were failed.
+   * its execution row. After MAX_ATTEMPTS, the job ends it as interrupted instead of running it
+   * again: as a failed check, through the outcome path of every check, so its task moves on to
+   * its next check like after any failure rather than being checked again at once (docs/
+   * architecture.md, "Nothing is lost when a process dies"). This worker's own checks are never
+   * taken: it is alive, and runs them still. Returns how many went back.
    */
   async requeueAbandoned(): Promise<number> {
     return this.transactions.run(async (manager) => {
@@ -108,6 +116,7 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         limit: BATCH,
         maxAttempts: MAX_ATTEMPTS,
         message: INTERRUPTED_MESSAGE,
+        workerId: this.worker.id,
       });
       if (rows.length === 0) return 0;
       await this.queue.complete(
@@ -115,16 +124,16 @@ export class StaleExecutionSweeper implements OnApplicationBootstrap {
         CHECK_QUEUE,
         rows.flatMap((row) => (row.job_id ? [row.job_id] : [])),
       );
-      const retried = rows.filter((row) => row.status === 'retrying');
-      for (const row of retried) {
-        const jobId = await this.queue.enqueueRun(manager, row.task_id, row.id);
+      for (const row of rows) {
+        const jobId = await this.queue.enqueueRun(manager, row.task_id, row.id, row.exhausted);
         await this.executions.setJobId(manager, row.id, jobId);
       }
+      const ended = rows.filter((row) => row.exhausted).length;
       this.logger.warn(
-        { retried: retried.length, failed: rows.length - retried.length },
+        { retried: rows.length - ended, ended },
         'Recovered checks of a stopped worker',
       );
-      return rows.length - retried.length;
+      return rows.length;
     });
   }
 

@@ -11,7 +11,16 @@ export enum CheckErrorCode {
   RESULT_NOT_STORED = 'RESULT_NOT_STORED',
   /** No page of a page task could be read: the check fails, without a model call. */
   ALL_PAGES_FAILED = 'ALL_PAGES_FAILED',
+  /** Its worker went silent on every attempt it had: the check fails, without running again. */
+  INTERRUPTED = 'INTERRUPTED',
+  /**
+   * Its worker was taken for dead while it read its pages, and the check handed to a newer
+   * attempt: this one makes no model call, and its outcome is not recorded.
+   */
+  TAKEN_OVER = 'TAKEN_OVER',
 }
+
+export const INTERRUPTED_MESSAGE = 'The check was interrupted and could not be completed';
 
 export class CheckError extends CodedError<CheckErrorCode> {}
 
