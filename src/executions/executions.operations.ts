@@ -9,11 +9,14 @@ import { ExecutionsService } from './executions.service';
  * (docs/architecture.md, "One adapter per operation").
  */
 
-/** Runs a task now; `force` cancels a run in flight. */
+/**
+ * Runs a task now; `force` cancels a run in flight. Whether the run calls the model depends on
+ * the task, so the service counts it in the right limit itself (`ExecutionsService.run`).
+ */
 export const executeTask = defineOperation({
   service: ExecutionsService,
   ids: ['id'],
-  callsModel: true,
+  callsModel: false,
   run: (executions, caller: AuthenticatedUser, { id }, { force }: ExecuteTaskBodyDto) =>
     executions.run(caller, id, force ?? false),
 });

@@ -5,7 +5,8 @@ import { JobQueueService } from '../scheduler/job-queue.service';
 import { isUniqueViolation } from '../database/database-errors';
 import { TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
-import { UsageService } from '../usage/usage.service';
+import { ModelCallQuotaService } from '../usage/model-call-quota.service';
+import { verdictNeedsModel } from '../pages/page-rule';
 import { UsersService } from '../users/users.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { IN_FLIGHT_UNIQUE_INDEX, type ExecutionEntity } from './execution.entity';
@@ -26,23 +27,27 @@ export class ExecutionsService {
     private readonly schedule: CheckScheduleRepository,
     private readonly users: UsersService,
     private readonly queue: JobQueueService,
-    private readonly usage: UsageService,
+    private readonly runs: ModelCallQuotaService,
     private readonly clock: Clock,
     private readonly idempotency: IdempotencyScope,
   ) {}
 
   /**
-   * Creates a `pending` execution and its queue job in one transaction: the run survives a restart.
-   * With `force`, an execution in flight is cancelled first (its worker then drops its result).
-   * With an `Idempotency-Key`, the answer is kept in the same transaction.
+   * `POST .../execute`: creates a `pending` execution and its queue job in one transaction, so the
+   * run survives a restart. The run counts in the caller's limits in that transaction: a task
+   * whose verdict needs no model in the page checks, any other in the model calls and under the
+   * monthly budget (docs/api.md, "Rate limits"). With `force`, an execution in flight is cancelled
+   * first (its worker then drops its result). With an `Idempotency-Key`, the answer is kept in the
+   * same transaction.
    */
-  async requestRun(userId: string, taskId: string, force: boolean): Promise<ExecutionResponse> {
+  async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {
     return this.transactions.run(async (manager) => {
       // Lock order (docs/architecture.md, "One lock order"): the user, the task, then its
       // executions and job.
-      await this.users.lockActiveUser(manager, userId);
-      if (!(await this.schedule.lockTaskOfUser(manager, taskId, userId)))
-        throw new NotFoundException('Task not found');
+      await this.users.lockActiveUser(manager, caller.id);
+      const task = await this.schedule.lockTaskOfUser(manager, taskId, caller.id);
+      if (task === null) throw new NotFoundException('Task not found');
+      await this.runs.countExecute(manager, caller.id, verdictNeedsModel(task));
       const answer = toExecutionResponse(await this.startRun(manager, taskId, force));
       await this.idempotency.keepAnswer(manager, answer);
       return answer;
@@ -72,12 +77,6 @@ export class ExecutionsService {
     execution.jobId = await this.queue.enqueueRun(manager, taskId, execution.id);
     await this.executionRows.setJobId(manager, execution.id, execution.jobId);
     return execution;
-  }
-
-  /** `POST .../execute`: a run the caller asked for, within the caller's monthly budget. */
-  async run(caller: AuthenticatedUser, taskId: string, force: boolean): Promise<ExecutionResponse> {
-    await this.usage.assertWithinBudget(caller.id);
-    return this.requestRun(caller.id, taskId, force);
   }
 
   /** History of a task, newest first: the owner's, or anyone's when the task is public. */

@@ -9,6 +9,14 @@ function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid page_rule: ${reason}`);
 }
 
+/**
+ * Whether a task's verdict needs a model: not when a `page_rule` decides each check from the
+ * pages (docs/pages.md, "Page rules").
+ */
+export function verdictNeedsModel(task: { pageRule: PageRule | null }): boolean {
+  return task.pageRule === null;
+}
+
 /** A `page_rule` as saved (docs/pages.md, "Page rules"); 400 `Invalid page_rule: ...` otherwise. */
 export function validatePageRule(value: unknown): PageRule {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

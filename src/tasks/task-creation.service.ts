@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
+import { verdictNeedsModel } from '../pages/page-rule';
 import { SearchProvider } from '../search/search-provider';
 import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
@@ -44,7 +45,7 @@ export class TaskCreationService {
       }
       // Queued, but it can only fail: say so now rather than leave the caller to find out. A page
       // rule calls no model (docs/pages.md, "Page rules"), so it runs without a provider.
-      if (!this.provider.isConfigured() && task.pageRule === null)
+      if (!this.provider.isConfigured() && verdictNeedsModel(task))
         immediateExecutionError = NO_PROVIDER_MESSAGE;
       return true;
     };

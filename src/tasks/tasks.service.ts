@@ -28,7 +28,7 @@ import {
   type OutputSchema,
 } from '../search/output-schema';
 import { EvidenceRuleError, validateEvidenceRule, type EvidenceRule } from './evidence-rule';
-import { validatePageRule } from '../pages/page-rule';
+import { validatePageRule, verdictNeedsModel } from '../pages/page-rule';
 import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
 import {
   toPageSnapshotResponses,
@@ -401,7 +401,7 @@ export class TasksService {
     task: Pick<TaskEntity, 'userId' | 'pageRule'>,
     now: Date,
   ): Promise<EarlyCheck> {
-    if (task.pageRule !== null) return { runAt: now, refusal: null };
+    if (!verdictNeedsModel(task)) return { runAt: now, refusal: null };
     const refusal = await this.modelCalls.countCall(manager, task.userId);
     if (refusal === null) return { runAt: now, refusal };
     return { runAt: new Date(now.getTime() + this.scheduler.minIntervalMs), refusal };

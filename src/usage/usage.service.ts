@@ -81,11 +81,12 @@ export class UsageService {
   }
 
   /**
-   * `POST .../execute` calls this first: 429 once the month's cost, with the calls under way,
-   * reached the budget. The run's own call reserves its place when a worker claims it.
+   * `POST .../execute` of a task that calls the model calls this (in its transaction, `manager`):
+   * 429 once the month's cost, with the calls under way, reached the budget. The run's own call
+   * reserves its place when a worker claims it.
    */
-  async assertWithinBudget(userId: string): Promise<void> {
-    const reached = await this.budgetReachedDetail(userId);
+  async assertWithinBudget(userId: string, manager: EntityManager): Promise<void> {
+    const reached = await this.budgetReachedDetail(userId, manager);
     if (reached !== null) throw budgetReached(reached);
   }
 

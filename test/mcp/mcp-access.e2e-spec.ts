@@ -24,6 +24,7 @@ describe('MCP: credentials, limits and the transport', () => {
       env: {
         RATE_LIMIT_PER_MINUTE: '8',
         RATE_LIMIT_LLM_PER_HOUR: '1',
+        RATE_LIMIT_PAGE_CHECKS_PER_HOUR: '1',
         MAX_ACTIVE_TASKS_PER_USER: '1',
       },
     });
@@ -107,6 +108,38 @@ describe('MCP: credentials, limits and the transport', () => {
       .post('/api/v1/tasks/suggest')
       .set('Authorization', `Bearer ${user.jwt}`)
       .send({ prompt: 'another prompt' });
+    expect(rest.status).toBe(429);
+    await client.close();
+  });
+
+  it('should count execute_task of a page-rule task in the page checks shared with REST', async () => {
+    const user = await factory.user();
+    const create = async (body: Record<string, unknown>) => {
+      const { body: task } = await testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', `Bearer ${user.jwt}`)
+        .send({ state: 'paused', ...body })
+        .expect(200);
+      return (task as { id: string }).id;
+    };
+    const pageTask = await create({
+      search_query: uniqueQuery('page'),
+      pages: [{ url: 'http://127.0.0.1:9/changelog' }],
+      page_rule: { type: 'changed' },
+    });
+    const modelTask = await create({ search_query: uniqueQuery('model') });
+    const client = await connectMcp(testApp, user.auth);
+    const first = await callTool(client, 'execute_task', { id: pageTask });
+    expect(first.isError).toBeFalsy();
+    const second = await callTool(client, 'execute_task', { id: pageTask, force: true });
+    expect(second).toMatchObject({ isError: true });
+    expect(textOf(second)).toBe('Page check limit of 1 per hour reached');
+    // The one model call of the hour is still there.
+    const model = await callTool(client, 'execute_task', { id: modelTask });
+    expect(model.isError).toBeFalsy();
+    const rest = await testApp.http
+      .post(`/api/v1/tasks/${pageTask}/execute?force=true`)
+      .set('Authorization', `Bearer ${user.jwt}`);
     expect(rest.status).toBe(429);
     await client.close();
   });

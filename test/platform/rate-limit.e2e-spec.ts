@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { expectRateLimited } from '../support/errors';
+import { expectDetail, expectRateLimited } from '../support/errors';
 import { Factory } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -166,7 +166,9 @@ describe('Per-user limit of model calls', () => {
   let factory: Factory;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_LLM_PER_HOUR: '3' } });
+    testApp = await startTestApp({
+      env: { RATE_LIMIT_LLM_PER_HOUR: '3', RATE_LIMIT_PAGE_CHECKS_PER_HOUR: '2' },
+    });
     factory = new Factory(testApp);
   });
 
@@ -222,6 +224,41 @@ describe('Per-user limit of model calls', () => {
       .set('Authorization', other.auth)
       .send({ search_query: 'Has the model call limit been reached?' })
       .expect(503);
+  });
+
+  it('should count executes of a page-rule task in the page checks, not in the model calls', async () => {
+    const user = await factory.user();
+    const create = async (body: Record<string, unknown>) => {
+      const { body: task } = await testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', user.auth)
+        .send({ state: 'paused', ...body })
+        .expect(200);
+      return (task as { id: string }).id;
+    };
+    const pageTask = await create({
+      search_query: 'Has the changelog page changed?',
+      pages: [{ url: 'http://127.0.0.1:9/changelog' }],
+      page_rule: { type: 'changed' },
+    });
+    const modelTask = await create({ search_query: 'Has version 2.0 been released yet?' });
+    const execute = (taskId: string) =>
+      testApp.http
+        .post(`/api/v1/tasks/${taskId}/execute?force=true`)
+        .set('Authorization', user.auth);
+
+    await execute(pageTask).expect(200);
+    await execute(pageTask).expect(200);
+    const refused = await execute(pageTask);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: 'Page check limit of 2 per hour reached' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers['x-ratelimit-limit']).toBe('2');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    // The model calls of the hour are all still there, and used up apart from the page checks.
+    for (let call = 0; call < 3; call += 1) await execute(modelTask).expect(200);
+    expectRateLimited(await execute(modelTask));
+    expectDetail(await execute(pageTask), 429, 'Page check limit of 2 per hour reached');
   });
 
   it('should take all three headers from the model-call limit when it has the fewest requests left', async () => {

@@ -16,6 +16,8 @@ const EMAIL_VERIFICATIONS_PER_HOUR = 5;
 
 /** The counter of a user's model calls (`RATE_LIMIT_LLM_PER_HOUR`). */
 const MODEL_CALLS = 'llm';
+/** The counter of a user's page checks asked for by execute (`RATE_LIMIT_PAGE_CHECKS_PER_HOUR`). */
+const PAGE_CHECKS = 'page-check';
 
 /**
  * The named throttlers of the service. A tracker is the name of the counter a request counts in
@@ -94,6 +96,14 @@ function userHourlyBucket(counter: string, userId: string): string {
  */
 export function modelCallWindow(userId: string, perHour: number): RateWindow {
   return { bucket: userHourlyBucket(MODEL_CALLS, userId), lengthMs: HOUR_MS, limit: perHour };
+}
+
+/**
+ * The window of a user's executes of tasks whose verdict needs no model, which count here instead
+ * of in the model calls (docs/api.md, "Rate limits").
+ */
+export function pageCheckWindow(userId: string, perHour: number): RateWindow {
+  return { bucket: userHourlyBucket(PAGE_CHECKS, userId), lengthMs: HOUR_MS, limit: perHour };
 }
 
 function callerCounter(request: Record<string, unknown>, window: string): string {

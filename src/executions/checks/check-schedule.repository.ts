@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
+import type { PageRule } from '../../pages/page.types';
 import type { LockedTask, TaskOutcome } from '../decisions/check-outcome';
 
 /** A task's outcome with the execution that produced it and the check job scheduled for it. */
@@ -20,15 +21,20 @@ export interface TaskOutcomeWrite extends TaskOutcome {
 export class CheckScheduleRepository {
   /**
    * Locks a task of `userId` for a change that leaves its key alone (FOR NO KEY UPDATE, so the
-   * foreign-key checks of executions inserted meanwhile do not wait); false when there is none.
+   * foreign-key checks of executions inserted meanwhile do not wait), answering what decides how
+   * its run counts; null when there is none.
    */
-  async lockTaskOfUser(manager: EntityManager, taskId: string, userId: string): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
+  async lockTaskOfUser(
+    manager: EntityManager,
+    taskId: string,
+    userId: string,
+  ): Promise<{ pageRule: PageRule | null } | null> {
+    const rows = await queryRows<{ pageRule: PageRule | null }>(
       manager,
-      'SELECT id FROM tasks WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE',
+      'SELECT page_rule AS "pageRule" FROM tasks WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE',
       [taskId, userId],
     );
-    return rows.length > 0;
+    return rows[0] ?? null;
   }
 
   /**

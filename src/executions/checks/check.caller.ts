@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
+import { verdictNeedsModel } from '../../pages/page-rule';
 import type { PageSnapshot } from '../../pages/page.types';
 import { SearchProvider, type CheckResult, type PromptPage } from '../../search/search-provider';
 import type { GroundingSource } from '../../search/search.types';
@@ -50,7 +51,7 @@ export class CheckCaller {
    * cannot be written, the checks are retried later: the error is returned, to be their outcome.
    */
   async reserveCalls(claimed: ClaimedCheck[]): Promise<Error | undefined> {
-    const checks = claimed.filter(mayCallModel);
+    const checks = claimed.filter(verdictNeedsModel);
     if (checks.length === 0 || this.usageSettings.userMonthlyBudgetUsd === null) return undefined;
     try {
       const holds = await this.usage.reserveCalls(checks.map((check) => check.userId));
@@ -149,9 +150,4 @@ export class CheckCaller {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/** A check that may call a model: any but one with a page rule. */
-function mayCallModel(check: ClaimedCheck): boolean {
-  return check.pageRule === null;
 }
