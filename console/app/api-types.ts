@@ -904,18 +904,19 @@ export interface components {
     };
     PageResultResponse: {
       url: string;
-      /** @description The URL read, after redirects */
+      /** @description The URL read, after redirects; null for non-owners of a page with headers */
       final_url: string | null;
       /** @enum {string} */
       status: 'new' | 'same' | 'changed' | 'error';
       http_status: number | null;
+      /** @description Null for non-owners of a page with headers */
       title: string | null;
       /** @description Why the page could not be read (status error); owner only: null for others */
       error: string | null;
-      /** @description Lines that appeared since the last good fetch */
-      added: string[];
-      /** @description Lines that went away since the last good fetch */
-      removed: string[];
+      /** @description Lines that appeared since the last good fetch; null for non-owners of a page with headers */
+      added: string[] | null;
+      /** @description Lines that went away since the last good fetch; null for non-owners of a page with headers */
+      removed: string[] | null;
       /** Format: date-time */
       fetched_at: string;
     };

@@ -39,38 +39,50 @@ export function PageTargets(props: { pages: PageTarget[]; rule: PageRule | null 
 
 /**
  * What each page of a check read: its status, HTTP status and error, and the lines that were
- * added (`+`, green) and removed (`-`, red), as plain text.
+ * added (`+`, green) and removed (`-`, red), as plain text. A page read with its owner's headers
+ * shows others no lines (they are null: docs/pages.md, "Public tasks").
  */
 export function PageResults(props: { results: PageResult[] }): JSX.Element {
   return (
     <ul class="page-results">
       {props.results.map((page) => (
-        <li key={page.url}>
-          <div>
-            <PageLink url={page.final_url ?? page.url} label={page.title || page.url} />{' '}
-            <Badge value={page.status} labels={PAGE_STATUSES} />
-            {page.http_status !== null && <span class="muted"> HTTP {page.http_status}</span>}
-          </div>
-          {page.title && <span class="source-uri">{page.url}</span>}
-          {page.error && <p class="field-error">{page.error}</p>}
-          {(page.added.length > 0 || page.removed.length > 0) && (
-            <pre class="diff" aria-label={`Lines added and removed on ${page.url}`}>
-              {page.added.map((line, index) => (
-                <span key={`a${index}`} class="diff-added">
-                  + {line}
-                  {'\n'}
-                </span>
-              ))}
-              {page.removed.map((line, index) => (
-                <span key={`r${index}`} class="diff-removed">
-                  - {line}
-                  {'\n'}
-                </span>
-              ))}
-            </pre>
-          )}
-        </li>
+        <PageResultItem key={page.url} page={page} />
       ))}
     </ul>
+  );
+}
+
+function PageResultItem({ page }: { page: PageResult }): JSX.Element {
+  const added = page.added ?? [];
+  const removed = page.removed ?? [];
+  return (
+    <li>
+      <div>
+        <PageLink url={page.final_url ?? page.url} label={page.title || page.url} />{' '}
+        <Badge value={page.status} labels={PAGE_STATUSES} />
+        {page.http_status !== null && <span class="muted"> HTTP {page.http_status}</span>}
+      </div>
+      {page.title && <span class="source-uri">{page.url}</span>}
+      {page.error && <p class="field-error">{page.error}</p>}
+      {page.added === null && (
+        <p class="muted">Read with its owner's credentials: what it holds is not shown.</p>
+      )}
+      {(added.length > 0 || removed.length > 0) && (
+        <pre class="diff" aria-label={`Lines added and removed on ${page.url}`}>
+          {added.map((line, index) => (
+            <span key={`a${index}`} class="diff-added">
+              + {line}
+              {'\n'}
+            </span>
+          ))}
+          {removed.map((line, index) => (
+            <span key={`r${index}`} class="diff-removed">
+              - {line}
+              {'\n'}
+            </span>
+          ))}
+        </pre>
+      )}
+    </li>
   );
 }

@@ -160,27 +160,31 @@ export class ExecutionResponse {
   created_at: string;
 }
 
-export type ExecutionViewer = 'owner' | 'public';
+/**
+ * Who sees an execution: its task's owner, or anyone else, who is not shown what the owner's page
+ * headers fetched (`pagesWithHeaders` of the task's pages).
+ */
+export type ExecutionViewer = 'owner' | { pagesWithHeaders: ReadonlySet<string> };
 
 /**
  * The one place an execution becomes an API object. Non-owners of a public task never see error
  * details (a page's `error` included) or the notification decision (who was notified is the
- * owner's business).
+ * owner's business), nor what a page fetched with the owner's headers held (`publicResponse`).
  */
 export function toExecutionResponse(
   execution: ExecutionEntity,
   viewer: ExecutionViewer = 'owner',
 ): ExecutionResponse {
-  const owner = viewer === 'owner';
+  if (viewer !== 'owner') return publicResponse(execution, viewer.pagesWithHeaders);
   return {
     id: execution.id,
     task_id: execution.taskId,
     status: execution.status,
     started_at: execution.startedAt.toISOString(),
     completed_at: execution.completedAt?.toISOString() ?? null,
-    result: owner ? execution.result : scrubResult(execution.result),
-    error_message: owner ? execution.errorMessage : null,
-    notification: owner ? execution.notification : null,
+    result: execution.result,
+    error_message: execution.errorMessage,
+    notification: execution.notification,
     grounding_sources: execution.groundingSources,
     condition_met: execution.conditionMet,
     claimed_met: execution.claimedMet,
@@ -189,18 +193,71 @@ export function toExecutionResponse(
     changes: execution.valueChanges,
     answer: execution.answer,
     reasoning: execution.reasoning,
-    usage: owner ? execution.usage : null,
-    page_results:
-      owner || execution.pageResults === null
-        ? execution.pageResults
-        : execution.pageResults.map((line) => ({ ...line, error: null })),
+    usage: execution.usage,
+    page_results: execution.pageResults,
     verdict_execution_id: execution.verdictExecutionId,
     created_at: execution.createdAt.toISOString(),
   };
 }
 
-function scrubResult(result: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!result) return null;
+/**
+ * What anyone but the owner sees of an execution of a public task. A page fetched with the
+ * owner's headers shows only that it was read: its `url`, `status`, `http_status` and
+ * `fetched_at`, its title, final URL and lines null (docs/pages.md, "Public tasks"); nor does
+ * anything that repeats them show: its grounding source is its own URL and host, and a check that
+ * read it shows no `reasoning` (a page rule's quotes the page's lines).
+ */
+function publicResponse(
+  execution: ExecutionEntity,
+  withHeaders: ReadonlySet<string>,
+): ExecutionResponse {
+  const shown = toExecutionResponse(execution);
+  const secured = (shown.page_results ?? []).filter((line) => withHeaders.has(line.url));
+  const readSecured = secured.some((line) => line.status !== 'error');
+  // A page's grounding source is its final URL, titled by the page.
+  const sourceOf = new Map(
+    secured.map((line) => [
+      line.final_url ?? line.url,
+      { uri: line.url, title: new URL(line.url).hostname },
+    ]),
+  );
+  return {
+    ...shown,
+    result: publicResult(shown.result, readSecured),
+    error_message: null,
+    notification: null,
+    usage: null,
+    grounding_sources:
+      shown.grounding_sources?.map((source) => sourceOf.get(source.uri) ?? source) ?? null,
+    reasoning: readSecured ? null : shown.reasoning,
+    page_results:
+      shown.page_results?.map((line) =>
+        withHeaders.has(line.url) ? readWithHeaders(line) : { ...line, error: null },
+      ) ?? null,
+  };
+}
+
+/** A result without its error, and without its reasoning when `hideReasoning`. */
+function publicResult(
+  result: Record<string, unknown> | null,
+  hideReasoning: boolean,
+): Record<string, unknown> | null {
+  if (result === null) return null;
   const { error: _error, ...visible } = result;
-  return visible;
+  return hideReasoning && 'reasoning' in visible ? { ...visible, reasoning: null } : visible;
+}
+
+/** A page fetched with the owner's headers, as non-owners see it: that it was read, not what. */
+function readWithHeaders(line: PageResultResponse): PageResultResponse {
+  return {
+    url: line.url,
+    final_url: null,
+    status: line.status,
+    http_status: line.http_status,
+    title: null,
+    error: null,
+    added: null,
+    removed: null,
+    fetched_at: line.fetched_at,
+  };
 }

@@ -78,6 +78,8 @@ export interface AbandonedRun {
 export interface TaskExecutionPage {
   ownerId: string;
   isPublic: boolean;
+  /** The task's pages, which tell non-owners' views what to leave out. */
+  pages: PageTarget[] | null;
   executions: ExecutionEntity[];
 }
 
@@ -137,9 +139,14 @@ export class ExecutionRepository {
     offset: number,
     limit: number,
   ): Promise<TaskExecutionPage | null> {
-    const rows = await queryRows<{ ownerId: string; isPublic: boolean }>(
+    const rows = await queryRows<{
+      ownerId: string;
+      isPublic: boolean;
+      taskPages: PageTarget[] | null;
+    }>(
       this.dataSource,
-      `SELECT t.user_id AS "ownerId", t.is_public AS "isPublic", page.* FROM tasks t
+      `SELECT t.user_id AS "ownerId", t.is_public AS "isPublic", t.pages AS "taskPages", page.*
+       FROM tasks t
        LEFT JOIN LATERAL (
          SELECT ${EXECUTION.select('e')} FROM executions e
          WHERE e.task_id = t.id AND ($2::text IS NULL OR e.status = $2)
@@ -152,6 +159,7 @@ export class ExecutionRepository {
     return {
       ownerId: rows[0].ownerId,
       isPublic: rows[0].isPublic,
+      pages: rows[0].taskPages,
       executions: rows
         .map((row) => EXECUTION.read(row))
         .filter((execution): execution is ExecutionEntity => execution !== null),

@@ -7,6 +7,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
 import { ModelCallQuotaService } from '../usage/model-call-quota.service';
 import { verdictNeedsModel } from '../pages/page-rule';
+import { pagesWithHeaders } from '../pages/pages-with-headers';
 import { UsersService } from '../users/users.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { IN_FLIGHT_UNIQUE_INDEX, type ExecutionEntity } from './execution.entity';
@@ -91,9 +92,9 @@ export class ExecutionsService {
       query.offset ?? 0,
       query.limit ?? PAGE_DEFAULT,
     );
-    const viewer = page && caller?.id === page.ownerId ? 'owner' : 'public';
-    if (!page || (viewer === 'public' && !page.isPublic))
-      throw new NotFoundException('Task not found');
+    const owner = page !== null && caller?.id === page.ownerId;
+    if (!page || (!owner && !page.isPublic)) throw new NotFoundException('Task not found');
+    const viewer = owner ? 'owner' : { pagesWithHeaders: pagesWithHeaders(page.pages) };
     return page.executions.map((execution) => toExecutionResponse(execution, viewer));
   }
 }

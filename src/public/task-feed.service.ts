@@ -2,7 +2,9 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectConfig } from '../config/config-slice';
 import { serverConfig, type ServerConfig } from '../config/server.config';
 import type { ExecutionEntity } from '../executions/execution.entity';
+import { toExecutionResponse } from '../executions/execution.mapper';
 import { ExecutionRepository } from '../executions/execution.repository';
+import { pagesWithHeaders } from '../pages/pages-with-headers';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
 import { TASK_NOT_FOUND } from '../tasks/tasks.service';
@@ -42,11 +44,17 @@ export class TaskFeedService {
   }
 }
 
-/** Only what the public task view shows already: answer, reasoning and sources, no error details. */
+/**
+ * Only what the public task view shows already (`toExecutionResponse` for a non-owner): answer,
+ * reasoning and sources, no error details, nothing a page fetched with the owner's headers held.
+ */
 function toFeedItem(task: TaskEntity, execution: ExecutionEntity, taskLink: string): RssItem {
-  const parts = [execution.answer ?? ''];
-  if (execution.reasoning) parts.push(`Reasoning: ${execution.reasoning}`);
-  const sources = execution.groundingSources ?? [];
+  const shown = toExecutionResponse(execution, {
+    pagesWithHeaders: pagesWithHeaders(task.pages),
+  });
+  const parts = [shown.answer ?? ''];
+  if (shown.reasoning) parts.push(`Reasoning: ${shown.reasoning}`);
+  const sources = shown.grounding_sources ?? [];
   if (sources.length > 0) {
     parts.push(
       [

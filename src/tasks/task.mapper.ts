@@ -20,6 +20,7 @@ import {
 import { NotificationsProperty } from './dto/notification-config.dto';
 import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './dto/page-fields.dto';
 import { PAGE_CREDENTIALS, type PageRule, type PageTarget } from '../pages/page.types';
+import { pagesWithHeaders } from '../pages/pages-with-headers';
 import type { EvidenceRule } from './evidence-rule';
 import { withoutCredentials } from '../idempotency/kept-answer';
 import {
@@ -186,7 +187,12 @@ export function toTaskResponse(
     forked_from_task_id: task.forkedFromTaskId,
     last_known_state: task.lastKnownState,
     last_execution_id: task.lastExecutionId,
-    last_execution: lastExecution ? toExecutionResponse(lastExecution, viewer) : null,
+    last_execution: lastExecution
+      ? toExecutionResponse(
+          lastExecution,
+          owner ? 'owner' : { pagesWithHeaders: pagesWithHeaders(task.pages) },
+        )
+      : null,
     notifications: owner ? task.notifications : [],
     notification_email: owner && email?.type === 'email' ? email.address : null,
     webhook_url: owner && webhook?.type === 'webhook' ? webhook.url : null,

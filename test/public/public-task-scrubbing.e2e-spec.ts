@@ -8,6 +8,7 @@ import {
   type ExecutionBody,
   type TaskBody,
 } from '../tasks/task-api';
+import { PageServer } from '../support/page-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import {
   clientIp,
@@ -305,6 +306,139 @@ describe('What non-owners see of a public task', () => {
         .set('Authorization', stranger.auth)
         .expect(200);
       expect(stored.body).toMatchObject({ output_schema: schema, evidence });
+    });
+  });
+
+  describe("pages fetched with the owner's headers", () => {
+    const secretTitle = 'Members area of the owner';
+    const secretLine = (version: number) => `Balance of the owner account, statement ${version}`;
+    let pages: PageServer;
+    let version = 1;
+    let membersUrl: string;
+    let newsUrl: string;
+    let pageTask: TaskBody;
+    let ownerRuns: ExecutionBody[];
+
+    /** Everything a page fetched with the owner's cookie held. */
+    function expectNothingFetchedWithHeaders(seen: unknown): void {
+      const text = JSON.stringify(seen);
+      for (const secret of [secretTitle, 'statement 1', 'statement 2', '/members/home']) {
+        expect(text).not.toContain(secret);
+      }
+    }
+
+    function expectScrubbedRun(run: ExecutionBody): void {
+      const [members, news] = run.page_results as Array<Record<string, unknown>>;
+      expect(members).toEqual({
+        url: membersUrl,
+        final_url: null,
+        status: expect.stringMatching(/^(new|changed)$/),
+        http_status: 200,
+        title: null,
+        error: null,
+        added: null,
+        removed: null,
+        fetched_at: expect.any(String),
+      });
+      expect(news).toMatchObject({ url: newsUrl, final_url: newsUrl, title: 'Open news' });
+      expect(run.reasoning).toBeNull();
+      expectNothingFetchedWithHeaders(run);
+    }
+
+    beforeAll(async () => {
+      pages = await new PageServer().start();
+      membersUrl = pages.redirect('/members', `${pages.origin}/members/home`);
+      pages.page('/members/home', (_request, response) => {
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><title>${secretTitle}</title></head><body><p>${secretLine(version)}</p></body></html>`,
+          );
+      });
+      newsUrl = pages.page('/news', (_request, response) => {
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><title>Open news</title></head><body><p>News ${version}</p></body></html>`,
+          );
+      });
+      pageTask = await createPublicTask(testApp, owner, {
+        body: {
+          search_query: uniqueQuery('members page'),
+          notify_behavior: 'always',
+          pages: [
+            { url: membersUrl, headers: { Cookie: 'session=owner-cookie' } },
+            { url: newsUrl },
+          ],
+          page_rule: { type: 'changed' },
+        },
+      });
+      const api = new TaskApi(testApp);
+      for (const next of [1, 2]) {
+        version = next;
+        const pending = await api.execute(owner, pageTask.id);
+        await api.waitForExecution(owner, pageTask.id, pending.id);
+      }
+      ownerRuns = await api.executions(owner, pageTask.id);
+    });
+
+    afterAll(async () => {
+      await pages.stop();
+    });
+
+    it('should show the owner what the pages held (the fixture really fetched with the cookie)', () => {
+      expect(pages.requestsTo('/members')[0].headers.cookie).toBe('session=owner-cookie');
+      expect(ownerRuns.map((run) => run.status)).toEqual(['success', 'success']);
+      const [members] = ownerRuns[0].page_results as Array<Record<string, unknown>>;
+      expect(members).toMatchObject({
+        url: membersUrl,
+        final_url: `${pages.origin}/members/home`,
+        status: 'changed',
+        title: secretTitle,
+        added: [secretLine(2)],
+        removed: [secretLine(1)],
+      });
+      expect(ownerRuns[0].reasoning).toContain(secretLine(2));
+    });
+
+    it('should show non-owners a page fetched with headers only by its url, status and http_status', async () => {
+      for (const auth of [null, stranger.auth]) {
+        const get = (path: string) => {
+          const call = testApp.http.get(path).set('X-Forwarded-For', clientIp());
+          return (auth ? call.set('Authorization', auth) : call).expect(200);
+        };
+        const listed = (await get(`/api/v1/tasks/${pageTask.id}/executions`))
+          .body as ExecutionBody[];
+        expect(listed.map((run) => run.id)).toEqual(ownerRuns.map((run) => run.id));
+        listed.forEach(expectScrubbedRun);
+        const task = (await get(`/api/v1/tasks/${pageTask.id}`)).body as TaskBody;
+        expectScrubbedRun(task.last_execution as ExecutionBody);
+        const viewed = (await get(`/api/v1/public/tasks/id/${pageTask.id}`)).body as TaskBody;
+        expectScrubbedRun(viewed.last_execution as ExecutionBody);
+        const listing = (await get('/api/v1/public/tasks?limit=100')).body as { tasks: TaskBody[] };
+        const found = listing.tasks.find((candidate) => candidate.id === pageTask.id) as TaskBody;
+        expectScrubbedRun(found.last_execution as ExecutionBody);
+      }
+    });
+
+    it('should leave what the pages fetched with headers held out of the RSS feed', async () => {
+      const feed = await testApp.http
+        .get(`/tasks/${pageTask.id}/rss`)
+        .set('X-Forwarded-For', clientIp())
+        .expect(200);
+      expect(feed.text).toContain(ownerRuns[0].id);
+      expectNothingFetchedWithHeaders(feed.text);
+    });
+
+    it("should give another user's fork the pages without their headers and no runs", async () => {
+      const fork = await testApp.http
+        .post(`/api/v1/tasks/${pageTask.id}/fork`)
+        .set('Authorization', stranger.auth)
+        .send({})
+        .expect(200);
+      expect((fork.body as TaskBody).pages).toEqual([{ url: membersUrl }, { url: newsUrl }]);
+      expect((fork.body as TaskBody).last_execution).toBeNull();
+      expectNothingFetchedWithHeaders(fork.body);
     });
   });
 });
