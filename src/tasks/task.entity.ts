@@ -143,6 +143,17 @@ export class TaskEntity {
   @Column({ type: 'timestamptz', nullable: true, select: false })
   checkInputsChangedAt?: Date | null;
 
+  /**
+   * The interval between checks of a task whose verdict needs no model, in milliseconds (a
+   * bigint, which TypeORM reads as a string), and the checks in a row without a changed page
+   * since it last moved (docs/pages.md, "When a page task is checked"). Written by checks only.
+   */
+  @Column({ type: 'bigint', nullable: true, select: false })
+  pageCheckIntervalMs?: string | null;
+
+  @Column({ type: 'integer', default: 0, select: false })
+  pageQuietChecks?: number;
+
   /** Failed executions in a row (README, "Notification channels", `task.check_failing`). */
   @Column({ type: 'integer', default: 0 })
   consecutiveFailures: number;

@@ -84,6 +84,7 @@ describe('CheckWorkerService (service tier: real database and queue, scripted pr
       {
         minIntervalMs: 15 * 60_000,
         maxIntervalMs: 7 * 24 * 3_600_000,
+        pageCheckIntervalMs: 3_600_000,
         workerEnabled: true,
         workerConcurrency: 2,
       } satisfies SchedulerConfig,

@@ -80,7 +80,8 @@ export class CheckScheduleRepository {
       manager,
       `SELECT id, state, notify_behavior, notifications, last_known_state, check_job_id,
          consecutive_failures, failure_alerted, evidence, alert_execution_id, alert_policy,
-         alert_sent_at FROM tasks
+         alert_sent_at, page_check_interval_ms::float8 AS page_check_interval_ms,
+         page_quiet_checks FROM tasks
        WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
       [taskIds],
     );
@@ -110,10 +111,14 @@ export class CheckScheduleRepository {
            ELSE t.alert_acknowledged_at END,
          alert_repeats_sent = CASE
            WHEN u.alert_execution_id IS DISTINCT FROM t.alert_execution_id THEN 0
-           ELSE t.alert_repeats_sent END
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[], $11::uuid[], $12::timestamptz[])
+           ELSE t.alert_repeats_sent END,
+         -- Only a check without a model moves its task's pace (docs/pages.md); null leaves it.
+         page_check_interval_ms = coalesce(u.page_check_interval_ms, t.page_check_interval_ms),
+         page_quiet_checks = coalesce(u.page_quiet_checks, t.page_quiet_checks)
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::timestamptz[], $7::uuid[], $8::boolean[], $9::int[], $10::boolean[], $11::uuid[], $12::timestamptz[], $13::bigint[], $14::int[])
          AS u(id, last_execution_id, last_known_state, state, state_changed, next_run, check_job_id, keep_check_job,
-           consecutive_failures, failure_alerted, alert_execution_id, alert_sent_at)
+           consecutive_failures, failure_alerted, alert_execution_id, alert_sent_at,
+           page_check_interval_ms, page_quiet_checks)
        WHERE t.id = u.id`,
       [
         writes.map((write) => write.id),
@@ -130,6 +135,8 @@ export class CheckScheduleRepository {
         writes.map((write) => write.failureAlerted),
         writes.map((write) => write.alertExecutionId),
         writes.map((write) => write.alertSentAt?.toISOString() ?? null),
+        writes.map((write) => write.pagePace?.intervalMs ?? null),
+        writes.map((write) => write.pagePace?.quietChecks ?? null),
       ],
     );
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
 import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
+import { verdictNeedsModel } from '../../pages/page-rule';
 import { outputSchemaKey } from '../../search/output-schema';
 import {
   NO_HISTORY,
@@ -49,6 +50,7 @@ export class CheckPlanner {
         history: histories.get(item.check.taskId) ?? NO_HISTORY,
         outcome: item.outcome,
         job: item.check.job,
+        pageCheck: pageCheckOf(item),
         now,
         config: {
           alertAfterFailures: this.executionSettings.alertAfterFailures,
@@ -58,6 +60,15 @@ export class CheckPlanner {
       return { ...item, plan, alert: task ? alertPlanOf(task, plan, now) : null };
     });
   }
+}
+
+/**
+ * What sets the pace of a check whose verdict needs no model (docs/pages.md, "When a page task is
+ * checked"): whether some page changed. Null for a check a model answers.
+ */
+function pageCheckOf({ check, pageResults }: FinishedCheck): { changed: boolean } | null {
+  if (verdictNeedsModel(check)) return null;
+  return { changed: (pageResults ?? []).some((page) => page.status === 'changed') };
 }
 
 function alertPlanOf(task: LockedTask, plan: CheckOutcomePlan, now: Date): AlertPlan | null {

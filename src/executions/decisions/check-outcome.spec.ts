@@ -16,7 +16,11 @@ import {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const now = new Date('2025-03-10T12:00:00Z');
-const bounds = { minIntervalMs: 15 * MINUTE, maxIntervalMs: 7 * 24 * HOUR };
+const bounds = {
+  minIntervalMs: 15 * MINUTE,
+  maxIntervalMs: 7 * 24 * HOUR,
+  pageCheckIntervalMs: HOUR,
+};
 
 const email: NotificationConfig = { type: 'email', address: 'owner@example.com' };
 
@@ -34,6 +38,8 @@ function task(overrides: Partial<LockedTask> = {}): LockedTask {
     alert_execution_id: null,
     alert_policy: null,
     alert_sent_at: null,
+    page_check_interval_ms: null,
+    page_quiet_checks: 0,
     ...overrides,
   };
 }
@@ -67,6 +73,7 @@ function plan(overrides: Partial<CheckOutcomeInput> = {}) {
     schema: null,
     history: NO_HISTORY,
     job: { id: 'job-1', retryCount: 0 },
+    pageCheck: null,
     now,
     config: { alertAfterFailures: 3, scheduler: bounds },
     ...overrides,
@@ -210,6 +217,55 @@ describe('planCheckOutcome', () => {
       checkJobToRemove: null,
       deliveries: [],
     });
+  });
+});
+
+describe('planCheckOutcome for a check whose verdict needs no model', () => {
+  const ruled = (overrides: Partial<CheckOutcomeInput> = {}) =>
+    final({ outcome: { ...result({ nextCheckAt: null }), usage: null }, ...overrides });
+
+  it('should check again PAGE_CHECK_INTERVAL after the first check', () => {
+    const planned = ruled({ pageCheck: { changed: false } });
+    expect(planned.task).toMatchObject({
+      nextRun: new Date(now.getTime() + HOUR),
+      pagePace: { intervalMs: HOUR, quietChecks: 0 },
+    });
+  });
+
+  it("should check again at the task's pace, halved after a page changed", () => {
+    const planned = ruled({
+      task: task({ page_check_interval_ms: 40 * MINUTE, page_quiet_checks: 2 }),
+      pageCheck: { changed: true },
+    });
+    expect(planned.task).toMatchObject({
+      nextRun: new Date(now.getTime() + 20 * MINUTE),
+      pagePace: { intervalMs: 20 * MINUTE, quietChecks: 0 },
+    });
+  });
+
+  it('should keep to its pace when the check failed', () => {
+    const planned = final({
+      task: task({ page_check_interval_ms: 30 * MINUTE, page_quiet_checks: 2 }),
+      outcome: new Error('All pages failed: https://example.com/: HTTP 503'),
+      pageCheck: { changed: false },
+    });
+    expect(planned.task).toMatchObject({
+      nextRun: new Date(now.getTime() + HOUR),
+      pagePace: { intervalMs: HOUR, quietChecks: 0 },
+    });
+  });
+
+  it('should move the pace of a paused task that was run by hand, and leave its schedule', () => {
+    const planned = ruled({ task: task({ state: 'paused' }), pageCheck: { changed: false } });
+    expect(planned.task).toMatchObject({
+      keepSchedule: true,
+      nextRun: null,
+      pagePace: { intervalMs: HOUR, quietChecks: 0 },
+    });
+  });
+
+  it('should leave the pace alone for a check a model answers', () => {
+    expect(final().task?.pagePace).toBeNull();
   });
 });
 

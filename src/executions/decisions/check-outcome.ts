@@ -13,6 +13,7 @@ import { startOfNextMonth } from '../../usage/usage-month';
 import { CheckErrorCode } from './check-errors';
 import { retriesCheck } from './check-retry';
 import { assessEvidence, type EvidenceReport } from './evidence';
+import { nextPagePace, type PagePace, type PagePaceBounds } from './page-pace';
 import {
   channelsFor,
   comparableState,
@@ -45,6 +46,9 @@ export interface LockedTask {
   alert_policy: AlertPolicy | null;
   /** When the last alert went out, or goes out at the end of its cooldown (docs/attention.md). */
   alert_sent_at: Date | null;
+  /** The pace of checks whose verdict needs no model (`PagePace`); null before the first. */
+  page_check_interval_ms: number | null;
+  page_quiet_checks: number;
 }
 
 /**
@@ -79,8 +83,13 @@ export interface CheckOutcomeInput {
   schema: { schema: OutputSchema; key: string } | null;
   history: CheckHistory;
   job: { id: string; retryCount: number };
+  /**
+   * For a check whose verdict needs no model (docs/pages.md, "When a page task is checked"):
+   * whether some page changed. Null for a check a model answers or could have answered.
+   */
+  pageCheck: { changed: boolean } | null;
   now: Date;
-  config: { alertAfterFailures: number; scheduler: CheckIntervalBounds };
+  config: { alertAfterFailures: number; scheduler: CheckIntervalBounds & PagePaceBounds };
 }
 
 /**
@@ -110,6 +119,8 @@ export interface TaskOutcome {
   keepSchedule: boolean;
   /** When the next check runs (a check job is scheduled then); null clears the schedule. */
   nextRun: Date | null;
+  /** The task's pace after a check whose verdict needs no model; null leaves it as it is. */
+  pagePace: PagePace | null;
   /** The execution whose met-condition notification stands, after this check. */
   alertExecutionId: string | null;
 }
@@ -196,7 +207,9 @@ function finalPlan(task: LockedTask, ending: CheckEnding, input: CheckOutcomeInp
   const decision = ending.failed
     ? silentDecision('check_failed')
     : decideOnResult(task, ending.result, ending.verdict, input.history);
-  const schedule = nextSchedule(task, decision, ending, input.now, input.config.scheduler);
+  const bounds = input.config.scheduler;
+  const pagePace = input.pageCheck && nextPagePace(paceOf(task), input.pageCheck.changed, bounds);
+  const schedule = nextSchedule(task, decision, ending, input.now, bounds, pagePace);
   return {
     completesJob: true,
     notification: streak.alert ? { ...decision, alert: streak.alert } : decision,
@@ -208,6 +221,7 @@ function finalPlan(task: LockedTask, ending: CheckEnding, input: CheckOutcomeInp
       consecutiveFailures: streak.consecutiveFailures,
       failureAlerted: streak.alerted,
       ...schedule,
+      pagePace,
     },
     checkJobToRemove:
       !schedule.keepSchedule && task.check_job_id !== input.job.id ? task.check_job_id : null,
@@ -323,12 +337,24 @@ function judge(
   };
 }
 
+/** The task's pace from its row; null before its first check without a model. */
+function paceOf(task: LockedTask): PagePace | null {
+  return task.page_check_interval_ms === null
+    ? null
+    : { intervalMs: task.page_check_interval_ms, quietChecks: task.page_quiet_checks };
+}
+
+/**
+ * When an active task is checked next: the agent's choice (`nextRunAfter`), or for a check
+ * without a model its pace's interval from now (docs/pages.md, "When a page task is checked").
+ */
 function nextSchedule(
   task: LockedTask,
   decision: NotifyDecision,
   ending: CheckEnding,
   now: Date,
   bounds: CheckIntervalBounds,
+  pagePace: PagePace | null,
 ): Pick<TaskOutcome, 'keepSchedule' | 'nextRun'> {
   if (decision.completes_task) return { keepSchedule: false, nextRun: null };
   // A manual run of a paused or completed task changes neither its state nor its (absent) schedule.
@@ -337,7 +363,9 @@ function nextSchedule(
     return { keepSchedule: false, nextRun: startOfNextMonth(now) };
   }
   const chosen = ending.failed ? null : ending.result.nextCheckAt;
-  const nextRun = nextRunAfter(now, chosen, ending.failed, bounds);
+  const nextRun = pagePace
+    ? new Date(now.getTime() + pagePace.intervalMs)
+    : nextRunAfter(now, chosen, ending.failed, bounds);
   // A met condition waiting for confirmation is checked again soon.
   const soon = new Date(now.getTime() + bounds.minIntervalMs);
   return {
