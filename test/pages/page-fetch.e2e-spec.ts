@@ -1,5 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
+import pino from 'pino';
 import { ClockModule } from '../../src/common/clock/clock';
+import { LoggingModule } from '../../src/common/logging/logging.module';
 import { OutboundHttpModule } from '../../src/common/outbound/outbound-http.module';
 import { AppConfigModule } from '../../src/config/config.module';
 import { readConfig } from '../../src/config/config-slice';
@@ -10,6 +12,7 @@ import { MAX_PAGE_BYTES, PAGE_FETCH_OPTIONS } from '../../src/pages/page-fetcher
 import { PageStage } from '../../src/pages/page-stage.service';
 import type { PageSnapshot, PageTarget } from '../../src/pages/page.types';
 import { PagesModule } from '../../src/pages/pages.module';
+import { pagesConfig } from '../../src/pages/pages.config';
 import { PageServer } from '../support/page-server';
 
 const PUBLIC_URL = 'https://monitor.example.org';
@@ -21,10 +24,12 @@ async function pageStage(
   allowPrivateNetworks: boolean,
   timeoutMs = TIMEOUT_MS,
 ): Promise<TestingModule> {
-  const config = readConfig({ PUBLIC_URL }, { server: serverConfig });
+  const slices = { server: serverConfig, pages: pagesConfig };
+  const config = readConfig({ PUBLIC_URL }, slices);
   const module = await Test.createTestingModule({
     imports: [
-      AppConfigModule.forRoot({ server: serverConfig }, config),
+      AppConfigModule.forRoot(slices, config),
+      LoggingModule.forRoot(pino({ level: 'silent' })),
       ClockModule,
       OutboundHttpModule.forRoot({ allowPrivateNetworks, dnsServers: [], isGlobal: true }),
       PagesModule,
