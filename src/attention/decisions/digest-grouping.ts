@@ -1,4 +1,5 @@
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
+import { deliveryDestination } from './destination';
 
 /** One event of a digest config waiting for its period's digest. */
 export interface DigestItem {
@@ -21,22 +22,11 @@ export interface DigestGroup {
 
 /**
  * Where a digest goes (docs/attention.md, "Digests"): the same channel type and the same
- * address, URL or chat across the owner's tasks; a webhook signs with its own config's secret,
- * so its digest stays within that config (one task).
+ * address, URL or chat across the owner's tasks (`deliveryDestination`); a webhook signs with its
+ * own config's secret, so its digest stays within that config (one task).
  */
 export function digestDestination(config: NotificationConfig, taskId: string): string {
-  switch (config.type) {
-    case 'email':
-      return `email:${config.address.toLowerCase()}`;
-    case 'webhook':
-      return `webhook:${taskId}`;
-    case 'slack':
-    case 'discord':
-    case 'ntfy':
-      return `${config.type}:${config.url}`;
-    case 'telegram':
-      return `telegram:${config.chat_id}`;
-  }
+  return config.type === 'webhook' ? `webhook:${taskId}` : deliveryDestination(config);
 }
 
 /** Gathers one owner's digest events per destination; an empty period gives no group. */

@@ -17,6 +17,8 @@ import {
   goesToDigest,
   type DigestCandidate,
 } from '../digests/digest-capture.service';
+import { deliveryDestination } from '../../attention/decisions/destination';
+import { deliveriesWaitingTurn } from '../../attention/decisions/release-order';
 import { derivedJobId, reminderJob, type DeliveryJob } from '../delivery/delivery-job';
 import {
   NotificationDeliveryRepository,
@@ -37,6 +39,13 @@ export interface GatedAttempt {
   claim: ClaimedAttempt;
   context: AttemptContextRow;
 }
+
+/**
+ * How long a released delivery waits before it looks again whether its turn came (an earlier
+ * event to its destination still held or being sent: docs/attention.md, "Held deliveries keep
+ * their order").
+ */
+export const RELEASE_TURN_MS = 1000;
 
 export const FOLDED_AWAY = 'Folded into a later alert of the cooldown';
 export const MADE_STALE = 'Dropped: a later check found the condition no longer met';
@@ -73,12 +82,20 @@ export class AttentionGate {
   async admit(attempts: GatedAttempt[]): Promise<ClaimedAttempt[]> {
     const now = this.clock.now();
     const writes: GateWrites = { holds: [], skips: [], complete: [], releases: [], digests: [] };
-    const toSend: GatedAttempt[] = [];
+    const going: GatedAttempt[] = [];
     for (const attempt of attempts) {
       const gate = await this.gateOf(attempt, now);
-      if (gate.kind === 'send') toSend.push(attempt);
+      if (gate.kind === 'send') going.push(attempt);
       else this.plan(attempt, gate, writes, now);
     }
+    const waiting = await this.waitingTurn(going);
+    for (const { attempt, hold } of waiting) {
+      this.hold(attempt, writes, now, {
+        ...hold,
+        runAt: new Date(now.getTime() + RELEASE_TURN_MS),
+      });
+    }
+    const toSend = going.filter((attempt) => !waiting.some((entry) => entry.attempt === attempt));
     if (writes.complete.length > 0) {
       await this.transactions.run(async (manager) => {
         // Lock order (docs/architecture.md, "One lock order"): tasks, then deliveries and jobs.
@@ -149,13 +166,61 @@ export class AttentionGate {
     return { skip: stale ? MADE_STALE : FOLDED_AWAY, folded: 0 };
   }
 
-  private plan(
-    { claim, context }: GatedAttempt,
-    gate: DeliveryGate,
-    writes: GateWrites,
-    now: Date,
-  ): void {
+  /**
+   * The released deliveries about to go that must wait for their turn: an earlier event to the
+   * same destination, released with them or before, is still held or being sent (by this worker
+   * or another). Each such delivery stays `held` as it is and looks again in RELEASE_TURN_MS;
+   * deliveries that were never held go at once.
+   */
+  private async waitingTurn(
+    going: GatedAttempt[],
+  ): Promise<Array<{ attempt: GatedAttempt; hold: ReleasedHold }>> {
+    const released = going.flatMap((attempt) => {
+      const hold = releasedHold(attempt.context);
+      const config = attempt.claim.config;
+      return hold && config ? [{ attempt, hold, config }] : [];
+    });
+    if (released.length === 0) return [];
+    const latest = Math.max(...released.map(({ hold }) => new Date(hold.heldUntil).getTime()));
+    const open = await this.holds.openReleases(
+      [...new Set(released.map(({ attempt }) => attempt.context.user_id))],
+      new Date(latest),
+    );
+    const behind = deliveriesWaitingTurn(
+      released.map(({ attempt: { claim, context }, hold, config }) => ({
+        id: claim.deliveryId,
+        destination: deliveryDestination(config),
+        occurredAt: new Date(context.completed_at ?? context.created_at),
+        heldUntil: new Date(hold.heldUntil),
+      })),
+      open.flatMap((row) => {
+        const config = row.notifications.find((entry) => entry.type === row.channel);
+        return config
+          ? [
+              {
+                id: row.id,
+                destination: deliveryDestination(config),
+                occurredAt: new Date(row.occurred_at),
+                heldUntil: row.held_until && new Date(row.held_until),
+              },
+            ]
+          : [];
+      }),
+    );
+    return released.filter(({ attempt }) => behind.has(attempt.claim.deliveryId));
+  }
+
+  private plan(attempt: GatedAttempt, gate: DeliveryGate, writes: GateWrites, now: Date): void {
+    const { claim, context } = attempt;
     if (gate.kind === 'send' || gate.kind === 'release') return;
+    if (gate.kind === 'hold') {
+      this.hold(attempt, writes, now, {
+        reason: gate.reason,
+        heldUntil: gate.until,
+        runAt: gate.until,
+      });
+      return;
+    }
     writes.complete.push(claim.jobId);
     if (gate.kind === 'drop') return;
     if (gate.kind === 'digest') {
@@ -169,13 +234,23 @@ export class AttentionGate {
       });
       return;
     }
-    const release = releaseJob(claim, gate.until);
+  }
+
+  /** Keeps a delivery `held` until `heldUntil`; its job runs it again at `runAt`. */
+  private hold(
+    { claim, context }: GatedAttempt,
+    writes: GateWrites,
+    now: Date,
+    wait: { reason: HoldReason; heldUntil: Date; runAt: Date },
+  ): void {
+    const release = releaseJob(claim, wait.runAt);
+    writes.complete.push(claim.jobId);
     writes.releases.push(release);
     writes.holds.push({
       ...deliveryOf(claim),
       jobId: release.id,
-      heldUntil: gate.until,
-      reason: gate.reason satisfies HoldReason,
+      heldUntil: wait.heldUntil,
+      reason: wait.reason,
       cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
       folded: claim.content.folded ?? context.folded,
       send: sendRecordOf(claim, 'held', null, now),
@@ -241,6 +316,21 @@ function nextReminder(claim: ClaimedAttempt, context: AttemptContextRow): Delive
     decision.repeat,
     decision.at,
   );
+}
+
+/** Why and until when a delivery released now was held: quiet hours or a cooldown. */
+interface ReleasedHold {
+  reason: 'quiet_hours' | 'cooldown';
+  heldUntil: Date;
+}
+
+/** The hold a delivery whose job runs now was released from, or null when it was not held. */
+function releasedHold(context: AttemptContextRow): ReleasedHold | null {
+  const reason = context.hold_reason;
+  if (context.delivery_state !== 'held' || context.held_until === null) return null;
+  return reason === 'quiet_hours' || reason === 'cooldown'
+    ? { reason, heldUntil: context.held_until }
+    : null;
 }
 
 /** The job that runs a held delivery again at `until`, as its first attempt. */

@@ -10,7 +10,7 @@ import {
   sendsInsert,
   type SendRecordWrite,
 } from '../delivery/notification-delivery.repository';
-import type { NotificationType } from '../channels/channel-registry';
+import type { NotificationConfig, NotificationType } from '../channels/channel-registry';
 
 /** The delivery a held or skipped row is: its id, execution, task, channel, event and job. */
 export interface HeldOrSkipped {
@@ -38,6 +38,18 @@ export interface CooldownWindowRow {
   id: string;
   event: 'condition_met' | 'values_changed';
   occurred_at: Date;
+}
+
+/**
+ * A delivery a released one may have to wait for: its channel, its task's configs, its event, and
+ * the end of its hold (null while it is being sent).
+ */
+export interface OpenDeliveryRow {
+  id: string;
+  channel: NotificationType;
+  notifications: NotificationConfig[];
+  occurred_at: Date;
+  held_until: Date | null;
 }
 
 /** The statements of deliveries that wait, are skipped, or are folded (docs/attention.md). */
@@ -152,6 +164,28 @@ export class DeliveryHoldRepository {
       [taskId],
     );
     return { waiting, withdrawnAt: withdrawn?.at ?? null };
+  }
+
+  /**
+   * The deliveries of these users that a delivery released from a hold ending at `until` may have
+   * to wait for (docs/attention.md, "Held deliveries keep their order"): held for quiet hours or a
+   * cooldown ending no later (released with it or before it; a webhook stays `held` until its
+   * attempt is recorded), or an email being sent. Read through the partial index of open
+   * deliveries.
+   */
+  openReleases(userIds: string[], until: Date): Promise<OpenDeliveryRow[]> {
+    return queryRows<OpenDeliveryRow>(
+      this.dataSource,
+      `SELECT d.id, d.channel, t.notifications, coalesce(e.completed_at, e.created_at) AS occurred_at,
+         CASE WHEN d.state = 'held' THEN d.held_until END AS held_until
+       FROM notification_deliveries d
+       JOIN tasks t ON t.id = d.task_id
+       JOIN executions e ON e.id = d.execution_id
+       WHERE t.user_id = ANY($1::uuid[])
+         AND (d.state = 'sending' OR (d.state = 'held'
+           AND d.hold_reason IN ('quiet_hours', 'cooldown') AND d.held_until <= $2))`,
+      [userIds, until.toISOString()],
+    );
   }
 }
 

@@ -14,7 +14,11 @@ import type { TaskState } from '../../tasks/task-state';
 import type { NotificationConfig } from '../channels/channel-registry';
 import { DELIVERY_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
-import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
+import {
+  FINAL_DELIVERY_STATES,
+  type DeliveryState,
+  type HoldReason,
+} from './notification-delivery.entity';
 import type { NotificationType } from '../channels/channel-registry';
 import type { DeliveryEvent, SendEvent, SendStatus } from '../channels/notification-types';
 
@@ -65,6 +69,9 @@ export interface AttemptContextRow {
   notification_failures: Partial<Record<NotificationType, number>>;
   /** Set once a cooldown's release folded alerts into this one. */
   folded: number | null;
+  /** Why and until when a `held` delivery waits (docs/attention.md, "How deliveries wait"). */
+  hold_reason: HoldReason | null;
+  held_until: Date | null;
 }
 
 export interface DeliveryKey {
@@ -229,7 +236,7 @@ export class NotificationDeliveryRepository {
          d.state AS delivery_state, d.attempt AS delivery_attempt,
          t.state AS task_state, t.notify_behavior, t.alert_policy,
          t.alert_execution_id, t.alert_notified_at, t.alert_acknowledged_at, t.notification_failures,
-         d.folded
+         d.folded, d.hold_reason, d.held_until
        FROM unnest($1::uuid[], $2::uuid[]) AS v(delivery_id, execution_id)
        JOIN executions e ON e.id = v.execution_id
        JOIN tasks t ON t.id = e.task_id
