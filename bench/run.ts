@@ -21,6 +21,7 @@ const BENCHMARKS = [
   'pages-bench.ts',
   'attention-bench.ts',
   'pages-checks-bench.ts',
+  'hostile-pages-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

@@ -1,0 +1,290 @@
+/**
+ * Hostile pages while the API is loaded: the built service (one instance, workers on) answers
+ * `GET /api/v1/tasks/{id}` under autocannon and `GET /health` asked one request at a time, first
+ * with nothing else to do, then while checks read hostile pages over and over: 1,000,000 and
+ * 200,000 nested `<div>`s (5 MB and 1 MB), 80,000 `<li>` siblings read with
+ * `li:nth-child(2)`, and a plain text that alternates between two texts sharing no line (each
+ * check compares them). Reported: requests/s and p99 of the task by id, p50 / p99 / worst of
+ * /health, and the hostile checks that ended with their pages' statuses.
+ *
+ * BENCH_HOSTILE_SECONDS (default 10) is each phase's length.
+ */
+import autocannon from 'autocannon';
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { loadavg } from 'node:os';
+import { Pool } from 'pg';
+import {
+  createDatabase,
+  freePort,
+  machineLine,
+  percentile,
+  sleep,
+  spawnService,
+  startServer,
+  writeBenchmarkSection,
+  type ServiceProcess,
+} from './bench-support';
+
+const SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 10);
+const CONNECTIONS = 16;
+/** How often /health is asked, one request at a time, during a phase. */
+const HEALTH_EVERY_MS = 50;
+const API_KEY = `sk_${'Hostile0123456789abcdefghijKLMNO'.slice(0, 32)}`;
+
+/** Two texts of 20,000 lines that share none. */
+const unrelated = (mark: string) =>
+  Array.from({ length: 20_000 }, (_, n) => `${mark}${n}`).join('\n');
+
+interface HostilePage {
+  name: string;
+  path: string;
+  selector?: string;
+  contentType: string;
+  /** The body of the n-th request (one of two: the page server keeps the bodies of n % 2). */
+  body: (n: number) => string;
+}
+
+const HOSTILE: HostilePage[] = [
+  {
+    name: '1,000,000 nested div (5 MB)',
+    path: '/nested-5mb',
+    contentType: 'text/html',
+    body: () => '<div>'.repeat(999_000),
+  },
+  {
+    name: '200,000 nested div (1 MB)',
+    path: '/nested-1mb',
+    contentType: 'text/html',
+    body: () => '<div>'.repeat(200_000),
+  },
+  {
+    name: '80,000 li siblings, li:nth-child(2)',
+    path: '/siblings',
+    selector: 'li:nth-child(2)',
+    contentType: 'text/html',
+    // A comment that alternates, so each check reads the page again rather than find it unchanged.
+    body: (n) =>
+      `<ul>${Array.from({ length: 80_000 }, (_, item) => `<li>item ${item}</li>`).join('')}</ul><!--${n % 2}-->`,
+  },
+  {
+    name: 'two texts sharing no line, in turn',
+    path: '/unrelated',
+    contentType: 'text/plain',
+    body: (n) => unrelated(n % 2 === 0 ? 'a' : 'b'),
+  },
+];
+
+/** Serves the hostile pages on 127.0.0.1, each body built once per variant. */
+async function startPageServer(): Promise<{ origin: string; server: Server }> {
+  const served = new Map<string, number>();
+  const bodies = new Map<string, string>();
+  const server = createServer((request, response) => {
+    const page = HOSTILE.find((candidate) => candidate.path === request.url);
+    if (!page) {
+      response.writeHead(404).end();
+      return;
+    }
+    const n = served.get(page.path) ?? 0;
+    served.set(page.path, n + 1);
+    const key = `${page.path}:${n % 2}`;
+    if (!bodies.has(key)) bodies.set(key, page.body(n));
+    response.writeHead(200, { 'content-type': `${page.contentType}; charset=utf-8` });
+    response.end(bodies.get(key));
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${port}`, server };
+}
+
+async function seedKey(pool: Pool): Promise<void> {
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO users (clerk_user_id, email) VALUES ($1, 'hostile-bench@example.com') RETURNING id",
+    [`bench_${randomUUID()}`],
+  );
+  await pool.query(
+    `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, state) VALUES ($1, 'bench', $2, $3, 'active')`,
+    [rows[0].id, createHash('sha256').update(API_KEY).digest('hex'), `sk_...${API_KEY.slice(-5)}`],
+  );
+}
+
+async function api<T>(
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface Execution {
+  id: string;
+  status: string;
+  page_results: Array<{ status: string; error: string | null }> | null;
+}
+
+/**
+ * Checks `taskId` again and again until `stop()`: each run starts once the last has ended.
+ * Returns each ended check's page status (`error: <why>` for an error).
+ */
+function checkOverAndOver(
+  service: ServiceProcess,
+  taskId: string,
+): { stop: () => Promise<string[]> } {
+  const outcomes: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = await api<Execution>(service, 'POST', `/api/v1/tasks/${taskId}/execute`);
+      for (;;) {
+        await sleep(200);
+        const [latest] = await api<Execution[]>(
+          service,
+          'GET',
+          `/api/v1/tasks/${taskId}/executions?limit=1`,
+        );
+        if (
+          latest?.id === started.id &&
+          !['pending', 'running', 'retrying'].includes(latest.status)
+        ) {
+          const page = latest.page_results?.[0];
+          outcomes.push(page ? (page.error ? `error: ${page.error}` : page.status) : latest.status);
+          break;
+        }
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return outcomes;
+    },
+  };
+}
+
+/** Asks /health one request at a time every HEALTH_EVERY_MS until stopped; its latencies. */
+function askHealth(service: ServiceProcess): { stop: () => Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      const response = await fetch(`http://127.0.0.1:${service.port}/health`);
+      await response.arrayBuffer();
+      latencies.push(performance.now() - start);
+      await sleep(HEALTH_EVERY_MS);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return latencies.sort((a, b) => a - b);
+    },
+  };
+}
+
+interface Phase {
+  requestsPerSecond: number;
+  p99: number;
+  errors: number;
+  health: number[];
+}
+
+async function phase(service: ServiceProcess, taskId: string): Promise<Phase> {
+  const health = askHealth(service);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${service.port}/api/v1/tasks/${taskId}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    health: await health.stop(),
+  };
+}
+
+const ms = (value: number) => `${Math.round(value)}`;
+
+async function main(): Promise<void> {
+  const database = await startServer();
+  const pages = await startPageServer();
+  let service: ServiceProcess | null = null;
+  try {
+    const databaseUrl = await createDatabase(database.adminUrl, 'bench_hostile_pages');
+    const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+    await seedKey(pool);
+    await pool.end();
+    service = await spawnService({
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      RATE_LIMIT_PER_HOUR: '10000000',
+      RATE_LIMIT_PER_DAY: '10000000',
+      RATE_LIMIT_PAGE_CHECKS_PER_HOUR: '10000000',
+    });
+    const create = (fields: Record<string, unknown>) =>
+      api<{ id: string }>(service!, 'POST', '/api/v1/tasks', { state: 'paused', ...fields });
+    const read = await create({ search_query: 'Has the benchmark product shipped yet?' });
+    const hostile = await Promise.all(
+      HOSTILE.map((page) =>
+        create({
+          search_query: `Watch the hostile page ${page.path}`,
+          pages: [{ url: `${pages.origin}${page.path}`, selector: page.selector }],
+          page_rule: { type: 'changed' },
+        }),
+      ),
+    );
+    const start = `load average ${loadavg()[0].toFixed(2)} at the start`;
+
+    const quiet = await phase(service, read.id);
+    const checking = hostile.map((task) => checkOverAndOver(service!, task.id));
+    const loaded = await phase(service, read.id);
+    const outcomes = await Promise.all(checking.map((checks) => checks.stop()));
+
+    const row = (name: string, measured: Phase) =>
+      `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} |`;
+    const tally = (ended: string[]) =>
+      [...new Set(ended)]
+        .map((status) => `${ended.filter((one) => one === status).length} × ${status}`)
+        .join(', ') || 'none ended';
+    const body = `Measured ${machineLine()}, ${start}. Run with \`npm run bench -- hostile\` (\`BENCH_HOSTILE_SECONDS\`, default 10, sets each phase's length; this run: ${SECONDS} s).
+
+One instance (\`node dist/main.js\`, workers on, \`PAGE_READ_CPU_MS\` at its default) serves
+\`GET /api/v1/tasks/{id}\` to autocannon (${CONNECTIONS} connections, ${SECONDS} s) while \`GET /health\` is asked one
+request at a time every ${HEALTH_EVERY_MS} ms; first with nothing else to do, then while each hostile page's
+task (a \`page_rule\`, no model) is checked again as soon as its last check ends. Load generator,
+page server and service share the machine's cores.
+
+| phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx |
+|---|---|---|---|---|---|
+${row('quiet', quiet)}
+${row('hostile pages read meanwhile', loaded)}
+
+Hostile checks that ended during the loaded phase, by page status:
+
+${HOSTILE.map((page, index) => `- ${page.name}: ${tally(outcomes[index])}`).join('\n')}`;
+    console.log(body);
+    await writeBenchmarkSection('Pages: hostile pages while the API is loaded', body);
+  } finally {
+    await service?.stop();
+    await new Promise<void>((resolve) => pages.server.close(() => resolve()));
+    await database.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
