@@ -6,15 +6,10 @@ import {
   type OutboundResponse,
 } from '../common/outbound/outbound-http.client';
 import { httpStatusError, PageErrorForm } from './page-errors';
-import { MAX_PAGES, type PageTarget } from './page.types';
+import type { PageTarget } from './page.types';
 
 /** Every hop of one page, from its first request to its last byte (docs/pages.md, "Fetching"). */
 export const PAGE_FETCH_TIMEOUT_MS = 15_000;
-/**
- * The longest the pages of one check can take: every page of the task read one after another
- * (as when they wait for one host's slots), each to its deadline, which covers all its redirects.
- */
-export const WORST_CASE_PAGES_MS = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
 /**
  * Once a page's body begins, at least this much of it (as sent) arrives in every window, or the
  * page is `timed out` then: a server that trickles its body a few bytes a second holds a page

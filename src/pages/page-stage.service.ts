@@ -4,16 +4,12 @@ import { bodyHash } from './page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
 import type { PageRead } from './page-read';
 import { PageReader } from './page-reader';
+import { MAX_PAGE_READ_MS } from './pages.config';
 import { MAX_FINAL_URL_CHARS, withinEntryBound } from './page-result-line';
 import { PageSlots } from './page-slots';
-import {
-  PAGE_FETCH_TIMEOUT_MS,
-  PageFetcher,
-  WORST_CASE_PAGES_MS,
-  type PageFetchResult,
-} from './page-fetcher';
+import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './page-text';
-import type { PageResult, PageSnapshot, PageTarget } from './page.types';
+import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -32,10 +28,21 @@ export const PAGES_AT_ONCE = 8;
  */
 export const PAGES_PER_USER_AT_ONCE = PAGES_AT_ONCE / 2;
 /**
- * The longest a page of a check waits for its slots: started by then, every page ends within
- * WORST_CASE_PAGES_MS of the check's start, which its job's expiry counts on.
+ * The longest a page of a check waits for its slot: as long as the task's other pages would take
+ * fetched one after another (as when they wait for one host's slots), each to its deadline.
  */
-export const LATEST_START_MS = WORST_CASE_PAGES_MS - PAGE_FETCH_TIMEOUT_MS;
+export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
+/**
+ * The longest a page holds its slot: its fetch to the deadline, which covers all its redirects,
+ * then its read, which may wait behind the reads of the instance's other slots before its own
+ * `PAGE_READ_CPU_MS` starts.
+ */
+const WORST_CASE_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+/**
+ * The longest the pages of one check can take, which its job's expiry counts on: every page has
+ * started by LATEST_START_MS, or given up then, and each started page ends within its worst case.
+ */
+export const WORST_CASE_PAGES_MS = LATEST_START_MS + WORST_CASE_PAGE_MS;
 
 /**
  * The page stage of a check (docs/pages.md): fetch, read and compare every page of a task, given

@@ -18,7 +18,7 @@ describe('pagesConfig', () => {
       500,
     );
     expect(() => readConfig({ PAGE_READ_CPU_MS: '0' }, { pages: pagesConfig })).toThrow(
-      'PAGE_READ_CPU_MS: expected an integer from 100 to 60000, got "0"',
+      'PAGE_READ_CPU_MS: expected an integer from 100 to 10000, got "0"',
     );
   });
 });

@@ -1,8 +1,10 @@
 import { MAX_PAGES } from '../pages/page.types';
 import { PAGE_FETCH_TIMEOUT_MS } from '../pages/page-fetcher';
+import { LATEST_START_MS, PAGES_AT_ONCE } from '../pages/page-stage.service';
+import { MAX_PAGE_READ_MS } from '../pages/pages.config';
 import { worstCaseCheckMs, worstCaseRequestMs } from '../search/provider-call-budget';
 import { DEFAULT_PROVIDER_HTTP_OPTIONS } from '../search/provider-api';
-import { CHECK_JOB_EXPIRY_SECONDS } from './queues';
+import { CHECK_BOOKKEEPING_MS, CHECK_JOB_EXPIRY_SECONDS } from './queues';
 
 describe('the check queue expiry', () => {
   it("should outlast a check's worst case when every provider request retries to the end", () => {
@@ -14,5 +16,12 @@ describe('the check queue expiry', () => {
   it("should outlast a page task's check when every page waits for the one before and times out", () => {
     const everyPageInTurn = MAX_PAGES * PAGE_FETCH_TIMEOUT_MS;
     expect(CHECK_JOB_EXPIRY_SECONDS * 1000).toBeGreaterThan(everyPageInTurn + worstCaseCheckMs());
+  });
+
+  it("should outlast a page task's check when the last page to start waits behind every slot's read", () => {
+    const lastPage = LATEST_START_MS + PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+    expect(CHECK_JOB_EXPIRY_SECONDS * 1000).toBeGreaterThanOrEqual(
+      lastPage + worstCaseCheckMs() + CHECK_BOOKKEEPING_MS,
+    );
   });
 });

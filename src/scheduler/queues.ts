@@ -1,4 +1,4 @@
-import { WORST_CASE_PAGES_MS } from '../pages/page-fetcher';
+import { WORST_CASE_PAGES_MS } from '../pages/page-stage.service';
 import { worstCaseCheckMs } from '../search/provider-call-budget';
 
 /** The queues of the durable job queue (pg-boss), named once for the service and its queries. */
