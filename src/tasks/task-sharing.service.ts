@@ -14,12 +14,7 @@ import { NotificationChannelRegistry } from '../notifications/channels/channel-r
 import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
-import {
-  keptTaskAnswer,
-  toTaskResponse,
-  withoutHeaders,
-  type TaskResponse,
-} from './task.mapper';
+import { keptTaskAnswer, toTaskResponse, withoutHeaders, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND, TasksService } from './tasks.service';
 import { Clock } from '../common/clock/clock';
