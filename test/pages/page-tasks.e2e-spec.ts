@@ -288,9 +288,14 @@ describe('Page monitors: the task and execution API', () => {
       });
     });
 
-    it('should show non-owners each page result with error null', async () => {
+    it('should show non-owners each page result with error null, and only the url, status and http_status of a page with headers', async () => {
       const { task, executionId } = await pageTaskWithExecution();
-      const scrubbed = pageResults.map((line) => ({ ...line, error: null }));
+      const withHeaders = new Set(PAGES.filter((page) => page.headers).map((page) => page.url));
+      const scrubbed = pageResults.map((line) =>
+        withHeaders.has(line.url)
+          ? { ...line, error: null, title: null, final_url: null, added: null, removed: null }
+          : { ...line, error: null },
+      );
       const executions = await testApp.http
         .get(`/api/v1/tasks/${task.id}/executions`)
         .set('Authorization', stranger.auth)
