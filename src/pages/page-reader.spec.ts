@@ -1,6 +1,17 @@
-import { availableParallelism } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, getPriority } from 'node:os';
 import { PinoLogger } from 'nestjs-pino';
+import { READING_THREAD_NICE } from './page-read.worker';
 import { PageReader, readingThreads } from './page-reader';
+
+/** The nice value of each thread of this process, from /proc (Linux). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((task) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    // The fields after the command's closing parenthesis; nice is the 19th field in all.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
 
 const html = (markup: string) => Buffer.from(markup);
 const page = { kind: 'page' as const, contentType: 'text/html', previousText: null };
@@ -47,6 +58,17 @@ describe('PageReader', () => {
     expect(ticks).toBeGreaterThanOrEqual(5);
     expect(await reader.read(page, html('<p>after</p>'))).toMatchObject({ text: 'after' });
   });
+
+  (process.platform === 'linux' ? it : it.skip)(
+    'should read on threads that yield the cores to the event loop',
+    async () => {
+      const eventLoop = getPriority();
+      await reader.read(page, html('<p>one</p>'));
+      // The thread stays for the next page; the event loop's thread keeps its priority.
+      expect(threadNiceValues()).toContain(READING_THREAD_NICE);
+      expect(getPriority()).toBe(eventLoop);
+    },
+  );
 
   it('should tell a bot check in an error answer from the fetch error', async () => {
     const answer = { kind: 'error answer' as const, contentType: 'text/html', error: 'HTTP 503' };
