@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import type PgBoss from 'pg-boss';
+import { getLoggerToken, PinoLogger } from 'nestjs-pino';
+import { DeclaredQueues } from './declared-queues.service';
+import { JobQueueService, type QueueJob } from './job-queue.service';
+import { WorksQueue, type QueueDeclaration } from './queue-declaration';
+import { schedulerConfig } from './scheduler.config';
+
+function declaration(name: string): QueueDeclaration {
+  return {
+    name,
+    label: name,
+    retryLimit: 3,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    concurrency: 1,
+    maxFetch: 1,
+    minFetch: 1,
+    idleMs: 10,
+  };
+}
+
+@Injectable()
+class ZuluWorker {
+  @WorksQueue(declaration('zulu'))
+  async work(_jobs: Array<QueueJob<unknown>>, _release: () => void): Promise<void> {}
+}
+
+@Injectable()
+class AlphaWorker {
+  @WorksQueue(declaration('alpha'))
+  async work(_jobs: Array<QueueJob<unknown>>, _release: () => void): Promise<void> {}
+}
+
+@Injectable()
+class AnotherAlphaWorker {
+  @WorksQueue(declaration('alpha'))
+  async work(_jobs: Array<QueueJob<unknown>>, _release: () => void): Promise<void> {}
+}
+
+/** What the declared queues asked of the job queue, in order. */
+class RecordingJobQueue {
+  readonly calls: string[] = [];
+
+  async start(): Promise<void> {
+    this.calls.push('start');
+  }
+
+  async createQueue(options: PgBoss.Queue, expireInSeconds: number): Promise<void> {
+    this.calls.push(`create ${options.name} (${options.retryLimit} retries, ${expireInSeconds} s)`);
+  }
+
+  async stop(): Promise<void> {
+    this.calls.push('stop');
+  }
+}
+
+async function declaredQueues(workers: Array<new () => object>) {
+  const jobQueue = new RecordingJobQueue();
+  const module = await Test.createTestingModule({
+    imports: [DiscoveryModule],
+    providers: [
+      DeclaredQueues,
+      ...workers,
+      { provide: JobQueueService, useValue: jobQueue },
+      { provide: schedulerConfig.token, useValue: { workerEnabled: false } },
+      { provide: getLoggerToken(DeclaredQueues.name), useValue: new PinoLogger({}) },
+    ],
+  }).compile();
+  return { module, jobQueue, declared: module.get(DeclaredQueues) };
+}
+
+describe('DeclaredQueues', () => {
+  it('should start the job queue, then create every declared queue by name when the module starts', async () => {
+    const { module, jobQueue, declared } = await declaredQueues([ZuluWorker, AlphaWorker]);
+    await module.init();
+    expect(jobQueue.calls).toEqual([
+      'start',
+      'create alpha (3 retries, 60 s)',
+      'create zulu (3 retries, 60 s)',
+    ]);
+    expect(declared.declarations().map((queue) => queue.name)).toEqual(['alpha', 'zulu']);
+    await module.close();
+    expect(jobQueue.calls.at(-1)).toBe('stop');
+  });
+
+  it('should refuse to start when two workers declare the same queue', async () => {
+    const { module } = await declaredQueues([AlphaWorker, AnotherAlphaWorker]);
+    await expect(module.init()).rejects.toThrow('Two workers declare the queue alpha');
+  });
+});
