@@ -49,8 +49,10 @@ class RecordingJobQueue {
     this.calls.push('start');
   }
 
-  async createQueue(options: PgBoss.Queue, expireInSeconds: number): Promise<void> {
-    this.calls.push(`create ${options.name} (${options.retryLimit} retries, ${expireInSeconds} s)`);
+  async createQueue(options: PgBoss.Queue): Promise<void> {
+    this.calls.push(
+      `create ${options.name} (${options.retryLimit} retries, ${options.expireInSeconds} s)`,
+    );
   }
 
   async stop(): Promise<void> {

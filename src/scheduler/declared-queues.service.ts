@@ -89,17 +89,14 @@ export class DeclaredQueues
     this.queues = this.discover();
     await this.queue.start();
     for (const { declaration } of this.queues) {
-      await this.queue.createQueue(
-        {
-          name: declaration.name,
-          policy: 'standard',
-          retryLimit: declaration.retryLimit,
-          retryDelay: declaration.retryDelaySeconds,
-          retryBackoff: declaration.retryBackoff,
-          expireInSeconds: declaration.expireInSeconds,
-        },
-        declaration.expireInSeconds,
-      );
+      await this.queue.createQueue({
+        name: declaration.name,
+        policy: 'standard',
+        retryLimit: declaration.retryLimit,
+        retryDelay: declaration.retryDelaySeconds,
+        retryBackoff: declaration.retryBackoff,
+        expireInSeconds: declaration.expireInSeconds,
+      });
     }
   }
 

@@ -81,10 +81,10 @@ export class JobQueueService {
    * Creates a queue, or brings an existing one to this version's options (create is a no-op for
    * an existing queue), and gives its waiting jobs at least the queue's expiry.
    */
-  async createQueue(options: PgBoss.Queue, expireInSeconds: number): Promise<void> {
+  async createQueue(options: PgBoss.Queue & { expireInSeconds: number }): Promise<void> {
     await this.boss.createQueue(options.name, options);
     await this.boss.updateQueue(options.name, options);
-    await this.repository.raiseWaitingExpiry(options.name, expireInSeconds);
+    await this.repository.raiseWaitingExpiry(options.name, options.expireInSeconds);
   }
 
   /** Stops the queue once its workers have stopped (`DeclaredQueues`). */
