@@ -41,9 +41,40 @@ class AnotherAlphaWorker {
   async work(_jobs: Array<QueueJob<unknown>>, _release: () => void): Promise<void> {}
 }
 
-/** What the declared queues asked of the job queue, in order. */
+/** What the declared queues asked of the job queue, and what their workers did, in order. */
+const calls: string[] = [];
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** A worker whose one batch runs until the test lets it end. */
+@Injectable()
+class SlowWorker {
+  readonly started = signal();
+  readonly finish = signal();
+
+  @WorksQueue(declaration('slow'))
+  async work(jobs: Array<QueueJob<unknown>>, _release: () => void): Promise<void> {
+    calls.push(`work ${jobs.length} job`);
+    this.started.resolve();
+    await this.finish.promise;
+    calls.push('work done');
+  }
+}
+
 class RecordingJobQueue {
-  readonly calls: string[] = [];
+  readonly calls = calls;
+  private handedOut = false;
+
+  async fetch(queue: string): Promise<Array<Partial<QueueJob<unknown>>>> {
+    if (this.handedOut) return [];
+    this.handedOut = true;
+    return [{ id: 'job-1', name: queue }];
+  }
 
   async start(): Promise<void> {
     this.calls.push('start');
@@ -60,7 +91,8 @@ class RecordingJobQueue {
   }
 }
 
-async function declaredQueues(workers: Array<new () => object>) {
+async function declaredQueues(workers: Array<new () => object>, workerEnabled = false) {
+  calls.length = 0;
   const jobQueue = new RecordingJobQueue();
   const module = await Test.createTestingModule({
     imports: [DiscoveryModule],
@@ -68,7 +100,7 @@ async function declaredQueues(workers: Array<new () => object>) {
       DeclaredQueues,
       ...workers,
       { provide: JobQueueService, useValue: jobQueue },
-      { provide: schedulerConfig.token, useValue: { workerEnabled: false } },
+      { provide: schedulerConfig.token, useValue: { workerEnabled } },
       { provide: getLoggerToken(DeclaredQueues.name), useValue: new PinoLogger({}) },
     ],
   }).compile();
@@ -87,6 +119,26 @@ describe('DeclaredQueues', () => {
     expect(declared.declarations().map((queue) => queue.name)).toEqual(['alpha', 'zulu']);
     await module.close();
     expect(jobQueue.calls.at(-1)).toBe('stop');
+  });
+
+  it('should let every worker finish its jobs under way before the job queue stops when the application closes', async () => {
+    const { module } = await declaredQueues([SlowWorker], true);
+    await module.init();
+    const worker = module.get(SlowWorker);
+    await worker.started.promise;
+    const closed = module.close();
+    // The workers stop in the stage before the queue's: the queue waits for the batch under way.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).not.toContain('stop');
+    worker.finish.resolve();
+    await closed;
+    expect(calls).toEqual([
+      'start',
+      'create slow (3 retries, 60 s)',
+      'work 1 job',
+      'work done',
+      'stop',
+    ]);
   });
 
   it('should refuse to start when two workers declare the same queue', async () => {
