@@ -9,7 +9,6 @@ import { CheckOutcomeRecorder } from './checks/check-outcome.recorder';
 import { CheckOutcomeWriter } from './checks/check-outcome.writer';
 import { CheckRunnerService } from './checks/check-runner.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
-import { CheckWorkerService } from './checks/check-worker.service';
 import { CheckCaller } from './checks/check.caller';
 import { CheckPageReader } from './checks/check-page.reader';
 import { CheckClaimer } from './checks/check.claimer';
@@ -35,7 +34,6 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckOutcomeWriter,
     CheckOutcomeRecorder,
     CheckRunnerService,
-    CheckWorkerService,
     StaleExecutionSweeper,
   ],
   exports: [ExecutionsService, ExecutionRepository, PageSnapshotRepository],

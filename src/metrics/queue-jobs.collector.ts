@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
-import { CHECK_QUEUE, DELIVERY_QUEUE } from '../scheduler/job-queue.service';
+import { DeclaredQueues } from '../scheduler/declared-queues.service';
 import { QueueRepository, type QueueJobCount } from '../scheduler/queue.repository';
 
 /** Scrapes closer together than this share one count (Prometheus may scrape from several servers). */
@@ -16,10 +16,11 @@ export class QueueJobsCollector {
 
   constructor(
     private readonly queue: QueueRepository,
+    private readonly declared: DeclaredQueues,
     @InjectPinoLogger(QueueJobsCollector.name) private readonly logger: PinoLogger,
   ) {}
 
-  /** The counts, zero-filled for our queues; empty when the database does not answer. */
+  /** The counts, zero-filled for every declared queue; empty when the database does not answer. */
   countsByState(): Promise<QueueJobCount[]> {
     const now = Date.now();
     if (this.cached === null || now - this.cached.at >= CACHE_MS) {
@@ -39,7 +40,7 @@ export class QueueJobsCollector {
       return [];
     }
     const counts = new Map<string, QueueJobCount>();
-    for (const queue of [CHECK_QUEUE, DELIVERY_QUEUE]) {
+    for (const { name: queue } of this.declared.declarations()) {
       for (const state of JOB_STATES) counts.set(`${queue}/${state}`, { queue, state, jobs: 0 });
     }
     for (const row of rows) counts.set(`${row.queue}/${row.state}`, row);

@@ -13,11 +13,9 @@ import { DeliveryAttemptRunner } from './delivery/delivery-attempt.runner';
 import { DeliveryOutcomeRecorder } from './delivery/delivery-outcome.recorder';
 import { DeliveryRecoveryRepository } from './delivery/delivery-recovery.repository';
 import { DeliveryRecoverySweeper } from './delivery/delivery-recovery.sweeper';
-import { DeliveryWorkerService } from './delivery/delivery-worker.service';
 import { DigestCapture } from './digests/digest-capture.service';
 import { DigestRepository } from './digests/digest.repository';
 import { DigestService } from './digests/digest.service';
-import { DigestWorkerService } from './digests/digest-worker.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
 import { EmailVerificationRepository } from './email-verification/email-verification.repository';
 import { EmailVerificationService } from './email-verification/email-verification.service';
@@ -69,7 +67,6 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     DeliveryOutcomeRecorder,
     NotificationDeliveryService,
     TestNotificationService,
-    DeliveryWorkerService,
     DeliveryRecoveryRepository,
     DeliveryRecoverySweeper,
     AttentionGate,
@@ -80,7 +77,6 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     DigestRepository,
     DigestCapture,
     DigestService,
-    DigestWorkerService,
   ],
   exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],
 })

@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
@@ -8,13 +8,8 @@ import { sqlStateOf } from '../database/database-errors';
 import { retryWhileDatabaseUnavailable } from '../database/database-outage';
 import { QueueRepository } from './queue.repository';
 import {
-  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
-  CHECK_RETRY_LIMIT,
-  DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
-  OWNER_NOTICE_QUEUE,
-  DIGEST_JOB_EXPIRY_SECONDS,
   DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
@@ -22,13 +17,9 @@ import {
 import { schedulerConfig, type SchedulerConfig } from './scheduler.config';
 
 export {
-  CHECK_JOB_EXPIRY_SECONDS,
   CHECK_QUEUE,
-  CHECK_RETRY_LIMIT,
-  DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_QUEUE,
   OWNER_NOTICE_QUEUE,
-  DIGEST_JOB_EXPIRY_SECONDS,
   DIGEST_QUEUE,
   QUEUE_SCHEMA,
   type CheckJobData,
@@ -55,7 +46,7 @@ export class QueueOperationError extends Error {
  * a job never runs for a task change that was rolled back, and no task waits for a job never queued.
  */
 @Injectable()
-export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
+export class JobQueueService {
   private readonly boss: PgBoss;
   /** Between a finished start and the beginning of a stop. */
   private running = false;
@@ -80,55 +71,24 @@ export class JobQueueService implements OnModuleInit, OnApplicationShutdown {
     this.boss.on('stopped', () => (this.running = false));
   }
 
-  async onModuleInit(): Promise<void> {
+  /** Starts the queue (`DeclaredQueues`, before it creates the declared queues). */
+  async start(): Promise<void> {
     await this.boss.start();
     this.running = true;
-    const checkQueue: PgBoss.Queue = {
-      name: CHECK_QUEUE,
-      policy: 'standard',
-      retryLimit: CHECK_RETRY_LIMIT,
-      retryDelay: 30,
-      retryBackoff: true,
-      expireInSeconds: CHECK_JOB_EXPIRY_SECONDS,
-    };
-    // create is a no-op for an existing queue: update brings its options to this version's.
-    await this.boss.createQueue(CHECK_QUEUE, checkQueue);
-    await this.boss.updateQueue(CHECK_QUEUE, checkQueue);
-    await this.repository.raiseWaitingExpiry(CHECK_QUEUE, CHECK_JOB_EXPIRY_SECONDS);
-    // The delivery worker schedules every channel's retries itself (one job per attempt); the
-    // queue's own retries only bring back a job whose worker died (its expiry) or crashed on it.
-    // An attempt is bounded well under the expiry (15 s HTTP timeout, 45 s SMTP timeout).
-    const deliveryQueue: PgBoss.Queue = {
-      name: DELIVERY_QUEUE,
-      policy: 'standard',
-      retryLimit: 12,
-      retryDelay: 2,
-      retryBackoff: true,
-      expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
-    };
-    await this.boss.createQueue(DELIVERY_QUEUE, deliveryQueue);
-    await this.boss.updateQueue(DELIVERY_QUEUE, deliveryQueue);
-    // An owner notice is one email: the queue's retries are its retries.
-    await this.boss.createQueue(OWNER_NOTICE_QUEUE, {
-      name: OWNER_NOTICE_QUEUE,
-      policy: 'standard',
-      retryLimit: 8,
-      retryDelay: 30,
-      retryBackoff: true,
-      expireInSeconds: DELIVERY_JOB_EXPIRY_SECONDS,
-    });
-    // Digests (docs/attention.md, "Digests"): like deliveries, the worker schedules a digest's
-    // retries itself; the queue's own retries bring back a job whose worker died or crashed.
-    const digestQueue: PgBoss.Queue = {
-      ...deliveryQueue,
-      name: DIGEST_QUEUE,
-      expireInSeconds: DIGEST_JOB_EXPIRY_SECONDS,
-    };
-    await this.boss.createQueue(DIGEST_QUEUE, digestQueue);
-    await this.boss.updateQueue(DIGEST_QUEUE, digestQueue);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Creates a queue, or brings an existing one to this version's options (create is a no-op for
+   * an existing queue), and gives its waiting jobs at least the queue's expiry.
+   */
+  async createQueue(options: PgBoss.Queue & { expireInSeconds: number }): Promise<void> {
+    await this.boss.createQueue(options.name, options);
+    await this.boss.updateQueue(options.name, options);
+    await this.repository.raiseWaitingExpiry(options.name, options.expireInSeconds);
+  }
+
+  /** Stops the queue once its workers have stopped (`DeclaredQueues`). */
+  async stop(): Promise<void> {
     this.running = false;
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
   }

@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DeclaredQueues } from './declared-queues.service';
 import { JobQueueHealthIndicator } from './job-queue.health-indicator';
 import { JobQueueService } from './job-queue.service';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
@@ -9,8 +11,10 @@ import { WorkerIdentity } from './worker-identity';
 
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   providers: [
     JobQueueService,
+    DeclaredQueues,
     JobQueueHealthIndicator,
     QueueRepository,
     WorkerIdentity,
@@ -18,6 +22,6 @@ import { WorkerIdentity } from './worker-identity';
     PeriodicJobs,
     WorkerRepository,
   ],
-  exports: [JobQueueService, QueueRepository, WorkerIdentity, PeriodicJobs],
+  exports: [JobQueueService, DeclaredQueues, QueueRepository, WorkerIdentity, PeriodicJobs],
 })
 export class SchedulerModule {}

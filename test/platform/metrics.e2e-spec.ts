@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DeclaredQueues } from '../../src/scheduler/declared-queues.service';
 import { expectDetail } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { errorReply, GeminiStandIn, suggestReply } from '../support/gemini-stand-in';
@@ -117,6 +118,29 @@ describe('GET /metrics', () => {
       expect(families.has(name)).toBe(true);
     }
     expect(families.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
+  });
+
+  it('should report every declared queue in every job state when its jobs are counted', async () => {
+    const declared = testApp.app
+      .get(DeclaredQueues)
+      .declarations()
+      .map((queue) => queue.name);
+    expect(declared).toEqual([
+      'notification-delivery',
+      'notification-digest',
+      'owner-notice',
+      'task-check',
+    ]);
+    const families = await scrape();
+    for (const queue of declared) {
+      for (const state of ['created', 'retry', 'active', 'completed', 'cancelled', 'failed']) {
+        expect({
+          queue,
+          state,
+          jobs: sampleValue(families, 'monitor_queue_jobs', { queue, state }),
+        }).toEqual({ queue, state, jobs: expect.any(Number) });
+      }
+    }
   });
 
   it('should count previews and suggestions as model calls of their own kind, failed ones too', async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckRunnerService } from '../../src/executions/checks/check-runner.service';
-import { CheckWorkerService } from '../../src/executions/checks/check-worker.service';
+import { CHECK_QUEUE_DECLARATION } from '../../src/executions/checks/check.queue';
+import { pullerOf } from '../../src/scheduler/declared-queues.service';
 import { CHECK_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
 import type { SchedulerConfig } from '../../src/scheduler/scheduler.config';
 import { worstCaseCheckMs } from '../../src/search/provider-call-budget';
@@ -22,7 +23,7 @@ const NOT_MET = {
 };
 
 /** The check queue and the worker's slots (docs/architecture.md, "A check is paid for once"). */
-describe('CheckWorkerService (service tier: real database and queue, scripted provider)', () => {
+describe('the check queue worker (service tier: real database and queue, scripted provider)', () => {
   let context: ServiceContext;
   let caller: AuthenticatedUser;
 
@@ -80,7 +81,10 @@ describe('CheckWorkerService (service tier: real database and queue, scripted pr
       fast.push(await tasks.create(caller, { search_query: query }));
     }
 
-    const worker = new CheckWorkerService(
+    const runner = context.get(CheckRunnerService);
+    const worker = pullerOf(
+      context.get(JobQueueService),
+      new PinoLogger({}),
       {
         minIntervalMs: 15 * 60_000,
         maxIntervalMs: 7 * 24 * 3_600_000,
@@ -88,11 +92,12 @@ describe('CheckWorkerService (service tier: real database and queue, scripted pr
         workerEnabled: true,
         workerConcurrency: 2,
       } satisfies SchedulerConfig,
-      context.get(JobQueueService),
-      context.get(CheckRunnerService),
-      new PinoLogger({}),
+      {
+        declaration: CHECK_QUEUE_DECLARATION,
+        work: runner.runBatch.bind(runner),
+      },
     );
-    worker.onApplicationBootstrap();
+    worker.start();
     try {
       await waitFor(
         async () => {
@@ -104,7 +109,7 @@ describe('CheckWorkerService (service tier: real database and queue, scripted pr
       expect(await executionStatus(slow.id)).toBe('running');
     } finally {
       release();
-      await worker.onApplicationShutdown();
+      await worker.stop();
     }
     expect(await executionStatus(slow.id)).toBe('success');
   });

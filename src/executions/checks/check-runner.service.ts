@@ -3,8 +3,10 @@ import { LogContext } from '../../common/logging/log-context';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
+import { WorksQueue } from '../../scheduler/queue-declaration';
 import { CheckOutcomeRecorder } from './check-outcome.recorder';
 import { CheckCaller } from './check.caller';
+import { CHECK_QUEUE_DECLARATION } from './check.queue';
 import { CheckClaimer } from './check.claimer';
 import { checkLogFields } from './claimed-check';
 
@@ -32,6 +34,7 @@ export class CheckRunnerService {
    * so one slow check holds only its own slot, not its batch's. Each check runs in its log
    * context: every line logged for it carries its task and execution ids.
    */
+  @WorksQueue(CHECK_QUEUE_DECLARATION)
   async runBatch(
     jobs: Array<QueueJob<CheckJobData>>,
     release: () => void = () => undefined,

@@ -1,14 +1,12 @@
 import type { CheckLogFields } from '../../common/logging/log-context';
 import type { CheckMetric } from '../../metrics/metrics.service';
 import type { PageResult, PageRule, PageTarget } from '../../pages/page.types';
-import {
-  CHECK_JOB_EXPIRY_SECONDS,
-  type CheckJobData,
-  type QueueJob,
-} from '../../scheduler/job-queue.service';
+import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
+import { releaseDeadline } from '../../scheduler/queue-declaration';
 import type { OutputSchema } from '../../search/output-schema';
 import type { CheckAnswer } from '../decisions/check-outcome';
 import type { EarlierVerdict } from '../decisions/page-check';
+import { CHECK_JOB_EXPIRY_SECONDS } from './check.queue';
 
 /**
  * The logger context of every line the check pipeline writes (claims, results, a result that
@@ -68,8 +66,5 @@ export function checkLogFields(check: ClaimedCheck): CheckLogFields {
  * earliest expiry among them, after which the queue brings them back by itself.
  */
 export function checkReleaseDeadline(jobs: Array<QueueJob<CheckJobData>>): number {
-  const started = Math.min(
-    ...jobs.map((job) => (job.startedOn ? new Date(job.startedOn).getTime() : Date.now())),
-  );
-  return started + CHECK_JOB_EXPIRY_SECONDS * 1000;
+  return releaseDeadline(jobs, CHECK_JOB_EXPIRY_SECONDS);
 }

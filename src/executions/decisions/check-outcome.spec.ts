@@ -1,4 +1,4 @@
-import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { CHECK_RETRY_LIMIT } from '../checks/check.queue';
 import { ProviderError, type CheckResult } from '../../search/search-provider';
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
 import { BudgetReachedError } from './check-errors';

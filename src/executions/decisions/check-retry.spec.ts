@@ -1,4 +1,4 @@
-import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { CHECK_RETRY_LIMIT } from '../checks/check.queue';
 import { ProviderNotConfiguredError } from '../../search/search-provider.registry';
 import { ProviderError } from '../../search/search-provider';
 import { BudgetReachedError, CheckError, CheckErrorCode } from './check-errors';

@@ -1,5 +1,5 @@
 import { errorCodeOf } from '../../common/errors/coded-error';
-import { CHECK_RETRY_LIMIT } from '../../scheduler/job-queue.service';
+import { CHECK_RETRY_LIMIT } from '../checks/check.queue';
 import { SearchErrorCode } from '../../search/search-error-code';
 import { CheckErrorCode } from './check-errors';
 

@@ -1,9 +1,5 @@
 import { MailerService } from '@nestjs-modules/mailer';
-import {
-  Injectable,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { InjectConfig } from '../../config/config-slice';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -12,11 +8,11 @@ import {
   OWNER_NOTICE_QUEUE,
   type QueueJob,
 } from '../../scheduler/job-queue.service';
-import { QueuePuller } from '../../scheduler/queue-puller';
-import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
+import { WorksQueue } from '../../scheduler/queue-declaration';
 import { CHANNELS } from '../channels/channel-registry';
 import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 import { oneLine } from '../content/notification-content';
+import { OWNER_NOTICE_QUEUE_DECLARATION } from './owner-notice.queue';
 import { TaskAlertRepository } from './task-alert.repository';
 
 /** What the owner of a config that paused itself is told (docs/attention.md). */
@@ -51,43 +47,19 @@ export function pausedNoticeEmail(notice: ChannelPausedNotice): { subject: strin
  * on the task and in the console anyway (docs/attention.md, "Channels that pause themselves").
  */
 @Injectable()
-export class ChannelPausedNoticeWorker
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
-  private readonly puller: QueuePuller<ChannelPausedNotice>;
-
+export class ChannelPausedNoticeWorker {
   constructor(
-    @InjectConfig(schedulerConfig) private readonly scheduler: SchedulerConfig,
     @InjectConfig(emailConfig) private readonly email: EmailConfig,
     private readonly tasks: TaskAlertRepository,
     private readonly mailer: MailerService,
     private readonly transactions: TransactionRunner,
     private readonly queue: JobQueueService,
     @InjectPinoLogger(ChannelPausedNoticeWorker.name) private readonly logger: PinoLogger,
-  ) {
-    this.puller = new QueuePuller<ChannelPausedNotice>(queue, logger, {
-      queue: OWNER_NOTICE_QUEUE,
-      label: 'owner notices',
-      capacity: 8,
-      maxFetch: 8,
-      minFetch: 1,
-      idleMs: 1000,
-      run: (jobs, release) => this.sendAll(jobs, release),
-    });
-  }
+  ) {}
 
-  onApplicationBootstrap(): void {
-    if (this.scheduler.workerEnabled) this.puller.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.puller.stop();
-  }
-
-  private async sendAll(
-    jobs: Array<QueueJob<ChannelPausedNotice>>,
-    release: () => void,
-  ): Promise<void> {
+  /** Sends a batch of notices; each frees its slot once it is sent or handed back. */
+  @WorksQueue(OWNER_NOTICE_QUEUE_DECLARATION)
+  async sendAll(jobs: Array<QueueJob<ChannelPausedNotice>>, release: () => void): Promise<void> {
     await Promise.all(
       jobs.map(async (job) => {
         try {

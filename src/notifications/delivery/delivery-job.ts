@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import type { NotificationType } from '../channels/channel-registry';
 import type { DeliveryEvent } from '../channels/notification-types';
 
-/** Deliveries under way at once in one process (they mostly wait on the network). */
-export const MAX_DELIVERIES_IN_FLIGHT = 1024;
-
 /** What the check runner queues for a delivery: its first attempt. */
 export interface DeliveryJobData {
   executionId: string;

@@ -4,12 +4,8 @@ import type { EntityManager } from 'typeorm';
 import { LogContext } from '../../common/logging/log-context';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
-import {
-  DELIVERY_JOB_EXPIRY_SECONDS,
-  DELIVERY_QUEUE,
-  JobQueueService,
-  type QueueJob,
-} from '../../scheduler/job-queue.service';
+import { DELIVERY_QUEUE, JobQueueService, type QueueJob } from '../../scheduler/job-queue.service';
+import { WorksQueue } from '../../scheduler/queue-declaration';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
@@ -22,6 +18,7 @@ import {
   type DeliveryAttemptJobData,
 } from './delivery-job';
 import { DeliveryOutcomeRecorder } from './delivery-outcome.recorder';
+import { DELIVERY_JOB_EXPIRY_SECONDS, DELIVERY_QUEUE_DECLARATION } from './delivery.queue';
 import type { NotificationConfig } from '../channels/channel-registry';
 import type { NotificationContent } from '../content/notification-content';
 import { FINAL_DELIVERY_STATES, type DeliveryState } from './notification-delivery.entity';
@@ -93,6 +90,7 @@ export class NotificationDeliveryService {
    * Runs a batch of delivery jobs to the end; `onSettled` is called once per job as soon as that
    * job is done (so a slow receiver holds only its own slot).
    */
+  @WorksQueue(DELIVERY_QUEUE_DECLARATION)
   async deliverBatch(
     jobs: Array<QueueJob<DeliveryAttemptJobData>>,
     onSettled: () => void = () => undefined,

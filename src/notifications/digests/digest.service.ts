@@ -8,12 +8,8 @@ import { InjectConfig } from '../../config/config-slice';
 import { retryWhileDatabaseUnavailable } from '../../database/database-outage';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { MetricsService } from '../../metrics/metrics.service';
-import {
-  DIGEST_JOB_EXPIRY_SECONDS,
-  DIGEST_QUEUE,
-  JobQueueService,
-  type QueueJob,
-} from '../../scheduler/job-queue.service';
+import { DIGEST_QUEUE, JobQueueService, type QueueJob } from '../../scheduler/job-queue.service';
+import { WorksQueue } from '../../scheduler/queue-declaration';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import { channelOwner } from '../channels/notification-channel';
@@ -37,6 +33,7 @@ import {
   type DigestJobData,
   type DigestPeriodJobData,
 } from './digest-job';
+import { DIGEST_JOB_EXPIRY_SECONDS, DIGEST_QUEUE_DECLARATION } from './digest.queue';
 import {
   DigestRepository,
   type ClaimedDigestRow,
@@ -119,6 +116,7 @@ export class DigestService {
   }
 
   /** Runs a batch of digest jobs to the end; `onSettled` is called once per job when it is done. */
+  @WorksQueue(DIGEST_QUEUE_DECLARATION)
   async sendBatch(
     jobs: Array<QueueJob<DigestJobData>>,
     onSettled: () => void = () => undefined,

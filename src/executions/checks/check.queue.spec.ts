@@ -1,10 +1,10 @@
-import { MAX_PAGES } from '../pages/page.types';
-import { PAGE_FETCH_TIMEOUT_MS } from '../pages/page-fetcher';
-import { LATEST_START_MS, PAGES_AT_ONCE } from '../pages/page-stage.service';
-import { MAX_PAGE_READ_MS } from '../pages/pages.config';
-import { worstCaseCheckMs, worstCaseRequestMs } from '../search/provider-call-budget';
-import { DEFAULT_PROVIDER_HTTP_OPTIONS } from '../search/provider-api';
-import { CHECK_BOOKKEEPING_MS, CHECK_JOB_EXPIRY_SECONDS } from './queues';
+import { MAX_PAGES } from '../../pages/page.types';
+import { PAGE_FETCH_TIMEOUT_MS } from '../../pages/page-fetcher';
+import { LATEST_START_MS, PAGES_AT_ONCE } from '../../pages/page-stage.service';
+import { MAX_PAGE_READ_MS } from '../../pages/pages.config';
+import { worstCaseCheckMs, worstCaseRequestMs } from '../../search/provider-call-budget';
+import { DEFAULT_PROVIDER_HTTP_OPTIONS } from '../../search/provider-api';
+import { CHECK_BOOKKEEPING_MS, CHECK_JOB_EXPIRY_SECONDS } from './check.queue';
 
 describe('the check queue expiry', () => {
   it("should outlast a check's worst case when every provider request retries to the end", () => {
