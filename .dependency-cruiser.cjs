@@ -1,7 +1,7 @@
 /**
- * `npm run lint` runs this: no import cycle among the service's files, type-only imports
- * included (they tie files together as much as value imports do, and ESLint's
- * import-x/no-cycle does not see them).
+ * `npm run lint` runs this on src/, console/, test/, bench/ and scripts/: no import cycle among
+ * their files, type-only imports included (they tie files together as much as value imports do,
+ * and ESLint's import-x/no-cycle does not see them).
  */
 module.exports = {
   forbidden: [

@@ -37,7 +37,7 @@ export function channelListSource(channels: readonly ChannelDefinition[]): strin
   return [
     '// Written by console/generate.ts from the channel registry',
     '// (src/notifications/channels/channel-registry.ts): edit the channel definitions, not this file.',
-    "import type { Channel } from './channels';",
+    "import type { Channel } from './channel';",
     '',
     `export const CHANNELS: readonly Channel[] = ${JSON.stringify(channels.map(consoleChannel))};`,
     '',

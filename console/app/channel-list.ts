@@ -1,6 +1,6 @@
 // Written by console/generate.ts from the channel registry
 // (src/notifications/channels/channel-registry.ts): edit the channel definitions, not this file.
-import type { Channel } from './channels';
+import type { Channel } from './channel';
 
 export const CHANNELS: readonly Channel[] = [
   {

@@ -2,34 +2,10 @@
  * The notification channels a task can use, and the fields a person fills in for each: the list
  * is channel-list.ts, written from the channels' definitions (console/generate.ts).
  */
+import type { Channel } from './channel';
 import { CHANNELS } from './channel-list';
 
 export { CHANNELS };
-
-export interface ChannelField {
-  name: string;
-  label: string;
-  /** `choice`: one of `choices`; `headers`: HTTP header names and values (an object). */
-  input: 'email' | 'url' | 'text' | 'password' | 'choice' | 'headers';
-  choices?: readonly string[];
-  optional?: boolean;
-  /** What the form starts with. */
-  default?: string;
-  hint?: string;
-}
-
-/** A secret the service generates for a config and shows its owner. */
-export interface GeneratedSecret {
-  name: string;
-  label: string;
-}
-
-export interface Channel {
-  type: string;
-  label: string;
-  fields: readonly ChannelField[];
-  generatedSecret?: GeneratedSecret;
-}
 
 /** A config as the console reads and edits it: any channel's fields, by name. */
 export type ChannelValues = { type: string } & Record<string, unknown>;

@@ -10,7 +10,7 @@ import {
   createTask,
   MET,
   sendRows,
-  sleep,
+  waitForSettledDeliveries,
 } from '../notifications/notification-test-helpers';
 
 interface WebhookBody {
@@ -261,8 +261,9 @@ describe('Attention', () => {
       .expect(200);
     expect(again.body).toEqual(acknowledged.body);
     const count = receiver.requestsTo(path).length;
-    await sleep(2500);
-    // At most the reminder already under way at the acknowledgement goes.
+    // Once no delivery job is left, no reminder can follow; at most the one already under way at
+    // the acknowledgement went.
+    await waitForSettledDeliveries(testApp, task.id);
     expect(receiver.requestsTo(path).length).toBeLessThanOrEqual(count + 1);
     const rows = await sendRows(testApp, task.id);
     expect(rows.filter((row) => row.event === 'reminder').length).toBeGreaterThanOrEqual(2);
@@ -311,7 +312,7 @@ describe('Attention', () => {
       { what: 'the held records to end' },
     );
     expect(statuses).toEqual(['skipped', 'success', 'success']);
-    await sleep(1000);
+    await waitForSettledDeliveries(testApp, task.id);
     expect(receiver.requestsTo(path)).toHaveLength(2);
   });
 

@@ -397,8 +397,21 @@ describe('Digests', () => {
       { what: 'four delivered digests' },
     );
     expect(digests.map((row) => row.channel)).toEqual(['discord', 'email', 'webhook', 'webhook']);
-    // Give a second sender time to show itself.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // No digest job of the user is left due or running, on either instance: a second sender
+    // would have shown itself by now.
+    await waitFor(
+      async () => {
+        const { rows } = await testApp.db.query(
+          `SELECT 1 FROM pgboss.job WHERE name = 'notification-digest'
+             AND state IN ('created', 'retry', 'active') AND start_after <= now()
+             AND (data ->> 'userId' = $1 OR data ->> 'digestId' IN
+               (SELECT id::text FROM notification_digests WHERE user_id::text = $1))`,
+          [owner.id],
+        );
+        return rows.length === 0;
+      },
+      { what: 'no live digest job for the user' },
+    );
     expect(receiver.requestsTo(paths.hook)).toHaveLength(1);
     expect(receiver.requestsTo(paths.chat)).toHaveLength(1);
     expect(receiver.requestsTo(paths.retry)).toHaveLength(2);

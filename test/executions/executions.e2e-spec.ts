@@ -1,6 +1,8 @@
+import { MetricsService } from '../../src/metrics/metrics.service';
 import { expectDetail, expectValidationError } from '../support/errors';
 import type { TestUser } from '../support/factory';
 import { checkReply, errorReply, textReply } from '../support/gemini-stand-in';
+import { parseExposition, sampleValue } from '../support/prometheus-text';
 import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import {
@@ -35,6 +37,12 @@ describe('Executions: run now, force, history and provider failures', () => {
   /** Paused, so no scheduled check competes with the runs a test asks for. */
   function pausedTask(query = uniqueQuery()): Promise<TaskBody> {
     return api.create(owner, { search_query: query, state: 'paused' });
+  }
+
+  /** Checks that ended as cancelled on this app, as GET /metrics counts them. */
+  async function cancelledChecks(): Promise<number> {
+    const families = parseExposition(await testApp.app.get(MetricsService).scrape());
+    return sampleValue(families, 'monitor_checks_total', { status: 'cancelled' }) ?? 0;
   }
 
   function execute(id: string, user: TestUser = owner, query = '') {
@@ -129,6 +137,7 @@ describe('Executions: run now, force, history and provider failures', () => {
         checkReply({ answer: 'forced answer' }),
       );
       const task = await pausedTask(query);
+      const cancelledBefore = await cancelledChecks();
       const first = (await execute(task.id).expect(200)).body as ExecutionBody;
       await waitFor(async () => provider.requestsFor(query).length === 1, {
         what: 'the first run to reach the provider',
@@ -145,11 +154,11 @@ describe('Executions: run now, force, history and provider failures', () => {
       const done = await api.waitForExecution(owner, task.id, second.id);
       expect(done).toMatchObject({ status: 'success', answer: 'forced answer' });
 
-      // The slow first reply arrives after the cancel: it must not overwrite anything.
-      const firstSentAt = provider.requestsFor(query)[0].receivedAt;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, firstSentAt + 2500 - Date.now())),
-      );
+      // The slow first reply arrives after the cancel and its check ends as cancelled: it must
+      // not overwrite anything.
+      await waitFor(async () => (await cancelledChecks()) > cancelledBefore, {
+        what: 'the first check to end as cancelled',
+      });
       const history = await api.executions(owner, task.id);
       expect(history.find((execution) => execution.id === first.id)).toMatchObject({
         status: 'cancelled',
@@ -214,7 +223,16 @@ describe('Executions: run now, force, history and provider failures', () => {
           [task.id],
         );
         const racing = execute(task.id).then((response) => response); // sends the request now
-        await new Promise((resolve) => setTimeout(resolve, 300)); // the execute now waits on the index
+        await waitFor(
+          async () => {
+            const { rows } = await testApp.db.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+                 AND wait_event_type = 'Lock' AND query ILIKE 'insert into%executions%'`,
+            );
+            return rows.length > 0;
+          },
+          { what: 'the execute to wait on the in-flight index', intervalMs: 20 },
+        );
         await claim.query('COMMIT');
         expectDetail(await racing, 409, ALREADY_RUNNING);
       } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectDetail } from '../support/errors';
-import { waitForSends } from '../notifications/notification-test-helpers';
+import { waitForSends, waitForSettledDeliveries } from '../notifications/notification-test-helpers';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import type { CheckReplyOptions } from '../support/wire-stand-in';
@@ -167,7 +167,7 @@ describe('Alerts people can trust: values, evidence, confirmation and retraction
       values: { price: 12.5, stage: 'beta' },
       changes: [{ field: 'price', before: 10, after: 12.5 }],
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitForSettledDeliveries(harness.testApp, task.id);
     expect(receiver.requestsTo(path)).toHaveLength(1);
     expect(await sendEvents(task.id, 1)).toEqual(['values_changed']);
     expect((await harness.api.get(harness.owner, task.id)).state).toBe('paused');

@@ -10,9 +10,6 @@ import {
   type TaskBody,
 } from '../tasks/task-api';
 
-/** Several times the worker's idle poll (500 ms): long enough for an enabled worker to start. */
-const QUIET_PERIOD_MS = 1500;
-
 describe('WORKER_ENABLED=false (an API-only instance)', () => {
   let gemini: GeminiStandIn;
   let provider: ProviderScript;
@@ -55,7 +52,13 @@ describe('WORKER_ENABLED=false (an API-only instance)', () => {
     expect(active.next_run).not.toBeNull();
     expect(run.status).toBe('pending');
 
-    await new Promise((resolve) => setTimeout(resolve, QUIET_PERIOD_MS));
+    // Both check jobs are due, and no one takes them: an API-only instance runs no worker.
+    const { rows } = await apiOnly.db.query<{ state: string }>(
+      `SELECT state FROM pgboss.job WHERE name = 'task-check'
+         AND data ->> 'taskId' = ANY($1) AND start_after <= now()`,
+      [[active.id, paused.id]],
+    );
+    expect(rows).toEqual([{ state: 'created' }, { state: 'created' }]);
     expect(await api.executions(user, paused.id)).toMatchObject([
       { id: run.id, status: 'pending' },
     ]);

@@ -3,6 +3,7 @@ import { IdempotencyKeySweeper } from '../../src/idempotency/idempotency-key.swe
 import { expectDetail, expectServerError } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { ROOMY_RATE_LIMITS, uniqueQuery } from '../tasks/task-api';
 
 const DIFFERENT = 'Idempotency-Key was used with a different request';
@@ -575,13 +576,14 @@ async function withAnswersRefused<T>(testApp: TestApp, work: () => Promise<T>): 
 }
 
 async function waitForClaim(testApp: TestApp, user: TestUser, key: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const { rows } = await testApp.db.query(
-      'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-      [user.id, key],
-    );
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the key was never claimed');
+  await waitFor(
+    async () => {
+      const { rows } = await testApp.db.query(
+        'SELECT 1 FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+        [user.id, key],
+      );
+      return rows.length > 0;
+    },
+    { what: 'the key to be claimed', intervalMs: 20 },
+  );
 }

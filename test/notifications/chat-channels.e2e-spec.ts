@@ -12,6 +12,7 @@ import {
   MET_ANSWER,
   waitForFinalDeliveries,
   waitForSends,
+  waitForSettledDeliveries,
 } from './notification-test-helpers';
 
 const RETRY_MS = 200;
@@ -313,8 +314,8 @@ describe('Chat and push channels', () => {
       expect(
         (history.body as { sends: Array<{ event: string }> }).sends.map((send) => send.event),
       ).toEqual(['test', 'test', 'test']);
-      // No retry follows a failed test.
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
+      // No retry follows a failed test: no delivery job is left to run one.
+      await waitForSettledDeliveries(testApp, task.id);
       expect(receiver.requestsTo(`${path}/discord`)).toHaveLength(1);
     });
 

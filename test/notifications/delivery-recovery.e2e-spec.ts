@@ -9,7 +9,6 @@ import {
   metExecution,
   queueDeliveries,
   sendRows,
-  sleep,
   waitForFinalDeliveries,
   waitForSends,
 } from './notification-test-helpers';
@@ -53,7 +52,13 @@ describe('Delivery recovery', () => {
       { type: 'email', address },
     ]);
     await queueDeliveries(apiOnly, executionId, taskId, ['webhook', 'email']);
-    await sleep(1500);
+    // Both jobs are due, and no one takes them: an API-only instance runs no worker.
+    const queued = await apiOnly.db.query<{ state: string }>(
+      `SELECT state FROM pgboss.job WHERE name = 'notification-delivery'
+         AND data ->> 'taskId' = $1 AND start_after <= now()`,
+      [taskId],
+    );
+    expect(queued.rows).toEqual([{ state: 'created' }, { state: 'created' }]);
     expect(receiver.requestsTo(path)).toHaveLength(0);
     expect(smtp.messagesTo(address)).toHaveLength(0);
 
@@ -92,7 +97,13 @@ describe('Delivery recovery', () => {
         JSON.stringify({ executionId, taskId, channel: 'webhook' }),
       ],
     );
-    await sleep(500);
+    // A sweep while that worker is alive leaves its job to it.
+    await sweeper.releaseJobsOfStoppedWorkers();
+    const taken = await apiOnly.db.query<{ state: string }>(
+      'SELECT state FROM pgboss.job WHERE id = $1',
+      [deliveryJobId(executionId, 'webhook')],
+    );
+    expect(taken.rows).toEqual([{ state: 'active' }]);
     expect(receiver.requestsTo(path)).toHaveLength(0);
     // ...and stopped heartbeating.
     await apiOnly.db.query(

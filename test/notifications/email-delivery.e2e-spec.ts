@@ -11,7 +11,7 @@ import {
   MET_SOURCES,
   rerunJob,
   sendRows,
-  sleep,
+  waitForSettledDeliveries,
   waitForFinalDeliveries,
   waitForSends,
 } from './notification-test-helpers';
@@ -166,7 +166,7 @@ describe('Email notifications', () => {
       notifications: [{ type: 'email', address: to }],
     });
     await waitForFinalDeliveries(testApp, task.id, 1);
-    await sleep(500);
+    await waitForSettledDeliveries(testApp, task.id);
     const sends = await sendRows(testApp, task.id);
     expect(sends).toHaveLength(1);
     expect(sends[0].status).toBe('failed');

@@ -11,7 +11,7 @@ import {
 } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createTask, sleep } from './notification-test-helpers';
+import { createTask, waitForSettledDeliveries } from './notification-test-helpers';
 
 /**
  * docs/api.md, "Notifications", "Events": a failing streak raises `task.check_failing` once, after
@@ -95,7 +95,7 @@ describe('Failing-check alerts', () => {
         what: 'the check_recovered webhook',
       });
       await runOnce(testApp, user, task.id);
-      await sleep(1000);
+      await waitForSettledDeliveries(testApp, task.id);
 
       const requests = receiver.requestsTo(`${path}/webhook`);
       const bodies = requests.map(

@@ -195,6 +195,21 @@ export async function queueDeliveries(
   );
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until no delivery job of the task is queued, due for a retry or running. Every attempt,
+ * retries included, runs from such a job and a retry's job is written with the outcome before it,
+ * so past this point nothing more is sent for the task and a test can count what was.
+ */
+export function waitForSettledDeliveries(testApp: TestApp, taskId: string): Promise<true> {
+  return waitFor(
+    async () => {
+      const { rows } = await testApp.db.query(
+        `SELECT 1 FROM pgboss.job WHERE name = 'notification-delivery'
+           AND data ->> 'taskId' = $1 AND state IN ('created', 'retry', 'active')`,
+        [taskId],
+      );
+      return rows.length === 0;
+    },
+    { what: `no live delivery job for task ${taskId}` },
+  );
 }

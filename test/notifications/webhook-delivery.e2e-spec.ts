@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { MetricsService } from '../../src/metrics/metrics.service';
 import { expectDetail } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
+import { parseExposition, sampleValue } from '../support/prometheus-text';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
@@ -15,7 +17,7 @@ import {
   requeueJob,
   rerunJob,
   sendRows,
-  sleep,
+  waitForSettledDeliveries,
   waitForFinalDeliveries,
   waitForSends,
   type CreatedTask,
@@ -219,7 +221,7 @@ describe('Webhook notifications', () => {
       .expect(200);
     const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
     expect(delivery.state).toBe('failed');
-    await sleep(4 * RETRY_MS);
+    await waitForSettledDeliveries(testApp, task.id);
     const sends = await sendRows(testApp, task.id);
     expect(sends).toHaveLength(1);
     expect(sends[0].error_message).toMatch(
@@ -274,7 +276,7 @@ describe('Webhook notifications', () => {
     const task = await webhookTask(path);
     const sends = await waitForSends(testApp, task.id, 4);
     await waitForFinalDeliveries(testApp, task.id, 1);
-    await sleep(RETRY_MS * 3);
+    await waitForSettledDeliveries(testApp, task.id);
     expect(await sendRows(testApp, task.id)).toHaveLength(4);
 
     expect(sends.map((send) => [send.attempt, send.status, send.error_message])).toEqual([
@@ -331,7 +333,7 @@ describe('Webhook notifications', () => {
     answerPath(path, 410);
     const task = await webhookTask(path);
     await waitForFinalDeliveries(testApp, task.id, 1);
-    await sleep(RETRY_MS * 3);
+    await waitForSettledDeliveries(testApp, task.id);
     const sends = await sendRows(testApp, task.id);
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({ status: 'failed', attempt: 1 });
@@ -443,6 +445,15 @@ describe('Webhook notifications', () => {
     expect(receiver.requestsTo(path)).toHaveLength(1);
   });
 
+  /** Failed webhook attempts the worker has recorded, as GET /metrics counts them. */
+  async function failedWebhookAttempts(): Promise<number> {
+    const families = parseExposition(await testApp.app.get(MetricsService).scrape());
+    return (
+      sampleValue(families, 'monitor_deliveries_total', { channel: 'webhook', status: 'failed' }) ??
+      0
+    );
+  }
+
   it('should drop the deliveries of a task deleted while an attempt was under way', async () => {
     const path = `/deleted-${randomUUID()}`;
     slowFailure(path);
@@ -450,22 +461,16 @@ describe('Webhook notifications', () => {
     await waitFor(async () => receiver.requestsTo(path).length === 1, {
       what: 'the first attempt',
     });
+    const failedBefore = await failedWebhookAttempts();
     await testApp.http
       .delete(`/api/v1/tasks/${task.id}`)
       .set('Authorization', user.auth)
       .expect(204);
-    await waitFor(
-      async () => {
-        const { rows } = await testApp.db.query(
-          `SELECT 1 FROM pgboss.job WHERE name = 'notification-delivery'
-             AND data ->> 'taskId' = $1 AND state IN ('created', 'retry', 'active')`,
-          [task.id],
-        );
-        return rows.length === 0;
-      },
-      { what: 'no live delivery job for the deleted task' },
-    );
-    await sleep(RETRY_MS * 3);
+    await waitForSettledDeliveries(testApp, task.id);
+    // The attempt under way ends, and its outcome is recorded without a next attempt.
+    await waitFor(async () => (await failedWebhookAttempts()) > failedBefore, {
+      what: 'the attempt under way to be recorded',
+    });
     expect(receiver.requestsTo(path)).toHaveLength(1);
     expect(await sendRows(testApp, task.id)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
 import { SilentDnsServer } from '../support/silent-dns-server';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import {
   answerByQuery,
@@ -69,7 +70,9 @@ describe('Webhook DNS', () => {
         .expect(200);
     }
     // While the six lookups wait on the silent server, lookups on the thread pool still answer.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitFor(async () => dns.queries >= queriesBefore + tasks.length, {
+      what: 'the six lookups to reach the silent server',
+    });
     const lookupStartedAt = Date.now();
     await lookup('localhost');
     expect(Date.now() - lookupStartedAt).toBeLessThan(500);

@@ -8,7 +8,7 @@ import {
   answerByQuery,
   createTask,
   sendRows,
-  sleep,
+  waitForSettledDeliveries,
   waitForFinalDeliveries,
 } from './notification-test-helpers';
 
@@ -114,7 +114,7 @@ describe('Webhook SSRF guard', () => {
       .expect(200);
     const [delivery] = await waitForFinalDeliveries(testApp, task.id, 1);
     expect(delivery).toMatchObject({ state: 'failed', attempt: 1 });
-    await sleep(400);
+    await waitForSettledDeliveries(testApp, task.id);
     const sends = await sendRows(testApp, task.id);
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({

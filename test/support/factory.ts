@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TaskBody } from '../tasks/task-api';
+import type { TaskBody } from './api-bodies';
 import type { TestApp } from './test-app';
 
 export interface TestUser {
