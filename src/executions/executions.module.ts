@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
 import { PagesModule } from '../pages/pages.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
@@ -29,8 +28,6 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckClaimer,
     CheckCaller,
     CheckPageReader,
-    // Here, not in PagesModule: the page stage itself needs no database.
-    PageSnapshotRepository,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,
@@ -38,6 +35,6 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckWorkerService,
     StaleExecutionSweeper,
   ],
-  exports: [ExecutionsService, ExecutionRepository, PageSnapshotRepository],
+  exports: [ExecutionsService, ExecutionRepository],
 })
 export class ExecutionsModule {}

@@ -16,6 +16,8 @@ import {
 import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
 import { PageTargetsValidator } from './page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
+import { PageSnapshotReads } from './snapshots/page-snapshot.reads';
+import { PageSnapshotRepository } from './snapshots/page-snapshot.repository';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
 export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageFetchOptions {
@@ -32,7 +34,9 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
 
 /**
  * Page monitors (docs/pages.md): the page stage of a check, its pages read on a pool of
- * threads, and the validation of `pages` and `page_rule`. Needs the global outbound client, clock and configuration.
+ * threads, the validation of `pages` and `page_rule`, and the snapshots of what each page last
+ * showed (`snapshots/`: the repository the check pipeline writes and the reads the API answers).
+ * Needs the global outbound client, clock, database and configuration.
  */
 @Module({
   providers: [
@@ -42,7 +46,9 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
     PageReader,
     PageStage,
     PageTargetsValidator,
+    PageSnapshotRepository,
+    PageSnapshotReads,
   ],
-  exports: [PageStage, PageTargetsValidator],
+  exports: [PageStage, PageTargetsValidator, PageSnapshotRepository, PageSnapshotReads],
 })
 export class PagesModule {}

@@ -13,7 +13,10 @@ import { TaskSharingController } from './task-sharing.controller';
 import { TaskSharingService } from './task-sharing.service';
 import { TasksController } from './tasks.controller';
 import { TaskRepository } from './task.repository';
-import { TasksService } from './tasks.service';
+import { TaskChanges } from './task-changes.service';
+import { TaskDefinitions } from './task-definitions.service';
+import { TaskQueries } from './task-queries.service';
+import { TaskSchedule } from './task-schedule.service';
 
 @Module({
   imports: [
@@ -27,13 +30,16 @@ import { TasksService } from './tasks.service';
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [
-    TasksService,
+    TaskChanges,
+    TaskQueries,
+    TaskDefinitions,
+    TaskSchedule,
     GroundedSearchService,
     TaskCreationService,
     TaskAttentionService,
     TaskSharingService,
     TaskRepository,
   ],
-  exports: [TasksService, TaskRepository, TaskCreationService, GroundedSearchService],
+  exports: [TaskChanges, TaskQueries, TaskRepository, TaskCreationService, GroundedSearchService],
 })
 export class TasksModule {}

@@ -7,7 +7,7 @@ import {
   type DeliveryJob,
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/page-result-line';
-import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
+import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
