@@ -48,21 +48,11 @@ export class TaskQueries {
     return this.pageSnapshots.ofTask(await this.findOwned(caller, id));
   }
 
+  /** The task as its owner sees it, its last execution embedded. */
   async toResponse(task: TaskEntity): Promise<TaskResponse> {
-    return (await this.toResponses([task], 'owner'))[0];
-  }
-
-  /** Tasks as `viewer` sees them, each with its last execution embedded (one query for all). */
-  async toResponses(tasks: TaskEntity[], viewer: 'owner' | 'public'): Promise<TaskResponse[]> {
-    const ids = tasks.map((task) => task.lastExecutionId).filter((id): id is string => id !== null);
-    const executions = await this.executions.findByIds(ids);
-    const byId = new Map(executions.map((execution) => [execution.id, execution]));
-    return tasks.map((task) =>
-      toTaskResponse(
-        task,
-        viewer,
-        task.lastExecutionId ? (byId.get(task.lastExecutionId) ?? null) : null,
-      ),
-    );
+    const [lastExecution] = task.lastExecutionId
+      ? await this.executions.findByIds([task.lastExecutionId])
+      : [];
+    return toTaskResponse(task, 'owner', lastExecution ?? null);
   }
 }
