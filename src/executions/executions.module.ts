@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PagesModule } from '../pages/pages.module';
+import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -19,7 +20,14 @@ import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
-  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule, PagesModule],
+  imports: [
+    SearchModule,
+    UsageModule,
+    UsersModule,
+    IdempotencyModule,
+    PagesModule,
+    PageSnapshotsModule,
+  ],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,

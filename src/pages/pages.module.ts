@@ -6,18 +6,16 @@ import {
   PAGE_FETCH_TIMEOUT_MS,
   PageFetcher,
   type PageFetchOptions,
-} from './page-fetcher';
+} from './fetching/page-fetcher';
 import {
   PAGE_READER_OPTIONS,
   PageReader,
   readingThreads,
   type PageReaderOptions,
-} from './page-reader';
+} from './reading/page-reader';
 import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
-import { PageTargetsValidator } from './page-targets.validator';
+import { PageTargetsValidator } from './targets/page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
-import { PageSnapshotReads } from './snapshots/page-snapshot.reads';
-import { PageSnapshotRepository } from './snapshots/page-snapshot.repository';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
 export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageFetchOptions {
@@ -33,10 +31,11 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
 }
 
 /**
- * Page monitors (docs/pages.md): the page stage of a check, its pages read on a pool of
- * threads, the validation of `pages` and `page_rule`, and the snapshots of what each page last
- * showed (`snapshots/`: the repository the check pipeline writes and the reads the API answers).
- * Needs the global outbound client, clock, database and configuration.
+ * Page monitors (docs/pages.md): the page stage of a check (`fetching/`, then `reading/` on a
+ * pool of threads), the validation of `pages` (`targets/`) and `page_rule` (`rules/`), what a
+ * check shows of its pages (`results/`); the snapshots of what each page last showed are
+ * `PageSnapshotsModule` (`snapshots/`). Needs the global outbound client, clock and
+ * configuration, and no database.
  */
 @Module({
   providers: [
@@ -46,9 +45,7 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
     PageReader,
     PageStage,
     PageTargetsValidator,
-    PageSnapshotRepository,
-    PageSnapshotReads,
   ],
-  exports: [PageStage, PageTargetsValidator, PageSnapshotRepository, PageSnapshotReads],
+  exports: [PageStage, PageTargetsValidator],
 })
 export class PagesModule {}

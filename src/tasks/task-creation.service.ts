@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
-import { verdictNeedsModel } from '../pages/page-rule';
+import { verdictNeedsModel } from '../pages/rules/page-rule';
 import { SearchProvider } from '../search/search-provider';
 import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';

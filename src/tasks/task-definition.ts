@@ -4,8 +4,8 @@ import {
   type AlertPolicy,
   type AlertPolicyLimits,
 } from '../attention/alert-policy';
-import { validatePageRule } from '../pages/page-rule';
-import { pageTargets } from '../pages/page-targets.validator';
+import { validatePageRule } from '../pages/rules/page-rule';
+import { pageTargets } from '../pages/targets/page-targets.validator';
 import type { PageRule, PageTarget } from '../pages/page.types';
 import {
   OutputSchemaError,

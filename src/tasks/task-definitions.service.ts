@@ -5,7 +5,7 @@ import { InjectConfig } from '../config/config-slice';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import { channelOwner } from '../notifications/channels/notification-channel';
 import { NotificationConfigValidator } from '../notifications/channels/notification-config.validator';
-import { PageTargetsValidator } from '../pages/page-targets.validator';
+import { PageTargetsValidator } from '../pages/targets/page-targets.validator';
 import type { PageTarget } from '../pages/page.types';
 import {
   readTaskDefinition,

@@ -2,7 +2,7 @@ import { ConflictException, Injectable, UnauthorizedException } from '@nestjs/co
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { InjectConfig } from '../config/config-slice';
-import { verdictNeedsModel } from '../pages/page-rule';
+import { verdictNeedsModel } from '../pages/rules/page-rule';
 import { JobQueueService } from '../scheduler/job-queue.service';
 import { schedulerConfig, type SchedulerConfig } from '../scheduler/scheduler.config';
 import { ModelCallQuotaService } from '../usage/model-call-quota.service';

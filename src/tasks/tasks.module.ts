@@ -4,6 +4,7 @@ import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PagesModule } from '../pages/pages.module';
+import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
@@ -27,6 +28,7 @@ import { TaskSchedule } from './task-schedule.service';
     UsageModule,
     IdempotencyModule,
     PagesModule,
+    PageSnapshotsModule,
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
 import { pageTargets, PageTargetsValidator } from './page-targets.validator';
 
 describe('pageTargets', () => {

@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { headerProblem } from '../common/http/header-problem';
-import { BlockedDestinationError } from '../common/outbound/network-guard';
-import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
-import { MAX_PAGES, type PageTarget } from './page.types';
-import { selectorProblem } from './page-selector';
+import { headerProblem } from '../../common/http/header-problem';
+import { BlockedDestinationError } from '../../common/outbound/network-guard';
+import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
+import { MAX_PAGES, type PageTarget } from '../page.types';
+import { selectorProblem } from '../reading/page-selector';
 
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
