@@ -143,20 +143,21 @@ function definitionOf(
   const pageRule = readField('page_rule', input.page_rule, validatePageRule);
   const pages = readField('pages', input.pages, pageTargets);
   const kept = current ?? createDefaults(pages ?? null);
+  const searchQuery = input.search_query ?? kept.searchQuery;
   const definition: TaskDefinition = {
-    ...kept,
+    name: input.name ?? kept.name,
+    searchQuery,
+    // On create, the condition defaults to the question asked.
+    conditionDescription:
+      input.condition_description ?? current?.conditionDescription ?? searchQuery,
+    notifyBehavior: input.notify_behavior ?? kept.notifyBehavior,
     outputSchema: outputSchema === undefined ? kept.outputSchema : outputSchema,
     evidence: evidence === undefined ? kept.evidence : evidence,
     pages: pages === undefined ? kept.pages : pages,
     // Without pages a page rule has nothing to read: clearing them clears it.
     pageRule: pageRule === undefined ? (pages === null ? null : kept.pageRule) : pageRule,
+    alertPolicy: kept.alertPolicy,
   };
-  definition.name = input.name ?? kept.name;
-  definition.searchQuery = input.search_query ?? kept.searchQuery;
-  // On create, the condition defaults to the question asked.
-  definition.conditionDescription =
-    input.condition_description ?? current?.conditionDescription ?? definition.searchQuery;
-  definition.notifyBehavior = input.notify_behavior ?? kept.notifyBehavior;
   checkPageRule(definition);
   if (definition.notifyBehavior === 'on_change' && definition.outputSchema === null)
     throw new Refused({ code: 'notify_behavior', detail: ON_CHANGE_NEEDS_SCHEMA });
@@ -164,7 +165,7 @@ function definitionOf(
   definition.alertPolicy = refusing('alert_policy', () =>
     resolveAlertPolicyUpdate(
       input.alert_policy,
-      kept.alertPolicy,
+      definition.alertPolicy,
       definition.notifyBehavior,
       limits,
     ),
