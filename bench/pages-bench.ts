@@ -4,7 +4,7 @@
  * CSS selector, median of PAGES_BENCH_RUNS runs (default 30) after a few warm-up runs.
  */
 import { loadavg } from 'node:os';
-import { readPageText } from '../src/pages/page-text';
+import { readPageText } from '../src/pages/reading/page-text';
 import { cataloguePage, machineLine, percentile, writeBenchmarkSection } from './bench-support';
 
 const RUNS = Number(process.env.PAGES_BENCH_RUNS ?? 30);

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Pool } from 'pg';
 import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
-import { MAX_PAGE_BYTES } from '../src/pages/page-fetcher';
+import { MAX_PAGE_BYTES } from '../src/pages/fetching/page-fetcher';
 import { PAGES_AT_ONCE } from '../src/pages/page-stage.service';
 import {
   awaitChecks,

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { PageResultLine } from '../pages/page-result-line';
+import type { PageResultLine } from '../pages/results/page-result-line';
 import type { OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { GroundingSource } from '../search/search.types';

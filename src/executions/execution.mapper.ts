@@ -8,7 +8,7 @@ import type { OutputValue, OutputValues } from '../search/output-schema';
 import type { ProviderUsage } from '../search/provider-usage';
 import type { EvidenceReport } from './decisions/evidence';
 import type { ValueChange } from './decisions/value-changes';
-import { PageResultResponse } from '../pages/page-result.response';
+import { PageResultResponse } from '../pages/results/page-result.response';
 import {
   EXECUTION_STATUSES,
   type ExecutionEntity,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { PageSnapshotRepository } from '../pages/page-snapshot.repository';
 import { PagesModule } from '../pages/pages.module';
+import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -19,7 +19,14 @@ import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
 
 @Module({
-  imports: [SearchModule, UsageModule, UsersModule, IdempotencyModule, PagesModule],
+  imports: [
+    SearchModule,
+    UsageModule,
+    UsersModule,
+    IdempotencyModule,
+    PagesModule,
+    PageSnapshotsModule,
+  ],
   controllers: [ExecutionsController],
   providers: [
     ExecutionsService,
@@ -28,14 +35,12 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckClaimer,
     CheckCaller,
     CheckPageReader,
-    // Here, not in PagesModule: the page stage itself needs no database.
-    PageSnapshotRepository,
     CheckPlanner,
     CheckOutcomeWriter,
     CheckOutcomeRecorder,
     CheckRunnerService,
     StaleExecutionSweeper,
   ],
-  exports: [ExecutionsService, ExecutionRepository, PageSnapshotRepository],
+  exports: [ExecutionsService, ExecutionRepository],
 })
 export class ExecutionsModule {}

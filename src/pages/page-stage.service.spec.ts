@@ -1,10 +1,10 @@
 import { PinoLogger } from 'nestjs-pino';
-import { bodyHash, contentHash } from './page-comparison';
+import { bodyHash, contentHash } from './reading/page-comparison';
 import { Clock } from '../common/clock/clock';
 import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
-import { PageFetcher, type PageFetchResult } from './page-fetcher';
-import { PageReader } from './page-reader';
-import { pageResultLine } from './page-result-line';
+import { PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
+import { PageReader } from './reading/page-reader';
+import { pageResultLine } from './results/page-result-line';
 import {
   LATEST_START_MS,
   PageStage,

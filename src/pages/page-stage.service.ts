@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { bodyHash } from './page-comparison';
+import { bodyHash } from './reading/page-comparison';
 import { httpStatusError, PageErrorForm } from './page-errors';
-import type { PageRead } from './page-read';
-import { PageReader } from './page-reader';
+import type { PageRead } from './reading/page-read';
+import { PageReader } from './reading/page-reader';
 import { MAX_PAGE_READ_MS } from './pages.config';
-import { MAX_FINAL_URL_CHARS, withinEntryBound } from './page-result-line';
+import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-line';
 import { PageSlots } from './page-slots';
-import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './page-fetcher';
-import { cutText, MAX_TITLE_CHARS } from './page-text';
+import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
+import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
 import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
 
 /** Fetches of one host at a time in one instance. */

@@ -6,15 +6,15 @@ import {
   PAGE_FETCH_TIMEOUT_MS,
   PageFetcher,
   type PageFetchOptions,
-} from './page-fetcher';
+} from './fetching/page-fetcher';
 import {
   PAGE_READER_OPTIONS,
   PageReader,
   readingThreads,
   type PageReaderOptions,
-} from './page-reader';
+} from './reading/page-reader';
 import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
-import { PageTargetsValidator } from './page-targets.validator';
+import { PageTargetsValidator } from './targets/page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
@@ -31,8 +31,11 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
 }
 
 /**
- * Page monitors (docs/pages.md): the page stage of a check, its pages read on a pool of
- * threads, and the validation of `pages` and `page_rule`. Needs the global outbound client, clock and configuration.
+ * Page monitors (docs/pages.md): the page stage of a check (`fetching/`, then `reading/` on a
+ * pool of threads), the validation of `pages` (`targets/`) and `page_rule` (`rules/`), what a
+ * check shows of its pages (`results/`); the snapshots of what each page last showed are
+ * `PageSnapshotsModule` (`snapshots/`). Needs the global outbound client, clock and
+ * configuration, and no database.
  */
 @Module({
   providers: [

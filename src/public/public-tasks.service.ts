@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { clientNetwork } from '../common/http/client-network';
 import { TaskRepository, type TaskWithLastExecution } from '../tasks/task.repository';
 import { TaskResponse, toTaskResponse } from '../tasks/task.mapper';
-import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { TASK_NOT_FOUND } from '../tasks/task-queries.service';
 import {
   PUBLIC_PAGE_DEFAULT,
   type ListPublicTasksQueryDto,

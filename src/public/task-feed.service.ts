@@ -4,10 +4,10 @@ import { serverConfig, type ServerConfig } from '../config/server.config';
 import type { ExecutionEntity } from '../executions/execution.entity';
 import { toExecutionResponse } from '../executions/execution.mapper';
 import { ExecutionRepository } from '../executions/execution.repository';
-import { pagesWithHeaders } from '../pages/pages-with-headers';
+import { pagesWithHeaders } from '../pages/targets/pages-with-headers';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
-import { TASK_NOT_FOUND } from '../tasks/tasks.service';
+import { TASK_NOT_FOUND } from '../tasks/task-queries.service';
 import { buildRssFeed, type RssItem } from './rss-feed.builder';
 
 export const FEED_ITEM_LIMIT = 50;

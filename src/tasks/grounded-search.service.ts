@@ -3,11 +3,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Clock } from '../common/clock/clock';
 import { InjectConfig } from '../config/config-slice';
 import { GroundingSourceResponse, OUTPUT_VALUE_SCHEMA } from '../executions/execution.mapper';
-import { allPagesFailed, pageSources, promptPages } from '../pages/page-prompt';
-import { pageResultLine } from '../pages/page-result-line';
-import { PageResultResponse } from '../pages/page-result.response';
+import { allPagesFailed, pageSources, promptPages } from '../pages/results/page-prompt';
+import { pageResultLine } from '../pages/results/page-result-line';
+import { PageResultResponse } from '../pages/results/page-result.response';
 import { PageStage } from '../pages/page-stage.service';
-import { PageTargetsValidator } from '../pages/page-targets.validator';
 import type { PageTarget } from '../pages/page.types';
 import { pagesConfig, type PagesConfig } from '../pages/pages.config';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
@@ -24,9 +23,8 @@ import { ProviderNotConfiguredError } from '../search/search-provider.registry';
 import { UsageService } from '../usage/usage.service';
 import type { NotifyBehavior } from '../search/search.types';
 import type { PreviewTaskDto } from './dto/preview-task.dto';
-import { watchQuery } from './page-task-wording';
 import { promptUrls } from './prompt-urls';
-import { readOutputSchema } from './tasks.service';
+import { TaskDefinitions } from './task-definitions.service';
 
 export class PreviewResponse {
   @ApiProperty()
@@ -98,25 +96,26 @@ export class GroundedSearchService {
     private readonly usage: UsageService,
     private readonly clock: Clock,
     private readonly pageStage: PageStage,
-    private readonly pageTargets: PageTargetsValidator,
+    private readonly definitions: TaskDefinitions,
     @InjectConfig(pagesConfig) private readonly pagesSettings: PagesConfig,
   ) {}
 
   /**
-   * One check as a task with these fields would run it; an `output_schema` is checked first.
-   * With `pages`, they are fetched now, every one new (nothing is stored), and the model reads
+   * One check as a task with these fields would run it, read as a create reads them. With
+   * `pages`, they are fetched now, every one new (nothing is stored), and the model reads
    * them without searching; when none could be read, no model is called (docs/pages.md,
    * "Previews").
    */
   async preview(userId: string, request: PreviewTaskDto): Promise<PreviewResponse> {
-    const outputSchema = readOutputSchema(request.output_schema) ?? null;
-    if (request.pages !== undefined && request.pages !== null) {
-      const pages = await this.pageTargets.validatePages(request.pages);
-      const question = questionOf(request, request.search_query ?? watchQuery(pages));
+    const { searchQuery, conditionDescription, outputSchema, pages } = this.definitions.read(
+      request,
+      null,
+    );
+    const question = { searchQuery, conditionDescription };
+    if (pages !== null) {
+      await this.definitions.checkPages(pages);
       return this.previewPages(userId, question, outputSchema, pages);
     }
-    // The DTO asks for a search_query when there are no pages.
-    const question = questionOf(request, request.search_query!);
     const result = await this.previewCheck(userId, question, outputSchema);
     return { ...previewVerdict(result), grounding_sources: result.groundingSources };
   }
@@ -219,10 +218,6 @@ export class GroundedSearchService {
 interface PreviewQuestion {
   searchQuery: string;
   conditionDescription: string;
-}
-
-function questionOf(request: PreviewTaskDto, searchQuery: string): PreviewQuestion {
-  return { searchQuery, conditionDescription: request.condition_description ?? searchQuery };
 }
 
 function previewVerdict(

@@ -8,7 +8,7 @@ import type { AcknowledgedAlertResponse } from './dto/alert-policy.dto';
 import type { TaskEntity } from './task.entity';
 import { standingAlert, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
-import { TASK_NOT_FOUND, TasksService } from './tasks.service';
+import { TASK_NOT_FOUND, TaskQueries } from './task-queries.service';
 
 export const NO_ALERT_TO_ACKNOWLEDGE = 'No alert to acknowledge';
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
@@ -24,7 +24,7 @@ export class TaskAttentionService {
     private readonly taskRows: TaskRepository,
     private readonly channels: NotificationChannelRegistry,
     private readonly clock: Clock,
-    private readonly tasks: TasksService,
+    private readonly tasks: TaskQueries,
   ) {}
 
   /**

@@ -3,13 +3,14 @@ import type { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionsService } from '../executions/executions.service';
 import { IdempotencyScope } from '../idempotency/idempotency-scope';
-import { verdictNeedsModel } from '../pages/page-rule';
+import { verdictNeedsModel } from '../pages/rules/page-rule';
 import { SearchProvider } from '../search/search-provider';
 import { NO_PROVIDER_MESSAGE } from '../search/search-provider.registry';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { TaskEntity } from './task.entity';
 import { keptTaskAnswer, toTaskResponse, type CreatedTaskResponse } from './task.mapper';
-import { TasksService, type FirstRun } from './tasks.service';
+import { TaskChanges } from './task-changes.service';
+import type { FirstRun } from './task-schedule.service';
 
 /**
  * `POST /api/v1/tasks`: the task and, with `run_immediately`, its first run, in one transaction;
@@ -18,7 +19,7 @@ import { TasksService, type FirstRun } from './tasks.service';
 @Injectable()
 export class TaskCreationService {
   constructor(
-    private readonly tasks: TasksService,
+    private readonly tasks: TaskChanges,
     private readonly executions: ExecutionsService,
     private readonly provider: SearchProvider,
     private readonly idempotency: IdempotencyScope,

@@ -16,7 +16,8 @@ import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import { keptTaskAnswer, toTaskResponse, withoutHeaders, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
-import { TASK_NOT_FOUND, TasksService } from './tasks.service';
+import { TASK_NOT_FOUND } from './task-queries.service';
+import { TaskSchedule } from './task-schedule.service';
 import { Clock } from '../common/clock/clock';
 
 export const USERNAME_REQUIRED = 'A username must be set before a task can be made public';
@@ -36,7 +37,7 @@ export class TaskSharingService {
     private readonly transactions: TransactionRunner,
     private readonly tasks: TaskRepository,
     private readonly users: UsersService,
-    private readonly taskLimits: TasksService,
+    private readonly taskLimits: TaskSchedule,
     private readonly channels: NotificationChannelRegistry,
     private readonly clock: Clock,
     private readonly idempotency: IdempotencyScope,

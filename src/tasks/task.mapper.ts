@@ -20,7 +20,7 @@ import {
 import { NotificationsProperty } from './dto/notification-config.dto';
 import { PageRuleDto, PageRuleProperty, PagesProperty, PageTargetDto } from './dto/page-fields.dto';
 import { PAGE_CREDENTIALS, type PageRule, type PageTarget } from '../pages/page.types';
-import { pagesWithHeaders } from '../pages/pages-with-headers';
+import { pagesWithHeaders } from '../pages/targets/pages-with-headers';
 import type { EvidenceRule } from './evidence-rule';
 import { withoutCredentials } from '../idempotency/kept-answer';
 import {

@@ -6,7 +6,7 @@ import { ApiCredentials, ApiRoute } from '../common/openapi/api-route.decorator'
 import { Runs } from '../common/operations/operation';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { UuidParamPipe } from '../common/pipes/uuid-param.pipe';
-import { PageSnapshotResponse } from '../pages/page-snapshot.response';
+import { PageSnapshotResponse } from '../pages/snapshots/page-snapshot.response';
 import { GroundedSearchService, PreviewResponse, SuggestResponse } from './grounded-search.service';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQueryDto } from './dto/list-tasks-query.dto';
@@ -29,14 +29,16 @@ import {
   suggestTask,
   updateTask,
 } from './tasks.operations';
-import { TasksService } from './tasks.service';
+import { TaskChanges } from './task-changes.service';
+import { TaskQueries } from './task-queries.service';
 
 @ApiTags('tasks')
 @ApiCredentials()
 @Controller('api/v1/tasks')
 export class TasksController {
   constructor(
-    private readonly tasks: TasksService,
+    private readonly queries: TaskQueries,
+    private readonly changes: TaskChanges,
     private readonly creation: TaskCreationService,
     private readonly search: GroundedSearchService,
     private readonly attention: TaskAttentionService,
@@ -100,7 +102,7 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Query() query: ListTasksQueryDto,
   ): Promise<TaskResponse[]> {
-    return listTasks.run(this.tasks, caller, {}, query);
+    return listTasks.run(this.queries, caller, {}, query);
   }
 
   @Get(':id')
@@ -116,7 +118,7 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser | undefined,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<TaskResponse> {
-    return getTask.run(this.tasks, caller, { id });
+    return getTask.run(this.queries, caller, { id });
   }
 
   @Get(':id/pages')
@@ -132,7 +134,7 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<PageSnapshotResponse[]> {
-    return getTaskPages.run(this.tasks, caller, { id });
+    return getTaskPages.run(this.queries, caller, { id });
   }
 
   @Put(':id')
@@ -147,7 +149,7 @@ export class TasksController {
     @Param('id', UuidParamPipe) id: string,
     @Body() body: UpdateTaskDto,
   ): Promise<TaskResponse> {
-    return updateTask.run(this.tasks, caller, { id }, body);
+    return updateTask.run(this.changes, caller, { id }, body);
   }
 
   @Post(':id/acknowledge')
@@ -189,6 +191,6 @@ export class TasksController {
     @CurrentUser() caller: AuthenticatedUser,
     @Param('id', UuidParamPipe) id: string,
   ): Promise<void> {
-    return deleteTask.run(this.tasks, caller, { id });
+    return deleteTask.run(this.changes, caller, { id });
   }
 }

@@ -4,6 +4,7 @@ import { ExecutionsModule } from '../executions/executions.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PagesModule } from '../pages/pages.module';
+import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
@@ -13,7 +14,10 @@ import { TaskSharingController } from './task-sharing.controller';
 import { TaskSharingService } from './task-sharing.service';
 import { TasksController } from './tasks.controller';
 import { TaskRepository } from './task.repository';
-import { TasksService } from './tasks.service';
+import { TaskChanges } from './task-changes.service';
+import { TaskDefinitions } from './task-definitions.service';
+import { TaskQueries } from './task-queries.service';
+import { TaskSchedule } from './task-schedule.service';
 
 @Module({
   imports: [
@@ -24,16 +28,20 @@ import { TasksService } from './tasks.service';
     UsageModule,
     IdempotencyModule,
     PagesModule,
+    PageSnapshotsModule,
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [
-    TasksService,
+    TaskChanges,
+    TaskQueries,
+    TaskDefinitions,
+    TaskSchedule,
     GroundedSearchService,
     TaskCreationService,
     TaskAttentionService,
     TaskSharingService,
     TaskRepository,
   ],
-  exports: [TasksService, TaskRepository, TaskCreationService, GroundedSearchService],
+  exports: [TaskChanges, TaskQueries, TaskRepository, TaskCreationService, GroundedSearchService],
 })
 export class TasksModule {}

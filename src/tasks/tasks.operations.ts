@@ -8,7 +8,8 @@ import type { UpdateTaskDto } from './dto/update-task.dto';
 import { GroundedSearchService } from './grounded-search.service';
 import { TaskAttentionService } from './task-attention.service';
 import { TaskCreationService } from './task-creation.service';
-import { TasksService } from './tasks.service';
+import { TaskChanges } from './task-changes.service';
+import { TaskQueries } from './task-queries.service';
 
 /*
  * The task operations: each the body of a REST route and of the MCP tools that act as it
@@ -16,7 +17,7 @@ import { TasksService } from './tasks.service';
  */
 
 export const listTasks = defineOperation({
-  service: TasksService,
+  service: TaskQueries,
   ids: [],
   callsModel: false,
   run: (tasks, caller: AuthenticatedUser, _ids, query: ListTasksQueryDto) =>
@@ -24,14 +25,14 @@ export const listTasks = defineOperation({
 });
 
 export const getTask = defineOperation({
-  service: TasksService,
+  service: TaskQueries,
   ids: ['id'],
   callsModel: false,
   run: (tasks, caller: AuthenticatedUser | undefined, { id }) => tasks.getVisible(caller, id),
 });
 
 export const getTaskPages = defineOperation({
-  service: TasksService,
+  service: TaskQueries,
   ids: ['id'],
   callsModel: false,
   run: (tasks, caller: AuthenticatedUser, { id }) => tasks.pagesOf(caller, id),
@@ -46,15 +47,15 @@ export const createTask = defineOperation({
 });
 
 export const updateTask = defineOperation({
-  service: TasksService,
+  service: TaskChanges,
   ids: ['id'],
   callsModel: false,
-  run: async (tasks, caller: AuthenticatedUser, { id }, body: UpdateTaskDto) =>
-    tasks.toResponse(await tasks.update(caller, id, body)),
+  run: (tasks, caller: AuthenticatedUser, { id }, body: UpdateTaskDto) =>
+    tasks.update(caller, id, body),
 });
 
 export const deleteTask = defineOperation({
-  service: TasksService,
+  service: TaskChanges,
   ids: ['id'],
   callsModel: false,
   run: (tasks, caller: AuthenticatedUser, { id }) => tasks.remove(caller, id),

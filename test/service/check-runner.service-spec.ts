@@ -9,7 +9,7 @@ import {
   type CheckJobData,
 } from '../../src/scheduler/job-queue.service';
 import { ProviderError } from '../../src/search/search-provider';
-import { TasksService } from '../../src/tasks/tasks.service';
+import { TaskChanges } from '../../src/tasks/task-changes.service';
 import { UsersService } from '../../src/users/users.service';
 import {
   startServiceContext,
@@ -36,7 +36,7 @@ function reply(overrides: Partial<Exclude<ScriptedReply, Error>> = {}): Scripted
 describe('CheckRunnerService (service tier: real database, set clock, scripted provider)', () => {
   let context: ServiceContext;
   let runner: CheckRunnerService;
-  let tasks: TasksService;
+  let tasks: TaskChanges;
   let queue: JobQueueService;
   let caller: AuthenticatedUser;
 
@@ -46,7 +46,7 @@ describe('CheckRunnerService (service tier: real database, set clock, scripted p
       SCHEDULER_MAX_INTERVAL: '7d',
     });
     runner = context.get(CheckRunnerService);
-    tasks = context.get(TasksService);
+    tasks = context.get(TaskChanges);
     queue = context.get(JobQueueService);
     const user = await context.get(UsersService).syncFromIdentity({
       subject: `user_${randomUUID()}`,

@@ -7,7 +7,7 @@ import { pullerOf } from '../../src/scheduler/declared-queues.service';
 import { CHECK_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
 import type { SchedulerConfig } from '../../src/scheduler/scheduler.config';
 import { worstCaseCheckMs } from '../../src/search/provider-call-budget';
-import { TasksService } from '../../src/tasks/tasks.service';
+import { TaskChanges } from '../../src/tasks/task-changes.service';
 import { UsersService } from '../../src/users/users.service';
 import { startServiceContext, type ServiceContext } from '../support/service-context';
 import { waitFor } from '../support/wait';
@@ -56,7 +56,7 @@ describe('the check queue worker (service tier: real database and queue, scripte
     expect(queues[0].expire_seconds * 1000).toBeGreaterThan(worstCaseCheckMs());
 
     const task = await context
-      .get(TasksService)
+      .get(TaskChanges)
       .create(caller, { search_query: `Has release ${randomUUID()} shipped?` });
     const { rows: jobs } = await context.db.query<{ expire_ms: number }>(
       `SELECT extract(epoch FROM expire_in) * 1000 AS expire_ms FROM pgboss.job
@@ -64,11 +64,11 @@ describe('the check queue worker (service tier: real database and queue, scripte
       [CHECK_QUEUE, task.id],
     );
     expect(Number(jobs[0].expire_ms)).toBeGreaterThan(worstCaseCheckMs());
-    await context.get(TasksService).remove(caller, task.id);
+    await context.get(TaskChanges).remove(caller, task.id);
   });
 
   it('should keep running the fast checks of a batch while one slow check holds its own slot', async () => {
-    const tasks = context.get(TasksService);
+    const tasks = context.get(TaskChanges);
     const slowQuery = `Slow release ${randomUUID()}?`;
     const release = context.provider.hold(slowQuery);
     context.provider.script(slowQuery, NOT_MET);

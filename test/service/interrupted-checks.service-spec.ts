@@ -20,7 +20,7 @@ import {
 } from '../../src/scheduler/job-queue.service';
 import { schedulerConfig, type SchedulerConfig } from '../../src/scheduler/scheduler.config';
 import { WorkerIdentity } from '../../src/scheduler/worker-identity';
-import { TasksService } from '../../src/tasks/tasks.service';
+import { TaskChanges } from '../../src/tasks/task-changes.service';
 import { UsersService } from '../../src/users/users.service';
 import { PageServer } from '../support/page-server';
 import { startServiceContext, type ServiceContext } from '../support/service-context';
@@ -100,7 +100,7 @@ describe('Checks of a worker taken for dead (service tier: real database and que
     const url = server.page(path, (_request, response) => held.push({ path, response }));
     const searchQuery = `Has ${path} changed?`;
     const task = await context
-      .get(TasksService)
+      .get(TaskChanges)
       .create(caller, { search_query: searchQuery, pages: [{ url }], ...body });
     return { task, path, searchQuery, fetches: () => server.requestsTo(path).length };
   }

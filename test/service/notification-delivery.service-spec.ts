@@ -7,7 +7,7 @@ import {
 } from '../../src/notifications/delivery/delivery-job';
 import { NotificationDeliveryService } from '../../src/notifications/delivery/notification-delivery.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../../src/scheduler/job-queue.service';
-import { TasksService } from '../../src/tasks/tasks.service';
+import { TaskChanges } from '../../src/tasks/task-changes.service';
 import { UsersService } from '../../src/users/users.service';
 import { startServiceContext, type ServiceContext } from '../support/service-context';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -45,7 +45,7 @@ describe('NotificationDeliveryService (service tier: real database, set clock, l
 
   /** A task with a webhook to `path`, one met execution, and its delivery run once. */
   async function deliverOnce(path: string): Promise<string> {
-    const task = await context.get(TasksService).create(caller, {
+    const task = await context.get(TaskChanges).create(caller, {
       search_query: `Has release ${randomUUID()} shipped?`,
       state: 'paused',
       notifications: [{ type: 'webhook', url: `${receiver.url}${path}` }],

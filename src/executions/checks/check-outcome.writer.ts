@@ -6,8 +6,8 @@ import {
   reminderJob,
   type DeliveryJob,
 } from '../../notifications/delivery/delivery-job';
-import { pageResultLine } from '../../pages/page-result-line';
-import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
+import { pageResultLine } from '../../pages/results/page-result-line';
+import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LogContext } from '../../common/logging/log-context';
 import { MetricsService } from '../../metrics/metrics.service';
-import { PageSnapshotRepository } from '../../pages/page-snapshot.repository';
+import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
 import { WorksQueue } from '../../scheduler/queue-declaration';
 import { CheckOutcomeRecorder } from './check-outcome.recorder';

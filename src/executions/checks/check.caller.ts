@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
-import { verdictNeedsModel } from '../../pages/page-rule';
+import { verdictNeedsModel } from '../../pages/rules/page-rule';
 import type { PageSnapshot } from '../../pages/page.types';
 import { SearchProvider, type CheckResult, type PromptPage } from '../../search/search-provider';
 import type { GroundingSource } from '../../search/search.types';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
 import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
-import { verdictNeedsModel } from '../../pages/page-rule';
+import { verdictNeedsModel } from '../../pages/rules/page-rule';
 import { outputSchemaKey } from '../../search/output-schema';
 import {
   NO_HISTORY,

@@ -1,5 +1,5 @@
 import { MAX_PAGES } from '../../pages/page.types';
-import { PAGE_FETCH_TIMEOUT_MS } from '../../pages/page-fetcher';
+import { PAGE_FETCH_TIMEOUT_MS } from '../../pages/fetching/page-fetcher';
 import { LATEST_START_MS, PAGES_AT_ONCE } from '../../pages/page-stage.service';
 import { MAX_PAGE_READ_MS } from '../../pages/pages.config';
 import { worstCaseCheckMs, worstCaseRequestMs } from '../../search/provider-call-budget';

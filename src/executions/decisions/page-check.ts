@@ -1,5 +1,5 @@
-import { allPagesFailed, pageSources, promptPages } from '../../pages/page-prompt';
-import { evaluatePageRule } from '../../pages/page-rule';
+import { allPagesFailed, pageSources, promptPages } from '../../pages/results/page-prompt';
+import { evaluatePageRule } from '../../pages/rules/page-rule';
 import type { PageResult, PageRule } from '../../pages/page.types';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource, PromptPage } from '../../search/search.types';

@@ -1,4 +1,4 @@
-import type { PageResultLine } from '../../pages/page-result-line';
+import type { PageResultLine } from '../../pages/results/page-result-line';
 import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import type { DigestPeriod } from '../../attention/local-time';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
-import type { PageResultLine } from '../../pages/page-result-line';
+import type { PageResultLine } from '../../pages/results/page-result-line';
 import type { Preferences } from '../../attention/preferences';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';

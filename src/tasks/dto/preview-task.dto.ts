@@ -1,33 +1,32 @@
-import { ApiExtraModels, ApiPropertyOptional } from '@nestjs/swagger';
-import { OptionalRawJson, OptionalText } from '../../common/validation/fields';
+import { ApiExtraModels, PickType } from '@nestjs/swagger';
+import { OptionalRawJson } from '../../common/validation/fields';
 import { OutputSchemaProperty } from './alert-fields.dto';
-import { SearchQueryText, TEXT_MAX, TEXT_MIN } from './create-task.dto';
+import { CreateTaskDto } from './create-task.dto';
 import { PagesProperty, PageTargetDto } from './page-fields.dto';
 
+/**
+ * The question of a create, its pages and its values, read as a create reads them; only the
+ * free-form fields are declared again, for their own descriptions and because the request pipe
+ * finds free-form fields on the class itself.
+ */
 @ApiExtraModels(PageTargetDto)
-export class PreviewTaskDto {
-  @SearchQueryText()
-  search_query?: string;
-
-  @ApiPropertyOptional({
-    minLength: TEXT_MIN,
-    maxLength: TEXT_MAX,
-    description: 'Defaults to search_query',
-  })
-  @OptionalText({ min: TEXT_MIN, max: TEXT_MAX })
-  condition_description?: string;
-
+export class PreviewTaskDto extends PickType(CreateTaskDto, [
+  'search_query',
+  'condition_description',
+  'output_schema',
+  'pages',
+] as const) {
   @OutputSchemaProperty({
     required: false,
     description: 'Values to extract, as on create; the answer carries them in `values`',
   })
   @OptionalRawJson()
-  output_schema?: unknown;
+  override output_schema?: unknown;
 
   @PagesProperty({
     required: false,
     description: 'Pages to read instead of searching the web, validated as on create',
   })
   @OptionalRawJson()
-  pages?: unknown;
+  override pages?: unknown;
 }

@@ -1,4 +1,4 @@
-import type { PageTarget } from './page.types';
+import type { PageTarget } from '../page.types';
 
 /**
  * The URLs of a task's pages that are fetched with the owner's `headers` (cookies, tokens): what

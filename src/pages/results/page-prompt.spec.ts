@@ -1,5 +1,5 @@
 import { allPagesFailed, pageSources, promptPages } from './page-prompt';
-import type { PageResult } from './page.types';
+import type { PageResult } from '../page.types';
 
 function result(overrides: Partial<PageResult>): PageResult {
   return {

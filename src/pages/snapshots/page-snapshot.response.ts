@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TimestampProperty } from '../common/openapi/schema-properties';
+import { TimestampProperty } from '../../common/openapi/schema-properties';
 import type { PageSnapshotEntity } from './page-snapshot.entity';
-import type { PageStatus, PageTarget } from './page.types';
+import type { PageStatus, PageTarget } from '../page.types';
 
 /** One page of `GET /api/v1/tasks/{id}/pages` (docs/pages.md, "Snapshots"). */
 export class PageSnapshotResponse {

@@ -1,7 +1,7 @@
 import { scanHtml, type ScannedHtml } from './html-text';
-import { decodeText, metaCharset } from './page-charset';
-import { PageErrorForm, unsupportedContentTypeError } from './page-errors';
-import type { PageBody } from './page-fetcher';
+import { decodeText, metaCharset } from '../fetching/page-charset';
+import { PageErrorForm, unsupportedContentTypeError } from '../page-errors';
+import type { PageBody } from '../fetching/page-fetcher';
 
 /** At most this many characters of a page's text are kept. */
 export const MAX_TEXT_CHARS = 100_000;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TimestampProperty } from '../common/openapi/schema-properties';
+import { TimestampProperty } from '../../common/openapi/schema-properties';
 import type { PageResultLine } from './page-result-line';
 
 /**

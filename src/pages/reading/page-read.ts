@@ -1,6 +1,6 @@
 import { comparePageText, contentHash, type PageComparison } from './page-comparison';
-import { PageErrorForm } from './page-errors';
-import type { PageBody } from './page-fetcher';
+import { PageErrorForm } from '../page-errors';
+import type { PageBody } from '../fetching/page-fetcher';
 import { isBotCheckAnswer, readPageText } from './page-text';
 
 /**

@@ -1,4 +1,4 @@
-import type { PageResult } from './page.types';
+import type { PageResult } from '../page.types';
 
 /** A page's `final_url` is cut to this many characters, as long as a page's own `url` may be. */
 export const MAX_FINAL_URL_CHARS = 2_048;

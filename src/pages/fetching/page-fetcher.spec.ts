@@ -1,9 +1,9 @@
-import { PageServer } from '../../test/support/page-server';
+import { PageServer } from '../../../test/support/page-server';
 import {
   OutboundHttpClient,
   type OutboundRequest,
   type OutboundResponse,
-} from '../common/outbound/outbound-http.client';
+} from '../../common/outbound/outbound-http.client';
 import { PageFetcher } from './page-fetcher';
 
 /**

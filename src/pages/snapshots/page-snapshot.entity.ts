@@ -1,6 +1,6 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TaskEntity } from '../tasks/task.entity';
-import type { PageStatus } from './page.types';
+import { TaskEntity } from '../../tasks/task.entity';
+import type { PageStatus } from '../page.types';
 
 /**
  * One watched page of a task (docs/pages.md, "Snapshots"): the text of its last good fetch, only

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryRows } from '../database/sql-rows';
+import { queryRows } from '../../database/sql-rows';
 import { PageSnapshotEntity } from './page-snapshot.entity';
-import type { PageResult, PageSnapshot } from './page.types';
+import type { PageResult, PageSnapshot } from '../page.types';
 
 /** The pages a recorded check read, for its task's snapshots. */
 export interface TaskPageResults {

@@ -4,7 +4,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Piscina } from 'piscina';
-import { PageErrorForm } from './page-errors';
+import { PageErrorForm } from '../page-errors';
 import type { PageRead, PageReadRequest } from './page-read';
 import type { PageReadTask } from './page-read.worker';
 

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
+import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
 import { pageTargets, PageTargetsValidator } from './page-targets.validator';
 
 describe('pageTargets', () => {
@@ -131,10 +131,10 @@ describe('PageTargetsValidator', () => {
 
   it('should refuse a private address unless private networks are allowed', async () => {
     const pages = [{ url: 'http://93.184.216.34/' }, { url: 'http://127.0.0.1:8080/' }];
-    await expect(new PageTargetsValidator(guarded).validatePages(pages)).rejects.toThrow(
+    await expect(new PageTargetsValidator(guarded).checkHosts(pages)).rejects.toThrow(
       'Invalid pages: url 127.0.0.1 resolves to a private or reserved address ' +
         '(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them)',
     );
-    await expect(new PageTargetsValidator(open).validatePages(pages)).resolves.toHaveLength(2);
+    await expect(new PageTargetsValidator(open).checkHosts(pages)).resolves.toBeUndefined();
   });
 });

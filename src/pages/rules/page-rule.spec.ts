@@ -1,4 +1,4 @@
-import type { PageResult } from './page.types';
+import type { PageResult } from '../page.types';
 import { evaluatePageRule, validatePageRule } from './page-rule';
 
 function result(url: string, overrides: Partial<PageResult>): PageResult {

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { PageResult, PageRule } from './page.types';
+import type { PageResult, PageRule } from '../page.types';
 
 const MAX_RULE_TEXT_CHARS = 200;
 /** Added and removed lines quoted in a `changed` rule's reasoning, each. */

@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { headerProblem } from '../common/http/header-problem';
-import { BlockedDestinationError } from '../common/outbound/network-guard';
-import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
-import { MAX_PAGES, type PageTarget } from './page.types';
-import { selectorProblem } from './page-selector';
+import { headerProblem } from '../../common/http/header-problem';
+import { BlockedDestinationError } from '../../common/outbound/network-guard';
+import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
+import { MAX_PAGES, type PageTarget } from '../page.types';
+import { selectorProblem } from '../reading/page-selector';
 
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
@@ -17,18 +17,18 @@ function invalid(reason: string): BadRequestException {
 }
 
 /**
- * A task's `pages` as saved (docs/pages.md, "Pages on a task"): their shape, then the SSRF guard
- * for every host, resolved as fetches will resolve it. 400 `Invalid pages: ...` otherwise.
+ * The SSRF guard of a task's `pages` (docs/pages.md, "Pages on a task"): every host resolved as
+ * fetches will resolve it, after `pageTargets` has read their shape. 400 `Invalid pages: ...`
+ * otherwise.
  */
 @Injectable()
 export class PageTargetsValidator {
   constructor(private readonly http: OutboundHttpClient) {}
 
-  async validatePages(value: unknown): Promise<PageTarget[]> {
-    const pages = pageTargets(value);
+  /** The SSRF guard for the hosts of pages whose shape `pageTargets` has read. */
+  async checkHosts(pages: readonly PageTarget[]): Promise<void> {
     const hosts = [...new Set(pages.map((page) => new URL(page.url).hostname))];
     await Promise.all(hosts.map((host) => this.checkHost(host)));
-    return pages;
   }
 
   private async checkHost(host: string): Promise<void> {

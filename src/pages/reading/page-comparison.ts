@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
-import type { PageBody } from './page-fetcher';
+import type { PageBody } from '../fetching/page-fetcher';
 import { cutText } from './page-text';
-import type { PageStatus } from './page.types';
+import type { PageStatus } from '../page.types';
 
 /** Lines of each kind kept per page and check, in document order. */
 export const MAX_DIFF_LINES = 50;

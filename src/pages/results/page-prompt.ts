@@ -1,6 +1,6 @@
-import type { GroundingSource, PromptPage } from '../search/search.types';
+import type { GroundingSource, PromptPage } from '../../search/search.types';
 import { pageTextForPrompt } from './page-result-line';
-import type { PageResult } from './page.types';
+import type { PageResult } from '../page.types';
 
 type ReadPage = PageResult & { status: PromptPage['status']; text: string };
 

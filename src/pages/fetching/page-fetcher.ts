@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OutboundErrorCode } from '../common/outbound/outbound-error-code';
+import { OutboundErrorCode } from '../../common/outbound/outbound-error-code';
 import {
   OutboundError,
   OutboundHttpClient,
   type OutboundResponse,
-} from '../common/outbound/outbound-http.client';
-import { httpStatusError, PageErrorForm } from './page-errors';
-import type { PageTarget } from './page.types';
+} from '../../common/outbound/outbound-http.client';
+import { httpStatusError, PageErrorForm } from '../page-errors';
+import type { PageTarget } from '../page.types';
 
 /** Every hop of one page, from its first request to its last byte (docs/pages.md, "Fetching"). */
 export const PAGE_FETCH_TIMEOUT_MS = 15_000;
