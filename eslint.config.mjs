@@ -27,14 +27,12 @@ const OVERSIZED_FILES = [
   'src/notifications/content/notification-content.ts',
   'src/notifications/digests/digest.service.ts',
   'src/tasks/task.repository.ts',
-  'src/tasks/tasks.service.ts',
 ];
 const CROWDED_CONSTRUCTORS = [
   'src/executions/checks/stale-execution.sweeper.ts',
   'src/notifications/delivery/delivery-outcome.recorder.ts',
   'src/notifications/delivery/notification-delivery.service.ts',
   'src/notifications/digests/digest.service.ts',
-  'src/tasks/tasks.service.ts',
 ];
 
 export default tseslint.config(
