@@ -69,27 +69,22 @@ function isBotCheck(source: string, page: ScannedHtml): boolean {
   );
 }
 
+/**
+ * The text and title as kept, cut to their bounds. A cut shares the page's whole string in V8,
+ * but only on the reading thread: they cross to the event loop as copies of their own.
+ */
 function kept(text: string, title: string | null): PageText {
   if (text.trim() === '') return { kind: 'error', error: PageErrorForm.NO_TEXT };
   return {
     kind: 'text',
-    text: detached(storable(cutText(text, MAX_TEXT_CHARS))),
-    title: title === null ? null : detached(storable(cutText(title, MAX_TITLE_CHARS))),
+    text: storable(cutText(text, MAX_TEXT_CHARS)),
+    title: title === null ? null : storable(cutText(title, MAX_TITLE_CHARS)),
   };
 }
 
 /** U+0000 as U+FFFD: PostgreSQL's text refuses NUL, and a page's text is stored. */
 function storable(text: string): string {
   return text.replaceAll('\0', '\uFFFD');
-}
-
-/**
- * A copy of `text` that keeps nothing else alive. V8 cuts and trims a string by reference to the
- * one it came from, so the first 100,000 characters of a page would hold the whole page's text,
- * and a title its whole source, for as long as the check keeps them.
- */
-function detached(text: string): string {
-  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** At most `maxChars` characters of `text`, never ending in half a surrogate pair. */
