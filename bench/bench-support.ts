@@ -56,14 +56,19 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs the built service (`dist/main.js`) as a separate process, as production does. */
+/**
+ * Runs the built service (`dist/main.js`) as a separate process, as production does.
+ * `BENCH_NODE_ARGS` adds options to every instance's node (`--cpu-prof --cpu-prof-dir=...` to
+ * see where a benchmark's time goes).
+ */
 export async function spawnService(
   env: Record<string, string>,
   nodeArgs: string[] = [],
   entry = join(ROOT, 'dist', 'main.js'),
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
+  const profiling = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...profiling, ...nodeArgs, entry], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -33,6 +33,7 @@ import {
   type SeededTaskFields,
   type ServiceProcess,
 } from './bench-support';
+import { postgresCpuSeconds, processCpuSeconds } from './notifications-cpu';
 
 const PAGES_DUE = Number(process.env.BENCH_PAGES_DUE ?? 2000);
 const ROUNDS = Number(process.env.BENCH_PAGES_ROUNDS ?? 3);
@@ -150,6 +151,34 @@ interface Round {
   modelCalls: number;
   /** Page statuses the measured round's checks read. */
   statuses: Record<string, number>;
+  /** CPU the measured round cost per check: the instances, PostgreSQL, the bench's own servers. */
+  cpuMs: { instances: number; postgres: number; bench: number };
+}
+
+/**
+ * Measures the CPU that `work` costs each process involved, per check: unlike checks/s this does
+ * not move with what else the machine runs meanwhile.
+ */
+async function measuredCpu<T extends { outcome: Outcome }>(
+  adminUrl: string,
+  services: ServiceProcess[],
+  checks: number,
+  work: () => Promise<T>,
+): Promise<T & { cpuMs: Round['cpuMs'] }> {
+  const postgresPort = Number(new URL(adminUrl).port);
+  const instancesCpu = () => services.reduce((sum, s) => sum + processCpuSeconds(s.child.pid), 0);
+  const benchCpu = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  const before = [instancesCpu(), postgresCpuSeconds(postgresPort), benchCpu()];
+  const result = await work();
+  const after = [instancesCpu(), postgresCpuSeconds(postgresPort), benchCpu()];
+  const perCheck = (index: number) => ((after[index] - before[index]) * 1000) / checks;
+  return {
+    ...result,
+    cpuMs: { instances: perCheck(0), postgres: perCheck(1), bench: perCheck(2) },
+  };
 }
 
 /**
@@ -171,7 +200,9 @@ async function pageRound(
     between();
     const again = await makeDueAgain(run.pool, 1500);
     const callsBefore = gemini.requestCount;
-    const outcome = await awaitChecks(run.pool, again, 300_000);
+    const { outcome, cpuMs } = await measuredCpu(adminUrl, run.services, again.due, async () => ({
+      outcome: await awaitChecks(run.pool, again, 300_000),
+    }));
     const { rows } = await run.pool.query<{ status: string; count: number }>(
       `SELECT r->>'status' AS status, count(*)::int AS count
        FROM executions, jsonb_array_elements(page_results) r WHERE created_at >= $1 GROUP BY 1`,
@@ -181,6 +212,7 @@ async function pageRound(
       outcome,
       modelCalls: gemini.requestCount - callsBefore,
       statuses: Object.fromEntries(rows.map((row) => [row.status, row.count])),
+      cpuMs,
     };
   } finally {
     await run.close();
@@ -193,8 +225,10 @@ async function searchRound(adminUrl: string, gemini: GeminiStandIn): Promise<Rou
   try {
     const seeded = await seedDueTasks(run.pool, run.boss, PAGES_DUE, PAGES_DUE, 1500);
     const callsBefore = gemini.requestCount;
-    const outcome = await awaitChecks(run.pool, seeded, 300_000);
-    return { outcome, modelCalls: gemini.requestCount - callsBefore, statuses: {} };
+    const { outcome, cpuMs } = await measuredCpu(adminUrl, run.services, seeded.due, async () => ({
+      outcome: await awaitChecks(run.pool, seeded, 300_000),
+    }));
+    return { outcome, modelCalls: gemini.requestCount - callsBefore, statuses: {}, cpuMs };
   } finally {
     await run.close();
   }
@@ -243,7 +277,10 @@ function row(label: string, round: Round): string {
   const statuses = Object.entries(round.statuses)
     .map(([status, count]) => `${count} ${status}`)
     .join(', ');
-  return `| ${label} | ${outcome.checksPerSecond.toFixed(0)} | ${outcome.seconds.toFixed(2)} | ${outcome.duplicates} | ${outcome.missed} | ${round.modelCalls} | ${statuses || '–'} |`;
+  const cpu = [round.cpuMs.instances, round.cpuMs.postgres, round.cpuMs.bench]
+    .map((ms) => ms.toFixed(2))
+    .join(' / ');
+  return `| ${label} | ${outcome.checksPerSecond.toFixed(0)} | ${outcome.seconds.toFixed(2)} | ${outcome.duplicates} | ${outcome.missed} | ${round.modelCalls} | ${statuses || '–'} | ${cpu} |`;
 }
 
 async function main(): Promise<void> {
@@ -304,8 +341,8 @@ async function main(): Promise<void> {
     const body = [
       `Measured ${machineLine()}; load average ${load} at the start; two instances of the built service, WORKER_CONCURRENCY=${CONCURRENCY}; pages of ${PAGE_BYTES / 1000} kB HTML from a local page server on 127.0.0.1 (one host: at most 4 fetches at a time per instance); model: the local Gemini stand-in answering at once. Each row is the median of ${ROUNDS} runs; the page and search runs take turns. A run checks every task once (every page new), then makes them due again and measures that round.`,
       '',
-      '| scenario | checks/s | seconds | duplicates | missed | model calls | page statuses |',
-      '|---|---|---|---|---|---|---|',
+      '| scenario | checks/s | seconds | duplicates | missed | model calls | page statuses | CPU ms per check: instances / PostgreSQL / page server and model stand-in |',
+      '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       ...notes.flatMap((note) => [note, '']),

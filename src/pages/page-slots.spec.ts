@@ -4,13 +4,20 @@ import { PageSlots } from './page-slots';
 class HeldWork {
   readonly started: string[] = [];
   private readonly ends = new Map<string, () => void>();
+  private readonly shares = new Map<string, () => void>();
 
   /** A task named `name` that runs until `end(name)`. */
-  task(name: string): () => Promise<string> {
-    return () => {
+  task(name: string): (shared: () => void) => Promise<string> {
+    return (shared) => {
       this.started.push(name);
+      this.shares.set(name, shared);
       return new Promise((resolve) => this.ends.set(name, () => resolve(name)));
     };
+  }
+
+  /** Task `name` no longer needs its owner's and host's share (as a page once fetched). */
+  fetched(name: string): void {
+    this.shares.get(name)?.();
   }
 
   end(name: string): void {
@@ -132,5 +139,28 @@ describe('PageSlots', () => {
       'down',
     );
     expect(await slots.run('b', 'h', () => Promise.resolve(1))).toBe(1);
+  });
+
+  it("should start a user's next page on the same host once the last is fetched, while it is still read", async () => {
+    const slots = new PageSlots({ total: 3, perOwner: 1, perHost: 1 });
+    const work = new HeldWork();
+    const runs = ['p1', 'p2', 'p3', 'p4'].map((name) => slots.run('a', 'h', work.task(name)));
+    await settle();
+    expect(work.started).toEqual(['p1']);
+    work.fetched('p1');
+    work.fetched('p1');
+    await settle();
+    expect(work.started).toEqual(['p1', 'p2']);
+    work.fetched('p2');
+    await settle();
+    work.fetched('p3');
+    await settle();
+    // Three pages read at once hold every slot: the fourth waits for one of them to end.
+    expect(work.started).toEqual(['p1', 'p2', 'p3']);
+    work.end('p2');
+    await settle();
+    expect(work.started).toEqual(['p1', 'p2', 'p3', 'p4']);
+    for (const name of ['p1', 'p3', 'p4']) work.end(name);
+    expect(await Promise.all(runs)).toEqual(['p1', 'p2', 'p3', 'p4']);
   });
 });

@@ -18,6 +18,7 @@ interface Waiter {
 
 /** An owner with work running or waiting. */
 interface Owner {
+  /** Its tasks that hold their share of its limit. */
   running: number;
   /** Its waiting work, in arrival order. */
   waiting: Waiter[];
@@ -27,8 +28,9 @@ interface Owner {
 
 /**
  * Slots for work that belongs to an owner (a user) and goes to a host, in this process
- * (docs/pages.md, "Fetching"): at most `total` at once, `perOwner` of one owner and `perHost` on
- * one host. A free slot goes to the owners with waiting work in turn (round-robin: the one served
+ * (docs/pages.md, "Fetching"): at most `total` at once, of which `perOwner` of one owner and
+ * `perHost` on one host while they hold their share (a page's fetch; its read holds only the
+ * slot). A free slot goes to the owners with waiting work in turn (round-robin: the one served
  * longest ago first, a newcomer before them all), each owner's work in arrival order as its hosts
  * allow, so however much one owner has waiting, another's starts as soon as a slot frees. A
  * waiting task holds nothing. A concurrency limit needs no durable state: it ends with the
@@ -43,20 +45,31 @@ export class PageSlots {
   constructor(private readonly limits: SlotLimits) {}
 
   /**
-   * Runs `work` once a slot is free for `owner` and `host`. With `giveUp`, a task still waiting at
-   * `giveUp.at` (epoch ms) leaves the line and answers `giveUp.answer()` instead.
+   * Runs `work` once a slot is free for `owner` and `host`. `work` may call the `shared` function
+   * it is given when it no longer needs its owner's and host's share (a page once fetched): the
+   * slot itself is held until `work` ends. With `giveUp`, a task still waiting at `giveUp.at`
+   * (epoch ms) leaves the line and answers `giveUp.answer()` instead.
    */
   async run<T>(
     owner: string,
     host: string,
-    work: () => Promise<T>,
+    work: (shared: () => void) => Promise<T>,
     giveUp?: GiveUp<T>,
   ): Promise<T> {
     if (!(await this.acquire(owner, host, giveUp?.at))) return giveUp!.answer();
+    let sharing = true;
+    const shared = () => {
+      if (!sharing) return;
+      sharing = false;
+      this.leaveShares(owner, host);
+      this.dispatch();
+    };
     try {
-      return await work();
+      return await work(shared);
     } finally {
-      this.release(owner, host);
+      if (sharing) this.leaveShares(owner, host);
+      this.running -= 1;
+      this.dispatch();
     }
   }
 
@@ -87,15 +100,14 @@ export class PageSlots {
     });
   }
 
-  private release(name: string, host: string): void {
+  /** Ends a task's share of its owner's and its host's limits. */
+  private leaveShares(name: string, host: string): void {
     const owner = this.owners.get(name)!;
     owner.running -= 1;
-    this.running -= 1;
     const onHost = (this.byHost.get(host) ?? 0) - 1;
     if (onHost > 0) this.byHost.set(host, onHost);
     else this.byHost.delete(host);
     this.forgetIdle(name, owner);
-    this.dispatch();
   }
 
   /** Hands free slots to waiting work, the owner served longest ago first. */

@@ -23,8 +23,9 @@ export const FETCHES_PER_HOST = 4;
  */
 export const PAGES_AT_ONCE = 8;
 /**
- * Pages of one user fetched and read at once in one instance: half the slots, so another user's
- * page always finds one within a page's deadline, however many pages one user has waiting.
+ * Pages of one user fetched at once in one instance: half the slots, so one user's slow fetches
+ * never hold them all; another user's page takes the next slot that frees, at the latest when a
+ * fetch or a read ends, however many pages one user has waiting.
  */
 export const PAGES_PER_USER_AT_ONCE = PAGES_AT_ONCE / 2;
 /**
@@ -79,7 +80,8 @@ export class PageStage {
 
   /**
    * One slot for the page, its user's and its host's limits allowing; the fetch's deadline starts
-   * once it has it. A page still waiting at `startBy` is `timed out` without a fetch.
+   * once it has it. Its read holds the slot but no longer counts against those limits. A page
+   * still waiting at `startBy` is `timed out` without a fetch.
    */
   private readPage(
     userId: string,
@@ -99,8 +101,9 @@ export class PageStage {
     return this.slots.run(
       userId,
       new URL(page.url).hostname,
-      async () => {
+      async (fetchDone) => {
         const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+        fetchDone();
         return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
       },
       giveUp,

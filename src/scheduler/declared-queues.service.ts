@@ -40,7 +40,7 @@ export function pullerOf<T>(
     label,
     capacity: typeof concurrency === 'number' ? concurrency : concurrency(config),
     maxFetch,
-    minFetch,
+    minFetch: typeof minFetch === 'number' ? minFetch : minFetch(config),
     idleMs,
     run: work,
     onCrash: declaration.failBatchOnCrash

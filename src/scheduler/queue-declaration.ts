@@ -22,8 +22,11 @@ export interface QueueDeclaration {
   concurrency: number | ((config: SchedulerConfig) => number);
   /** Jobs asked for in one fetch at most. */
   maxFetch: number;
-  /** Free slots to wait for before fetching again (few large fetches beat many small ones). */
-  minFetch: number;
+  /**
+   * Free slots to wait for before fetching again (few large fetches beat many small ones), fixed
+   * or read from the scheduler's config like `concurrency`.
+   */
+  minFetch: number | ((config: SchedulerConfig) => number);
   /** Pause when the queue had nothing due. */
   idleMs: number;
   /**

@@ -24,7 +24,9 @@ export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdo
 
   async onModuleInit(): Promise<void> {
     if (!this.config.workerEnabled) return;
+    const sentAt = performance.now();
     await this.workers.register(this.identity.id, this.host, process.pid);
+    this.identity.beatStored(sentAt);
     this.jobs.every('worker-heartbeat', HEARTBEAT_INTERVAL_MS, () => this.beat());
   }
 
@@ -34,7 +36,9 @@ export class WorkerHeartbeatService implements OnModuleInit, OnApplicationShutdo
   }
 
   private async beat(): Promise<void> {
+    const sentAt = performance.now();
     await this.workers.beat(this.identity.id, this.host, process.pid);
+    this.identity.beatStored(sentAt);
     await this.workers.deleteSilentForADay();
   }
 }

@@ -5,4 +5,15 @@ import { randomUUID } from 'node:crypto';
 @Injectable()
 export class WorkerIdentity {
   readonly id = randomUUID();
+  private lastBeatSentAt = Number.NEGATIVE_INFINITY;
+
+  /** When (`performance.now()`) the last heartbeat that was stored was sent; none yet: -∞. */
+  get lastBeatAt(): number {
+    return this.lastBeatSentAt;
+  }
+
+  /** A heartbeat sent at `sentAt` (`performance.now()`) was stored. */
+  beatStored(sentAt: number): void {
+    this.lastBeatSentAt = Math.max(this.lastBeatSentAt, sentAt);
+  }
 }

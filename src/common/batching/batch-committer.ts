@@ -11,10 +11,16 @@ interface Pending<T> {
  * Collects items submitted concurrently and commits them in one transaction per batch: under load
  * many results share a transaction, when idle each goes alone at once. A batch that fails is
  * retried item by item, so one bad item cannot take the others down with it.
+ *
+ * A batch starts on the event loop's next turn, so everything submitted in this one joins it.
+ * While batches commit, another starts beside them (up to `parallel`) only once a tenth of a
+ * batch is waiting: fewer wait for a running batch's loop to take them, so results that arrive
+ * one by one (checks that end apart) still share transactions rather than each taking its own.
  */
 export class BatchCommitter<T> {
   private readonly pending: Array<Pending<T>> = [];
   private flushers = 0;
+  private starting = false;
 
   /**
    * @param parallel how many batches may commit at once: callers must make concurrent batches
@@ -33,31 +39,52 @@ export class BatchCommitter<T> {
   submit(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (this.flushers < this.parallel) {
-        this.flushers += 1;
-        void this.flush().finally(() => (this.flushers -= 1));
-      }
+      this.startBatch();
     });
   }
 
+  private startBatch(): void {
+    if (this.starting || this.flushers >= this.parallel) return;
+    if (this.flushers > 0 && this.pending.length < Math.ceil(this.maxBatch / 10)) return;
+    this.starting = true;
+    setImmediate(() => {
+      this.starting = false;
+      if (this.pending.length === 0) return;
+      this.flushers += 1;
+      void this.flush();
+    });
+  }
+
+  /** Commits batches while items wait; the last flusher out leaves none behind. */
   private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.maxBatch);
-      try {
-        await this.commitTogether(batch.map((entry) => entry.item));
-        batch.forEach((entry) => entry.resolve());
-      } catch (error) {
-        if (batch.length === 1) {
-          batch[0].reject(error);
-          continue;
-        }
-        for (const entry of batch) {
-          try {
-            await this.commitTogether([entry.item]);
-            entry.resolve();
-          } catch (single) {
-            entry.reject(single);
-          }
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, this.maxBatch);
+        // What is left may be enough for a batch beside this one.
+        this.startBatch();
+        await this.commitBatch(batch);
+      }
+    } finally {
+      this.flushers -= 1;
+      if (this.pending.length > 0) this.startBatch();
+    }
+  }
+
+  private async commitBatch(batch: Array<Pending<T>>): Promise<void> {
+    try {
+      await this.commitTogether(batch.map((entry) => entry.item));
+      batch.forEach((entry) => entry.resolve());
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error);
+        return;
+      }
+      for (const entry of batch) {
+        try {
+          await this.commitTogether([entry.item]);
+          entry.resolve();
+        } catch (single) {
+          entry.reject(single);
         }
       }
     }

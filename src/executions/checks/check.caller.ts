@@ -8,6 +8,7 @@ import { SearchProvider, type CheckResult, type PromptPage } from '../../search/
 import type { GroundingSource } from '../../search/search.types';
 import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
+import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import {
   BudgetReachedError,
@@ -19,6 +20,9 @@ import type { CheckAnswer } from '../decisions/check-outcome';
 import { ExecutionRepository } from '../execution.repository';
 import { CheckPageReader, type ReadPages } from './check-page.reader';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
+
+/** How much sooner than a sweeper could take a check the database is asked whether it did. */
+const VOUCHED_MARGIN_MS = 5_000;
 
 /** The pages a page check shows the model, and the sources they stand for. */
 interface PagesShown {
@@ -115,10 +119,15 @@ export class CheckCaller {
   /**
    * Whether the check is still this attempt's, asked before the model call that follows its
    * pages: reading them can outlast the time after which a silent worker is taken for dead, and
-   * an attempt whose check went to another pays for no call whose answer would be dropped. When
-   * the database cannot say, the check goes on: its result is written only if it is still its.
+   * an attempt whose check went to another pays for no call whose answer would be dropped. Until
+   * that time has passed since the worker's last heartbeat before the claim (less a margin for
+   * the database's clock), no sweeper can have taken the check, and the database is not asked.
+   * When the database cannot say, the check goes on: its result is written only if it is still
+   * its.
    */
-  private stillRuns(check: ClaimedCheck): Promise<boolean> {
+  private async stillRuns(check: ClaimedCheck): Promise<boolean> {
+    if (performance.now() - check.vouchedAt < WORKER_STALE_AFTER_MS - VOUCHED_MARGIN_MS)
+      return true;
     return this.executions
       .runsAs(check.executionId, check.attempt, this.worker.id)
       .catch(() => true);

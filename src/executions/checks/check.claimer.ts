@@ -65,9 +65,10 @@ export class CheckClaimer {
     let pending = jobs;
     for (let round = 1; pending.length > 0; round++) {
       const waitForLocks = round >= CLAIM_ROUNDS;
+      const vouchedAt = this.worker.lastBeatAt;
       try {
         const result = await this.transactions.run((manager) =>
-          this.claim(manager, pending, waitForLocks),
+          this.claim(manager, pending, waitForLocks, vouchedAt),
         );
         claimed.push(...result.claimed);
         pending = result.busy;
@@ -98,6 +99,7 @@ export class CheckClaimer {
     manager: EntityManager,
     batch: CheckJob[],
     waitForLocks: boolean,
+    vouchedAt: number,
   ): Promise<ClaimRound> {
     const { locked, jobs, busy } = await this.lockTasks(manager, batch, waitForLocks);
     const runs = await this.startRuns(
@@ -111,7 +113,7 @@ export class CheckClaimer {
       jobs.filter((job) => !started.has(job.id)).map((job) => job.id),
     );
     if (runs.length === 0) return { claimed: [], busy };
-    return { claimed: await this.readChecks(manager, runs, jobs), busy };
+    return { claimed: await this.readChecks(manager, runs, jobs, vouchedAt), busy };
   }
 
   /**
@@ -183,6 +185,7 @@ export class CheckClaimer {
     manager: EntityManager,
     runs: ClaimedRun[],
     jobs: CheckJob[],
+    vouchedAt: number,
   ): Promise<ClaimedCheck[]> {
     const details = await this.executions.findRunDetails(
       manager,
@@ -193,16 +196,22 @@ export class CheckClaimer {
     return runs.flatMap((run) => {
       const detail = byExecution.get(run.id);
       const job = jobsById.get(run.job_id);
-      return detail && job ? [claimedCheck(job, run, detail)] : [];
+      return detail && job ? [claimedCheck(job, run, detail, vouchedAt)] : [];
     });
   }
 }
 
-function claimedCheck(job: CheckJob, run: ClaimedRun, detail: RunDetails): ClaimedCheck {
+function claimedCheck(
+  job: CheckJob,
+  run: ClaimedRun,
+  detail: RunDetails,
+  vouchedAt: number,
+): ClaimedCheck {
   return {
     job,
     executionId: detail.execution_id,
     attempt: run.attempts,
+    vouchedAt,
     interrupted: job.data.interrupted === true,
     taskId: detail.task_id,
     userId: detail.user_id,

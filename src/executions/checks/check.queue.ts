@@ -33,7 +33,11 @@ export const CHECK_QUEUE_DECLARATION: QueueDeclaration = {
   expireInSeconds: CHECK_JOB_EXPIRY_SECONDS,
   concurrency: (config) => config.workerConcurrency,
   maxFetch: 50,
-  minFetch: 1,
+  // A twentieth of the slots: claims, snapshot loads and results are written a batch at a time,
+  // and checks that end one by one (pages read on threads do) would otherwise each fetch, claim
+  // and record alone (BENCHMARKS.md, "Page monitors: changed pages against the build before the
+  // reading threads").
+  minFetch: (config) => Math.max(1, Math.floor(config.workerConcurrency / 20)),
   idleMs: 500,
   // The queue retries them (as soon as the database answers, after an outage); their executions
   // are recovered by the sweeper if need be.

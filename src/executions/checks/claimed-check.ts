@@ -23,6 +23,12 @@ export interface ClaimedCheck {
    * still this attempt's (docs/architecture.md, "Nothing is lost when a process dies").
    */
   attempt: number;
+  /**
+   * When (`performance.now()`) this worker's last heartbeat stored before the claim was sent:
+   * until its silence could have been taken for death from then, no other attempt can hold the
+   * check.
+   */
+  vouchedAt: number;
   /** Its worker went silent on its last attempt: it ends as interrupted, without running. */
   interrupted: boolean;
   taskId: string;
