@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { alertPolicyTimes } from '../../attention/alert-policy';
 import { releaseCooldown, type WaitingAlert } from '../../attention/decisions/cooldown-decision';
 import {
   decideDeliveryGate,
   decideQuietHoursGate,
   type DeliveryGate,
 } from '../../attention/decisions/delivery-gate';
-import { decideReminder } from '../../attention/decisions/reminder-decision';
 import { DEFAULT_PREFERENCES } from '../../attention/preferences';
 import { Clock } from '../../common/clock/clock';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -19,7 +17,7 @@ import {
 } from '../digests/digest-capture.service';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import { deliveriesWaitingTurn } from '../../attention/decisions/release-order';
-import { derivedJobId, reminderJob, type DeliveryJob } from '../delivery/delivery-job';
+import { derivedJobId, type DeliveryJob } from '../delivery/delivery-job';
 import {
   NotificationDeliveryRepository,
   type AttemptContextRow,
@@ -34,6 +32,7 @@ import {
   type SkippedDelivery,
 } from './delivery-hold.repository';
 import { ReminderRepository } from './reminder.repository';
+import { nextReminder, reminderDue } from './reminders';
 
 /** An attempt about to go out, with what its job found. */
 export interface GatedAttempt {
@@ -253,7 +252,7 @@ export class AttentionGate {
       jobId: release.id,
       heldUntil: wait.heldUntil,
       reason: wait.reason,
-      cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
+      cooldownUntil: cooldownOf(claim),
       folded: claim.content.folded ?? context.folded,
       send: sendRecordOf(claim, 'held', null, now),
     });
@@ -315,42 +314,6 @@ function fold(
   const stale =
     self !== undefined && window.withdrawnAt !== null && self.occurredAt < window.withdrawnAt;
   return { skip: stale ? MADE_STALE : FOLDED_AWAY, folded: 0 };
-}
-
-/** The next reminder of a reminder's alert, counting `repeatsSent` reminders before it. */
-function reminderInput(claim: ClaimedAttempt, context: AttemptContextRow, repeatsSent: number) {
-  const notifiedAt = context.alert_notified_at;
-  const standing = context.alert_execution_id === claim.executionId && notifiedAt !== null;
-  return decideReminder({
-    notifyBehavior: context.notify_behavior,
-    taskState: context.task_state,
-    repeatEveryMs: alertPolicyTimes(context.alert_policy).repeatEveryMs,
-    repeatMax: context.alert_policy?.repeat_max ?? 0,
-    alert: standing
-      ? {
-          notifiedAt: new Date(notifiedAt),
-          acknowledgedAt: context.alert_acknowledged_at,
-          repeatsSent,
-        }
-      : null,
-  });
-}
-
-/** Whether this reminder is still due: its alert stands unacknowledged on an active task. */
-function reminderDue(claim: ClaimedAttempt, context: AttemptContextRow): boolean {
-  const repeat = claim.repeat ?? 1;
-  const decision = reminderInput(claim, context, repeat - 1);
-  return decision.remind && decision.repeat === repeat;
-}
-
-function nextReminder(claim: ClaimedAttempt, context: AttemptContextRow): DeliveryJob | null {
-  const decision = reminderInput(claim, context, claim.repeat ?? 1);
-  if (!decision.remind) return null;
-  return reminderJob(
-    { executionId: claim.executionId, taskId: claim.taskId, channel: claim.channel },
-    decision.repeat,
-    decision.at,
-  );
 }
 
 /** Why and until when a delivery released now was held: quiet hours or a cooldown. */
