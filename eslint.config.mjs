@@ -24,15 +24,10 @@ const FEATURES = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: 
 const OVERSIZED_FILES = [
   'src/database/embedded-database.ts',
   'src/executions/execution.repository.ts',
-  'src/notifications/content/notification-content.ts',
-  'src/notifications/digests/digest.service.ts',
   'src/tasks/task.repository.ts',
 ];
 const CROWDED_CONSTRUCTORS = [
   'src/executions/checks/stale-execution.sweeper.ts',
-  'src/notifications/delivery/delivery-outcome.recorder.ts',
-  'src/notifications/delivery/notification-delivery.service.ts',
-  'src/notifications/digests/digest.service.ts',
 ];
 
 export default tseslint.config(

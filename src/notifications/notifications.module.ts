@@ -1,8 +1,9 @@
-import { AttentionGate } from './attention/attention-gate';
-import { ChannelHealth } from './attention/channel-health';
-import { ChannelPausedNoticeWorker } from './attention/channel-paused-notice';
-import { DeliveryHoldRepository } from './attention/delivery-hold.repository';
-import { TaskAlertRepository } from './attention/task-alert.repository';
+import { ChannelHealth } from './channel-health/channel-health';
+import { ChannelHealthRepository } from './channel-health/channel-health.repository';
+import { ChannelPausedNoticeWorker } from './channel-health/channel-paused-notice';
+import { AttentionGate } from './gate/attention-gate';
+import { DeliveryHoldRepository } from './gate/delivery-hold.repository';
+import { ReminderRepository } from './gate/reminder.repository';
 import { MailerModule, type MailerOptions } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { ExecutionsModule } from '../executions/executions.module';
@@ -11,9 +12,14 @@ import { CHANNEL_PROVIDERS, NotificationChannelRegistry } from './channels/chann
 import { emailConfig, type EmailConfig } from './channels/email/email.config';
 import { DeliveryAttemptRunner } from './delivery/delivery-attempt.runner';
 import { DeliveryOutcomeRecorder } from './delivery/delivery-outcome.recorder';
+import { DeliveryPlanner } from './delivery/delivery-planner';
+import { RetrySchedule } from './delivery/retry-schedule';
 import { DeliveryRecoveryRepository } from './delivery/delivery-recovery.repository';
 import { DeliveryRecoverySweeper } from './delivery/delivery-recovery.sweeper';
 import { DigestCapture } from './digests/digest-capture.service';
+import { DigestAttemptRunner } from './digests/digest-attempt.runner';
+import { DigestOutcomeRecorder } from './digests/digest-outcome.recorder';
+import { DigestGatherer } from './digests/digest.gatherer';
 import { DigestRepository } from './digests/digest.repository';
 import { DigestService } from './digests/digest.service';
 import { EmailVerificationController } from './email-verification/email-verification.controller';
@@ -63,6 +69,8 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     NotificationHistoryService,
     NotificationDeliveryRepository,
     NotificationSendRepository,
+    RetrySchedule,
+    DeliveryPlanner,
     DeliveryAttemptRunner,
     DeliveryOutcomeRecorder,
     NotificationDeliveryService,
@@ -73,9 +81,13 @@ function mailerOptions(config: EmailConfig): MailerOptions {
     DeliveryHoldRepository,
     ChannelHealth,
     ChannelPausedNoticeWorker,
-    TaskAlertRepository,
+    ChannelHealthRepository,
+    ReminderRepository,
     DigestRepository,
     DigestCapture,
+    DigestGatherer,
+    DigestAttemptRunner,
+    DigestOutcomeRecorder,
     DigestService,
   ],
   exports: [NotificationConfigValidator, NotificationDeliveryService, NotificationChannelRegistry],

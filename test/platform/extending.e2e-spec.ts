@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { groupDigest } from '../../src/attention/decisions/digest-grouping';
 import { Test } from '@nestjs/testing';
 import { Writable } from 'node:stream';
 import { channelListSource } from '../../console/channel-forms';
@@ -128,6 +129,7 @@ const pagerConfig = defineConfig('pager', (read) => ({
 @Injectable()
 class PagerChannel implements NotificationChannel<PagerNotificationConfig> {
   readonly type = 'pager';
+  readonly digestsGather = 'destination';
 
   validate(entry: Record<string, unknown>): Promise<PagerNotificationConfig> {
     const { pager_id: id, pager_key: key } = entry;
@@ -144,6 +146,10 @@ class PagerChannel implements NotificationChannel<PagerNotificationConfig> {
   }
 
   maskedRecipient(config: PagerNotificationConfig): string {
+    return config.pager_id;
+  }
+
+  address(config: PagerNotificationConfig): string {
     return config.pager_id;
   }
 
@@ -251,6 +257,42 @@ describe('Adding a provider and a channel (docs/extending.md)', () => {
     await expect(validator.validate([{ type: 'fax' }], owner)).rejects.toThrow(
       'Invalid notification: type must be one of pager',
     );
+  });
+
+  it("should gather the new channel's digests per destination, as its channel says", async () => {
+    const moduleRef = await Test.createTestingModule({
+      providers: [...channelProvidersOf(channels), NotificationChannelRegistry],
+    })
+      .useMocker(() => ({}))
+      .compile();
+    const registry = moduleRef.get(NotificationChannelRegistry);
+    const pager = (id: string, key: string): PagerNotificationConfig => ({
+      type: 'pager',
+      pager_id: id,
+      pager_key: key,
+    });
+    const event = (recordId: string, taskId: string, config: PagerNotificationConfig) => ({
+      recordId,
+      destination: registry.digestDestination(config, taskId),
+      config,
+      occurredAt: new Date(`2026-11-26T07:0${recordId.slice(1)}:00Z`),
+    });
+    const groups = groupDigest([
+      event('r3', 'task-b', pager('ops', 'pgr_newer0001')),
+      event('r1', 'task-a', pager('ops', 'pgr_older0001')),
+      event('r2', 'task-a', pager('night', 'pgr_night0001')),
+    ]);
+    expect(
+      groups.map((group) => [
+        group.destination,
+        group.items.map((item) => item.recordId),
+        group.config.pager_key,
+      ]),
+    ).toEqual([
+      ['pager:night', ['r2'], 'pgr_night0001'],
+      ['pager:ops', ['r1', 'r3'], 'pgr_newer0001'],
+    ]);
+    expect(registry.destination(pager('ops', 'pgr_older0001'))).toBe('pager:ops');
   });
 
   it('should describe the new config in the API document', () => {

@@ -1,40 +1,34 @@
 import type { NotificationConfig } from '../../notifications/channels/channel-registry';
-import { deliveryDestination } from './destination';
 
 /** One event of a digest config waiting for its period's digest. */
-export interface DigestItem {
-  /** Its send record (`held` until the digest goes). */
+export interface DigestItem<C = NotificationConfig> {
+  /** Its delivery (`held` until the digest goes). */
   recordId: string;
-  taskId: string;
-  config: NotificationConfig;
+  /**
+   * What its digest gathers, as its channel says (`NotificationChannelRegistry.digestDestination`):
+   * the same address, URL or chat across the owner's tasks, or one config alone.
+   */
+  destination: string;
+  config: C;
   occurredAt: Date;
-  /** The webhook `data` of the event, as it would have been sent alone. */
-  data: unknown;
 }
 
 /** One message: the events of one destination in one period, oldest first. */
-export interface DigestGroup {
+export interface DigestGroup<C = NotificationConfig> {
   destination: string;
   /** The config the digest goes through: that of the latest event (the newest credentials). */
-  config: NotificationConfig;
-  items: DigestItem[];
+  config: C;
+  items: Array<DigestItem<C>>;
 }
 
 /**
- * Where a digest goes (docs/attention.md, "Digests"): the same channel type and the same
- * address, URL or chat across the owner's tasks (`deliveryDestination`); a webhook signs with its
- * own config's secret, so its digest stays within that config (one task).
+ * Gathers one owner's digest events per destination (docs/attention.md, "Digests"); an empty
+ * period gives no group.
  */
-export function digestDestination(config: NotificationConfig, taskId: string): string {
-  return config.type === 'webhook' ? `webhook:${taskId}` : deliveryDestination(config);
-}
-
-/** Gathers one owner's digest events per destination; an empty period gives no group. */
-export function groupDigest(items: DigestItem[]): DigestGroup[] {
-  const groups = new Map<string, DigestItem[]>();
+export function groupDigest<C>(items: Array<DigestItem<C>>): Array<DigestGroup<C>> {
+  const groups = new Map<string, Array<DigestItem<C>>>();
   for (const item of items) {
-    const destination = digestDestination(item.config, item.taskId);
-    groups.set(destination, [...(groups.get(destination) ?? []), item]);
+    groups.set(item.destination, [...(groups.get(item.destination) ?? []), item]);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))

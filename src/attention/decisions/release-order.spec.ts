@@ -1,4 +1,3 @@
-import { deliveryDestination } from './destination';
 import { deliveriesWaitingTurn, type ReleaseEntry } from './release-order';
 
 const hook = 'webhook:https://hooks.example.com/in';
@@ -41,25 +40,5 @@ describe('deliveriesWaitingTurn', () => {
   it('should order events of the same time by id and leave other destinations alone', () => {
     const released = [held('y', 10), held('x', 10), held('z', 5, seven, 'slack:https://hooks/x')];
     expect(deliveriesWaitingTurn(released, released)).toEqual(new Set(['y']));
-  });
-});
-
-describe('deliveryDestination', () => {
-  it('should name one destination for one address, URL or chat, whichever task it serves', () => {
-    expect(deliveryDestination({ type: 'email', address: 'Ann@Example.com' })).toBe(
-      deliveryDestination({ type: 'email', address: 'ann@example.com' }),
-    );
-    expect(
-      deliveryDestination({
-        type: 'webhook',
-        url: 'https://hooks.example.com/in',
-        method: 'POST',
-        headers: {},
-        secret: 'whsec_a',
-      }),
-    ).toBe(hook);
-    expect(deliveryDestination({ type: 'telegram', chat_id: '-100', bot_token: '1:a' })).toBe(
-      'telegram:-100',
-    );
   });
 });

@@ -1,7 +1,7 @@
 /** A delivery and its destination, its event's time and the end of its hold. */
 export interface ReleaseEntry {
   id: string;
-  /** `deliveryDestination` of its config. */
+  /** `NotificationChannelRegistry.destination` of its config. */
   destination: string;
   occurredAt: Date;
   /** When its hold for quiet hours or a cooldown ends; null for one being sent. */

@@ -4,6 +4,7 @@ import type { EnvVariable } from '../../config/env-variable';
 import { discordChannel } from './discord/discord.channel';
 import { emailChannel } from './email/email.channel';
 import type { ChannelDefinition, NotificationChannel } from './notification-channel';
+import type { NotificationConfigBase } from './notification-types';
 import { ntfyChannel } from './ntfy/ntfy.channel';
 import { slackChannel } from './slack/slack.channel';
 import { telegramChannel } from './telegram/telegram.channel';
@@ -113,6 +114,32 @@ export class NotificationChannelRegistry {
 
   has(type: unknown): type is NotificationType {
     return typeof type === 'string' && this.byType.has(type);
+  }
+
+  /**
+   * Where a config's messages arrive (docs/attention.md, "Held deliveries keep their order"):
+   * configs of one type with the same address, URL or chat, across the owner's tasks, are one
+   * destination.
+   */
+  destination(config: NotificationConfigBase): string {
+    return `${config.type}:${this.channelOf(config).address(config)}`;
+  }
+
+  /**
+   * What one digest of an event of `taskId` through `config` gathers (docs/attention.md,
+   * "Digests"): as its channel says, its destination, or its config alone (a task holds one
+   * config of each type).
+   */
+  digestDestination(config: NotificationConfigBase, taskId: string): string {
+    return this.channelOf(config).digestsGather === 'config'
+      ? `${config.type}:${taskId}`
+      : this.destination(config);
+  }
+
+  private channelOf(config: NotificationConfigBase): NotificationChannel {
+    const channel = this.byType.get(config.type);
+    if (!channel) throw new Error(`No channel of type ${config.type}`);
+    return channel;
   }
 
   get<T extends NotificationType>(

@@ -1,4 +1,5 @@
-import type { DigestContent, NotificationContent } from '../content/notification-content';
+import type { DigestContent } from '../content/digest-content';
+import type { NotificationContent } from '../content/notification-content';
 import { discordDigestMessage, discordMessage } from './discord/discord.channel';
 import { maskUrl } from './notification-channel';
 import { headerText, ntfyDigestMessage, ntfyMessage } from './ntfy/ntfy.channel';

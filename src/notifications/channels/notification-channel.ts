@@ -4,7 +4,8 @@ import type { ConfigSlice } from '../../config/config-slice';
 import type { EnvVariable } from '../../config/env-variable';
 import type { AttemptOutcome } from '../delivery/attempt-outcome';
 import type { ConcurrencyLimit } from '../delivery/concurrency-limit';
-import type { DigestContent, NotificationContent } from '../content/notification-content';
+import type { DigestContent } from '../content/digest-content';
+import type { NotificationContent } from '../content/notification-content';
 import type { NotificationConfigBase } from './notification-types';
 
 /** The task owner a config is validated or delivered for. */
@@ -66,6 +67,20 @@ export interface NotificationChannel<C extends NotificationConfigBase = Notifica
 
   /** The `recipient` of send records: no secrets (docs/api.md). */
   maskedRecipient(config: C): string;
+
+  /**
+   * Where the config's messages arrive within its type: its address, URL or chat, whichever of
+   * the owner's tasks the config belongs to (docs/attention.md, "Held deliveries keep their
+   * order"). The registry prefixes the type (`destination`).
+   */
+  address(config: C): string;
+
+  /**
+   * What one digest gathers (docs/attention.md, "Digests"): the events of one `destination`
+   * across the owner's tasks, or those of one `config` only (a webhook signs with its own
+   * config's secret).
+   */
+  readonly digestsGather: 'destination' | 'config';
 
   /** Renders and sends one attempt; never throws (whatever goes wrong is the outcome). */
   deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome>;

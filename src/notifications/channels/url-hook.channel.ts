@@ -1,6 +1,7 @@
 import type { AttemptOutcome } from '../delivery/attempt-outcome';
 import type { HttpDeliveryService } from './http-delivery.service';
-import type { DigestContent, NotificationContent } from '../content/notification-content';
+import type { DigestContent } from '../content/digest-content';
+import type { NotificationContent } from '../content/notification-content';
 import type { NotificationConfigBase } from './notification-types';
 import {
   maskUrl,
@@ -20,6 +21,7 @@ export interface UrlHookConfig extends NotificationConfigBase {
  */
 export abstract class UrlHookChannel<C extends UrlHookConfig> implements NotificationChannel<C> {
   abstract readonly type: C['type'];
+  readonly digestsGather = 'destination';
 
   protected constructor(private readonly http: HttpDeliveryService) {}
 
@@ -40,6 +42,10 @@ export abstract class UrlHookChannel<C extends UrlHookConfig> implements Notific
 
   maskedRecipient(config: C): string {
     return maskUrl(config.url);
+  }
+
+  address(config: C): string {
+    return config.url;
   }
 
   deliver(config: C, notification: OutgoingNotification): Promise<AttemptOutcome> {

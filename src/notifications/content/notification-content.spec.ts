@@ -1,10 +1,6 @@
-import {
-  escapeWithin,
-  messageParts,
-  renderEmail,
-  webhookBody,
-  type NotificationContent,
-} from './notification-content';
+import { renderEmail } from './email-content';
+import { escapeWithin, messageParts, type NotificationContent } from './notification-content';
+import { webhookBody } from './webhook-body';
 
 function content(overrides: Partial<NotificationContent['task']> = {}): NotificationContent {
   return {

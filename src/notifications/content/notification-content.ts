@@ -1,7 +1,6 @@
 import type { PageResultLine } from '../../pages/results/page-result-line';
 import type { OutputValue, OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
-import type { DigestPeriod } from '../../attention/local-time';
 import type { MessageEvent } from '../channels/notification-types';
 
 /** What an execution's sources amounted to (`evidence`). */
@@ -63,7 +62,7 @@ export interface NotificationContent {
   folded: number | null;
 }
 
-type ExecutionContent = NonNullable<NotificationContent['execution']>;
+export type ExecutionContent = NonNullable<NotificationContent['execution']>;
 
 /** Chat apps show this many sources at most. */
 export const MAX_SOURCES = 5;
@@ -85,85 +84,6 @@ export interface MessageParts {
   /** "Checked at 2026-02-03 04:05:06 UTC" (or "Sent at" for a test). */
   footer: string;
 }
-
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/**
- * The JSON body of webhooks, identical for every attempt (docs/api.md, "Notifications"): the
- * execution's verdict for `task.condition_met`, its status and the streak for the failing and
- * recovered events; a test carries the task only.
- */
-export function webhookBody(content: NotificationContent): string {
-  return JSON.stringify(webhookPayload(content));
-}
-
-/** The webhook body of `webhookBody`, as an object (a digest gathers their `data`). */
-export function webhookPayload(content: NotificationContent): {
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-} {
-  const { task, execution } = content;
-  const data: Record<string, unknown> = {
-    task: {
-      id: task.id,
-      name: task.name,
-      search_query: task.searchQuery,
-      condition_description: task.conditionDescription,
-    },
-  };
-  // Every execution object also says what the verdict rests on (docs/api.md, "Notifications").
-  const verdict = (run: ExecutionContent) => ({
-    claimed_met: run.claimedMet,
-    evidence: run.evidence,
-    values: run.values,
-    changes: run.changes,
-    page_results: run.pageResults,
-    verdict_execution_id: run.verdictExecutionId,
-  });
-  if (execution && VERDICT_EVENTS.has(content.event)) {
-    data.execution = {
-      id: execution.id,
-      condition_met: execution.conditionMet ?? content.event === 'condition_met',
-      ...verdict(execution),
-      answer: execution.answer,
-      reasoning: execution.reasoning,
-      grounding_sources: execution.groundingSources,
-      completed_at: execution.completedAt.toISOString(),
-    };
-    if (content.event === 'condition_retracted') {
-      data.retracted_execution_id = content.retractedExecutionId;
-    }
-  } else if (execution) {
-    data.execution = {
-      id: execution.id,
-      status: execution.status,
-      error_message: execution.errorMessage,
-      ...verdict(execution),
-      completed_at: execution.completedAt.toISOString(),
-    };
-    data.consecutive_failures = content.consecutiveFailures;
-  }
-  if (content.repeat !== null) data.repeat = content.repeat;
-  if (content.folded !== null) data.folded = content.folded;
-  return {
-    type: `task.${content.event}`,
-    // The time of the event (the check), not of the attempt: `webhook-timestamp` carries that.
-    timestamp: content.occurredAt.toISOString(),
-    data,
-  };
-}
-
-/** Events whose execution is a verdict (the others are about a failing streak). */
-const VERDICT_EVENTS = new Set<MessageEvent>([
-  'condition_met',
-  'values_changed',
-  'condition_retracted',
-]);
 
 /** A value as a message shows it: strings as written, `none` for a missing value. */
 export function formatValue(value: OutputValue): string {
@@ -296,7 +216,7 @@ function eventParts(content: NotificationContent): MessageParts {
 }
 
 /** The pages of a page task's check whose text changed, in the task's page order. */
-function changedPagesOf(execution: ExecutionContent | null): PageResultLine[] {
+export function changedPagesOf(execution: ExecutionContent | null): PageResultLine[] {
   return (execution?.pageResults ?? []).filter((page) => page.status === 'changed');
 }
 
@@ -321,12 +241,12 @@ function linkedSources(
     .slice(0, MAX_SOURCES);
 }
 
-function countOf(count: number, noun: string): string {
+export function countOf(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** What a message says of one changed page: its link, its counts and its first changed lines. */
-function pageChange(page: PageResultLine): {
+export function pageChange(page: PageResultLine): {
   link: GroundingSource;
   counts: string;
   lines: string[];
@@ -356,19 +276,6 @@ export function pageChangeText(pages: PageResultLine[]): string {
     .join('\n\n');
 }
 
-/** The same in HTML: each page linked, its changed lines as preformatted text. */
-function pageChangeHtml(pages: PageResultLine[]): string {
-  return pages
-    .map((page) => {
-      const { link, counts, lines } = pageChange(page);
-      return [
-        `<p><a href="${escapeHtml(link.uri)}">${escapeHtml(link.title)}</a><br>${counts}</p>`,
-        ...(lines.length > 0 ? [`<pre>${escapeHtml(lines.join('\n'))}</pre>`] : []),
-      ].join('\n');
-    })
-    .join('\n');
-}
-
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -396,142 +303,8 @@ export function isWebLink(uri: string): boolean {
   }
 }
 
-function paragraphs(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
-}
-
-function checkedAt(date: Date): string {
+export function checkedAt(date: Date): string {
   return `${date.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
-}
-
-/** The email of a notification: the condition-met email, or one built from the message parts. */
-export function renderEmail(content: NotificationContent): RenderedEmail {
-  return content.event === 'condition_met' && content.execution
-    ? renderConditionMetEmail(content, content.execution)
-    : renderEventEmail(messageParts(content));
-}
-
-/** The notification email: the subject names the task; the body holds the rest. */
-export function renderConditionMetEmail(
-  content: NotificationContent,
-  execution: ExecutionContent,
-): RenderedEmail {
-  const { task } = content;
-  const name = oneLine(task.name) || 'Monitor';
-  const sources = execution.groundingSources;
-  const when = checkedAt(execution.completedAt);
-  const changes = execution.changes ?? [];
-  const changedPages = changedPagesOf(execution);
-  const pageText = changedPages.length > 0 ? pageChangeText(changedPages) : null;
-  const line = attentionLine(content);
-
-  const text = [
-    ...(line ? [line, ''] : []),
-    `The condition of your monitor "${name}" is met.`,
-    '',
-    `Condition: ${task.conditionDescription}`,
-    '',
-    'Answer:',
-    execution.answer,
-    '',
-    'Reasoning:',
-    execution.reasoning,
-    '',
-    ...(pageText ? ['Changed pages:', pageText, ''] : []),
-    ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
-    'Sources:',
-    ...(sources.length === 0
-      ? ['(none)']
-      : sources.map((source) => `- ${source.title || source.uri}: ${source.uri}`)),
-    '',
-    `Checked at ${when}.`,
-    '',
-  ].join('\n');
-
-  const sourceItems =
-    sources.length === 0
-      ? '<p>(none)</p>'
-      : `<ul>\n${sources
-          .map((source) => {
-            const title = escapeHtml(source.title || source.uri);
-            const uri = escapeHtml(source.uri);
-            return isWebLink(source.uri)
-              ? `<li><a href="${uri}">${title}</a><br><small>${uri}</small></li>`
-              : `<li>${title}<br><small>${uri}</small></li>`;
-          })
-          .join('\n')}\n</ul>`;
-
-  const html = htmlDocument([
-    ...(line ? [`<p><strong>${escapeHtml(line)}</strong></p>`] : []),
-    `<h2>${escapeHtml(name)}: condition met</h2>`,
-    `<p><strong>Condition:</strong> ${escapeHtml(task.conditionDescription)}</p>`,
-    '<h3>Answer</h3>',
-    paragraphs(execution.answer),
-    '<h3>Reasoning</h3>',
-    paragraphs(execution.reasoning),
-    ...(pageText ? ['<h3>Changed pages</h3>', pageChangeHtml(changedPages)] : []),
-    ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
-    '<h3>Sources</h3>',
-    sourceItems,
-    `<p><small>Checked at ${escapeHtml(when)}.</small></p>`,
-  ]);
-
-  const reminder = content.repeat !== null ? 'Reminder: ' : '';
-  return { subject: `[Monitor] ${reminder}${name}: condition met`, text, html };
-}
-
-/** An email's HTML: the document around its body's lines. */
-function htmlDocument(body: string[]): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8"></head>',
-    '<body style="font-family: sans-serif; line-height: 1.5">',
-    ...body,
-    '</body></html>',
-    '',
-  ].join('\n');
-}
-
-/** The email of the other events: subject and heading say what happened. */
-function renderEventEmail(parts: MessageParts): RenderedEmail {
-  const text = [
-    parts.summary,
-    '',
-    ...parts.sections.flatMap((section) => [`${section.label}:`, section.text, '']),
-    ...(parts.sources.length > 0
-      ? [
-          'Sources:',
-          ...parts.sources.map((source) => `- ${source.title || source.uri}: ${source.uri}`),
-          '',
-        ]
-      : []),
-    `${parts.footer}.`,
-    '',
-  ].join('\n');
-  const html = htmlDocument([
-    `<h2>${escapeHtml(parts.title)}</h2>`,
-    `<p>${escapeHtml(parts.summary)}</p>`,
-    ...parts.sections.flatMap((section) => [
-      `<h3>${escapeHtml(section.label)}</h3>`,
-      paragraphs(section.text),
-    ]),
-    ...(parts.sources.length > 0
-      ? [
-          '<h3>Sources</h3>',
-          `<ul>\n${parts.sources
-            .map(
-              (source) =>
-                `<li><a href="${escapeHtml(source.uri)}">${escapeHtml(source.title || source.uri)}</a></li>`,
-            )
-            .join('\n')}\n</ul>`,
-        ]
-      : []),
-    `<p><small>${escapeHtml(parts.footer)}.</small></p>`,
-  ]);
-  return { subject: `[Monitor] ${parts.title}`, text, html };
 }
 
 /**
@@ -552,73 +325,4 @@ export function escapeWithin(
     result += piece;
   }
   return `${result.trimEnd()}…`;
-}
-
-/** The events of one digest: one destination, one period (docs/attention.md, "Digests"). */
-export interface DigestContent {
-  period: DigestPeriod;
-  /** Oldest first. */
-  events: NotificationContent[];
-}
-
-/** A chat digest shows one line per event at most this long. */
-const DIGEST_LINE_MAX = 300;
-
-/** "Digest: 3 events from 2026-11-25 08:00:00 UTC to 2026-11-26 08:00:00 UTC". */
-export function digestTitle(digest: DigestContent): string {
-  const count = digest.events.length;
-  return `Digest: ${countOf(count, 'event')} from ${checkedAt(digest.period.period_start)} to ${checkedAt(digest.period.period_end)}`;
-}
-
-/** One line per event, oldest first: what happened and when (`fitDigestLines` cuts the list). */
-export function digestLines(digest: DigestContent): string[] {
-  return digest.events.map((content) =>
-    truncate(
-      `${oneLine(messageParts(content).title)} (${checkedAt(content.occurredAt)})`,
-      DIGEST_LINE_MAX,
-    ),
-  );
-}
-
-/** The email of a digest: each event with its task, time, answer and changes. */
-export function renderDigestEmail(digest: DigestContent): RenderedEmail {
-  const entries = digest.events.map((content) => {
-    const parts = messageParts(content);
-    const execution = content.execution;
-    const changes = execution?.changes ?? [];
-    return {
-      title: parts.title,
-      when: `Checked at ${checkedAt(content.occurredAt)}`,
-      sections: [
-        ...(execution && execution.answer !== ''
-          ? [{ label: 'Answer', text: execution.answer }]
-          : []),
-        ...(execution?.errorMessage ? [{ label: 'Last error', text: execution.errorMessage }] : []),
-        ...(changes.length > 0 ? [{ label: 'Changes', text: changeLines(changes) }] : []),
-      ],
-    };
-  });
-  const title = digestTitle(digest);
-  const text = [
-    `${title}.`,
-    '',
-    ...entries.flatMap((entry) => [
-      entry.title,
-      `${entry.when}.`,
-      ...entry.sections.flatMap((section) => [`${section.label}:`, section.text]),
-      '',
-    ]),
-  ].join('\n');
-  const html = htmlDocument([
-    `<h2>${escapeHtml(title)}</h2>`,
-    ...entries.flatMap((entry) => [
-      `<h3>${escapeHtml(entry.title)}</h3>`,
-      `<p><small>${escapeHtml(entry.when)}.</small></p>`,
-      ...entry.sections.flatMap((section) => [
-        `<p><strong>${escapeHtml(section.label)}</strong></p>`,
-        paragraphs(section.text),
-      ]),
-    ]),
-  ]);
-  return { subject: `[Monitor] ${title}`, text, html };
 }

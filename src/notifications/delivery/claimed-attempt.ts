@@ -5,7 +5,11 @@ import type { NotificationConfig } from '../channels/channel-registry';
 import type { NotificationContent } from '../content/notification-content';
 import type { DeliveryState } from './notification-delivery.entity';
 import type { SendStatus } from '../channels/notification-types';
-import type { DeliveryWrite, SendRecordWrite } from './notification-delivery.repository';
+import type {
+  AttemptContextRow,
+  DeliveryWrite,
+  SendRecordWrite,
+} from './notification-delivery.repository';
 
 /** An attempt that goes out (or is settled without sending), with all it needs. */
 export interface ClaimedAttempt extends DeliveryAttempt {
@@ -64,4 +68,49 @@ export function sendRecordOf(
 /** What every log line of this delivery carries. */
 export function deliveryLogFields(claim: ClaimedAttempt): DeliveryLogFields {
   return { taskId: claim.taskId, executionId: claim.executionId, deliveryId: claim.deliveryId };
+}
+
+/**
+ * Nothing is sent for an inactive user's task (docs/api.md, "Admin"). Deactivation cancels the
+ * user's deliveries itself; this covers a job that meets an inactive user any other way.
+ */
+export const CANCELLED_INACTIVE_USER = 'Cancelled: the account is not active';
+
+/** What a notification says, from the attempt's execution and task. */
+export function contentOf(
+  attempt: Pick<DeliveryAttempt, 'event' | 'repeat'>,
+  context: AttemptContextRow,
+): NotificationContent {
+  const completedAt = new Date(context.completed_at ?? context.created_at);
+  return {
+    // A reminder says what its alert said (docs/attention.md, "Reminders").
+    event: attempt.event === 'reminder' ? 'condition_met' : attempt.event,
+    repeat: attempt.repeat ?? null,
+    folded: context.folded,
+    task: {
+      id: context.task_id,
+      name: context.task_name,
+      searchQuery: context.search_query,
+      conditionDescription: context.condition_description,
+    },
+    execution: {
+      id: context.execution_id,
+      status: context.status === 'failed' ? 'failed' : 'success',
+      conditionMet: context.condition_met ?? (attempt.event === 'condition_met' ? true : null),
+      claimedMet: context.claimed_met,
+      evidence: context.evidence,
+      values: context.output_values,
+      changes: context.value_changes,
+      answer: context.answer ?? '',
+      reasoning: context.reasoning ?? '',
+      errorMessage: context.error_message,
+      groundingSources: context.grounding_sources ?? [],
+      pageResults: context.page_results,
+      verdictExecutionId: context.verdict_execution_id,
+      completedAt,
+    },
+    consecutiveFailures: context.consecutive_failures ?? 0,
+    retractedExecutionId: context.retracted_execution_id,
+    occurredAt: completedAt,
+  };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { Clock } from '../../common/clock/clock';
 import { failedAttempt, type AttemptOutcome } from './attempt-outcome';
 import { NotificationChannelRegistry } from '../channels/channel-registry';
 import type { ClaimedAttempt } from './claimed-attempt';
@@ -12,10 +13,19 @@ export class DeliveryAttemptRunner {
   constructor(
     private readonly channels: NotificationChannelRegistry,
     @InjectPinoLogger(DeliveryAttemptRunner.name) private readonly logger: PinoLogger,
+    private readonly clock: Clock,
   ) {}
 
-  /** Never throws: whatever goes wrong is the outcome of the attempt. */
-  async runAttempt(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
+  /**
+   * The attempt's outcome and when it was made. Never throws: whatever goes wrong is the outcome
+   * of the attempt.
+   */
+  async runAttempt(claim: ClaimedAttempt): Promise<{ outcome: AttemptOutcome; attemptedAt: Date }> {
+    const attemptedAt = this.clock.now();
+    return { outcome: await this.send(claim, attemptedAt), attemptedAt };
+  }
+
+  private async send(claim: ClaimedAttempt, attemptedAt: Date): Promise<AttemptOutcome> {
     const config = claim.config;
     if (!config) return failedAttempt(CHANNEL_REMOVED, false);
     try {

@@ -2,29 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
 import { BatchCommitter } from '../../common/batching/batch-committer';
-import { LogContext } from '../../common/logging/log-context';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { InjectConfig } from '../../config/config-slice';
 import { MetricsService } from '../../metrics/metrics.service';
 import { DELIVERY_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
-import { ChannelHealth } from '../attention/channel-health';
+import { ChannelHealth } from '../channel-health/channel-health';
 import type { AttemptOutcome } from './attempt-outcome';
 import type { DeliveryState } from './notification-delivery.entity';
-import {
-  deliveryLogFields,
-  deliveryWrite,
-  sendRecordOf,
-  type ClaimedAttempt,
-} from './claimed-attempt';
+import { deliveryWrite, sendRecordOf, type ClaimedAttempt } from './claimed-attempt';
 import { attemptJobId, type DeliveryAttemptJobData } from './delivery-job';
-import { decideRetry } from './delivery-retry';
 import {
   NotificationDeliveryRepository,
   type SendRecordWrite,
 } from './notification-delivery.repository';
-import { Clock } from '../../common/clock/clock';
-import { notificationsConfig, type NotificationsConfig } from '../notifications.config';
+import { RetrySchedule } from './retry-schedule';
 
 /** Outcomes are written in groups of at most this many (one transaction each)... */
 const MAX_RECORD_BATCH = 256;
@@ -60,13 +51,11 @@ export class DeliveryOutcomeRecorder {
 
   constructor(
     transactions: TransactionRunner,
-    @InjectConfig(notificationsConfig) private readonly config: NotificationsConfig,
+    private readonly retries: RetrySchedule,
     private readonly queue: JobQueueService,
     private readonly repository: NotificationDeliveryRepository,
     private readonly worker: WorkerIdentity,
     @InjectPinoLogger(DeliveryOutcomeRecorder.name) private readonly logger: PinoLogger,
-    private readonly logContext: LogContext,
-    private readonly clock: Clock,
     private readonly metrics: MetricsService,
     private readonly health: ChannelHealth,
   ) {
@@ -79,7 +68,10 @@ export class DeliveryOutcomeRecorder {
     );
   }
 
-  /** Queues the outcome for the next group commit and resolves once it is durable. */
+  /**
+   * Queues the outcome for the next group commit and resolves once it is durable. Called in the
+   * attempt's log context: a failure it records is logged with the delivery's ids.
+   */
   recordSendAttempt(
     claim: ClaimedAttempt,
     outcome: AttemptOutcome,
@@ -88,6 +80,12 @@ export class DeliveryOutcomeRecorder {
     const record: AttemptRecord = { claim, outcome, attemptedAt };
     return this.committer.submit(record).then(async () => {
       this.metrics.recordDelivery(claim.channel, outcome.status);
+      if (record.recordedState === 'failed') {
+        this.logger.warn(
+          { channel: claim.channel, attempt: claim.attempt, error: outcome.errorMessage },
+          'Notification delivery failed',
+        );
+      }
       if (record.recordedState)
         await this.health.afterDelivery(claim, record.recordedState, outcome.errorMessage);
     });
@@ -101,15 +99,14 @@ export class DeliveryOutcomeRecorder {
       manager,
       group.map((record) => record.claim.taskId),
     );
-    const now = this.clock.now().getTime();
     const decided = group.map((record) => {
       const { claim, outcome } = record;
-      const decision = decideRetry(outcome, claim.attempt, this.config.webhookRetryScheduleMs);
+      const decision = this.retries.after(outcome, claim.attempt);
       const next: NextAttempt | null =
         decision.state === 'retry_scheduled'
           ? {
               id: attemptJobId(claim.deliveryId, claim.attempt + 1),
-              startAfter: new Date(now + decision.delayMs),
+              startAfter: decision.startAfter,
               data: {
                 executionId: claim.executionId,
                 taskId: claim.taskId,
@@ -154,22 +151,6 @@ export class DeliveryOutcomeRecorder {
         )
         .map((record) => record.claim.jobId),
     );
-
-    for (const record of mine) {
-      if (record.state === 'failed') {
-        // Outcomes are written in groups: each line in the context of its own delivery.
-        this.logContext.run(deliveryLogFields(record.claim), () =>
-          this.logger.warn(
-            {
-              channel: record.claim.channel,
-              attempt: record.claim.attempt,
-              error: record.outcome.errorMessage,
-            },
-            'Notification delivery failed',
-          ),
-        );
-      }
-    }
   }
 }
 

@@ -5,11 +5,8 @@ import { InjectConfig } from '../../../config/config-slice';
 import { failedAttempt, SUCCEEDED, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { ConcurrencyLimit } from '../../delivery/concurrency-limit';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import {
-  renderDigestEmail,
-  renderEmail,
-  type RenderedEmail,
-} from '../../content/notification-content';
+import { renderDigestEmail } from '../../content/digest-content';
+import { renderEmail, type RenderedEmail } from '../../content/email-content';
 import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
@@ -44,6 +41,7 @@ const EMAIL_PATTERN = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]
 @Injectable()
 export class EmailChannel implements NotificationChannel<EmailNotificationConfig> {
   readonly type = 'email';
+  readonly digestsGather = 'destination';
   /** An email attempt is claimed and sent inside one of these slots (see NotificationDeliveryService). */
   readonly claimedSlots = new ConcurrencyLimit(MAX_SMTP_CONNECTIONS);
 
@@ -74,6 +72,11 @@ export class EmailChannel implements NotificationChannel<EmailNotificationConfig
 
   maskedRecipient(config: EmailNotificationConfig): string {
     return config.address;
+  }
+
+  /** An address compared without case. */
+  address(config: EmailNotificationConfig): string {
+    return config.address.toLowerCase();
   }
 
   /**

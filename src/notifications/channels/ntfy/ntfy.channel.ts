@@ -2,13 +2,15 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { validateHeaderValue } from 'node:http';
 import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
-import { fitDigestLines } from '../../../attention/decisions/digest-message';
 import {
   digestLines,
   digestTitle,
+  type DigestContent,
+  fitDigestLines,
+} from '../../content/digest-content';
+import {
   messageParts,
   oneLine,
-  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import type { NotificationConfigBase, MessageEvent } from '../notification-types';
@@ -112,6 +114,7 @@ export function ntfyDigestMessage(digest: DigestContent): NtfyMessage {
 @Injectable()
 export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> {
   readonly type = 'ntfy';
+  readonly digestsGather = 'destination';
 
   constructor(private readonly http: HttpDeliveryService) {}
 
@@ -136,6 +139,10 @@ export class NtfyChannel implements NotificationChannel<NtfyNotificationConfig> 
 
   maskedRecipient(config: NtfyNotificationConfig): string {
     return maskUrl(config.url);
+  }
+
+  address(config: NtfyNotificationConfig): string {
+    return config.url;
   }
 
   deliver(

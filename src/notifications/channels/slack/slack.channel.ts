@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { HttpDeliveryService } from '../http-delivery.service';
-import { fitDigestLines } from '../../../attention/decisions/digest-message';
 import {
   digestLines,
   digestTitle,
+  type DigestContent,
+  fitDigestLines,
+} from '../../content/digest-content';
+import {
   escapeWithin,
   messageParts,
-  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import { defineChannel } from '../notification-channel';

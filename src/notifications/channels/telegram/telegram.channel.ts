@@ -2,15 +2,17 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../../config/config-slice';
 import type { AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService } from '../http-delivery.service';
-import { fitDigestLines } from '../../../attention/decisions/digest-message';
 import {
   digestLines,
   digestTitle,
+  type DigestContent,
+  fitDigestLines,
+} from '../../content/digest-content';
+import {
   escapeHtml,
   escapeWithin,
   messageParts,
   truncate,
-  type DigestContent,
   type NotificationContent,
 } from '../../content/notification-content';
 import type { NotificationConfigBase } from '../notification-types';
@@ -108,6 +110,7 @@ export function telegramDigestText(digest: DigestContent): string {
 @Injectable()
 export class TelegramChannel implements NotificationChannel<TelegramNotificationConfig> {
   readonly type = 'telegram';
+  readonly digestsGather = 'destination';
 
   constructor(
     @InjectConfig(telegramConfig) private readonly config: TelegramConfig,
@@ -136,6 +139,11 @@ export class TelegramChannel implements NotificationChannel<TelegramNotification
   }
 
   maskedRecipient(config: TelegramNotificationConfig): string {
+    return config.chat_id;
+  }
+
+  /** One chat, whichever bot posts to it. */
+  address(config: TelegramNotificationConfig): string {
     return config.chat_id;
   }
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { headerProblem } from '../../../common/http/header-problem';
 import { failedAttempt, type AttemptOutcome } from '../../delivery/attempt-outcome';
 import { HttpDeliveryService, parseConfigUrl } from '../http-delivery.service';
-import { digestWebhookPayload } from '../../../attention/decisions/digest-message';
-import { webhookBody, webhookPayload } from '../../content/notification-content';
+import { digestWebhookPayload } from '../../content/digest-content';
+import { webhookBody, webhookPayload } from '../../content/webhook-body';
 import type { NotificationConfigBase } from '../notification-types';
 import {
   defineChannel,
@@ -61,6 +61,8 @@ export function generateWebhookSecret(): string {
 @Injectable()
 export class WebhookChannel implements NotificationChannel<WebhookNotificationConfig> {
   readonly type = 'webhook';
+  /** Each config signs with its own secret: a digest gathers the events of one config. */
+  readonly digestsGather = 'config';
 
   constructor(private readonly http: HttpDeliveryService) {}
 
@@ -96,6 +98,10 @@ export class WebhookChannel implements NotificationChannel<WebhookNotificationCo
 
   maskedRecipient(config: WebhookNotificationConfig): string {
     return maskUrl(config.url);
+  }
+
+  address(config: WebhookNotificationConfig): string {
+    return config.url;
   }
 
   deliver(

@@ -11,7 +11,7 @@ import type { ClaimedAttempt } from '../delivery/claimed-attempt';
 import { derivedJobId } from '../delivery/delivery-job';
 import type { DeliveryState } from '../delivery/notification-delivery.entity';
 import type { ChannelPausedNotice } from './channel-paused-notice';
-import { TaskAlertRepository } from './task-alert.repository';
+import { ChannelHealthRepository } from './channel-health.repository';
 
 /**
  * Counts each config's deliveries in a row that ended failed and pauses a config at
@@ -23,7 +23,7 @@ import { TaskAlertRepository } from './task-alert.repository';
 export class ChannelHealth {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskAlertRepository,
+    private readonly tasks: ChannelHealthRepository,
     private readonly queue: JobQueueService,
     @InjectConfig(attentionConfig) private readonly config: AttentionConfig,
     private readonly clock: Clock,

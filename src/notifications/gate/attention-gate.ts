@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { alertPolicyTimes } from '../../attention/alert-policy';
 import { releaseCooldown, type WaitingAlert } from '../../attention/decisions/cooldown-decision';
 import {
   decideDeliveryGate,
   decideQuietHoursGate,
   type DeliveryGate,
 } from '../../attention/decisions/delivery-gate';
-import { decideReminder } from '../../attention/decisions/reminder-decision';
 import { DEFAULT_PREFERENCES } from '../../attention/preferences';
 import { Clock } from '../../common/clock/clock';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -17,9 +15,9 @@ import {
   goesToDigest,
   type DigestCandidate,
 } from '../digests/digest-capture.service';
-import { deliveryDestination } from '../../attention/decisions/destination';
+import { NotificationChannelRegistry } from '../channels/channel-registry';
 import { deliveriesWaitingTurn } from '../../attention/decisions/release-order';
-import { derivedJobId, reminderJob, type DeliveryJob } from '../delivery/delivery-job';
+import { derivedJobId, type DeliveryJob } from '../delivery/delivery-job';
 import {
   NotificationDeliveryRepository,
   type AttemptContextRow,
@@ -28,11 +26,13 @@ import {
 import type { HoldReason } from '../delivery/notification-delivery.entity';
 import {
   DeliveryHoldRepository,
+  type CooldownWindow,
   type HeldDelivery,
   type HeldOrSkipped,
   type SkippedDelivery,
 } from './delivery-hold.repository';
-import { TaskAlertRepository } from './task-alert.repository';
+import { ReminderRepository } from './reminder.repository';
+import { nextReminder, reminderDue } from './reminders';
 
 /** An attempt about to go out, with what its job found. */
 export interface GatedAttempt {
@@ -76,18 +76,20 @@ export class AttentionGate {
     private readonly queue: JobQueueService,
     private readonly clock: Clock,
     private readonly digests: DigestCapture,
-    private readonly tasks: TaskAlertRepository,
+    private readonly reminders: ReminderRepository,
+    private readonly channels: NotificationChannelRegistry,
   ) {}
 
   async admit(attempts: GatedAttempt[]): Promise<ClaimedAttempt[]> {
     const now = this.clock.now();
     const writes: GateWrites = { holds: [], skips: [], complete: [], releases: [], digests: [] };
     const going: GatedAttempt[] = [];
-    for (const attempt of attempts) {
-      const gate = await this.gateOf(attempt, now);
+    const gates = await this.gatesOf(attempts, now);
+    attempts.forEach((attempt, index) => {
+      const gate = gates[index];
       if (gate.kind === 'send') going.push(attempt);
       else this.plan(attempt, gate, writes, now);
-    }
+    });
     const waiting = await this.waitingTurn(going);
     for (const { attempt, hold } of waiting) {
       this.hold(attempt, writes, now, {
@@ -119,51 +121,50 @@ export class AttentionGate {
     return toSend.map(({ claim }) => claim);
   }
 
-  /** The gate of one attempt; a cooldown's release folds its alerts first. */
-  private async gateOf({ claim, context }: GatedAttempt, now: Date): Promise<DeliveryGate> {
-    const preferences = context.user_preferences ?? DEFAULT_PREFERENCES;
-    const cooldownUntil = claim.cooldownUntil ? new Date(claim.cooldownUntil) : null;
-    const gate = decideDeliveryGate({
-      event: claim.event,
-      pauseReason: claim.config?.pause_reason ?? null,
-      reminderDue: claim.event === 'reminder' ? reminderDue(claim, context) : null,
-      digest: claim.config !== null && goesToDigest(claim.config),
-      cooldownUntil,
-      preferences,
-      now,
-    });
-    if (gate.kind !== 'release' || cooldownUntil === null) return gate;
-    // Folded already (held again for quiet hours since): the fold stands.
-    if (context.folded === null) {
-      const outcome = await this.fold(claim, cooldownUntil);
-      if (outcome.skip !== null) return { kind: 'skip', reason: outcome.skip };
-      claim.content = { ...claim.content, folded: outcome.folded };
-    }
-    return decideQuietHoursGate(claim.event, now, preferences);
-  }
-
   /**
-   * The end of a cooldown: of the alerts that waited for it through this channel, those made
-   * stale are dropped and the latest of each event goes, folding the others. Every waiting
-   * delivery reaches the same decision from the same rows.
+   * The gate of each attempt, in their order. A cooldown's release folds its alerts first: the
+   * windows of every cooldown the batch releases are read in one statement.
    */
-  private async fold(
-    claim: ClaimedAttempt,
-    until: Date,
-  ): Promise<{ skip: string | null; folded: number }> {
-    const window = await this.holds.cooldownWindow(claim.taskId, claim.channel, until);
-    const waiting: WaitingAlert[] = window.waiting.map((row) => ({
-      recordId: row.id,
-      event: row.event,
-      occurredAt: new Date(row.occurred_at),
-    }));
-    const release = releaseCooldown(waiting, window.withdrawnAt);
-    const mine = release.send.find((alert) => alert.recordId === claim.deliveryId);
-    if (mine) return { skip: null, folded: mine.folded };
-    const self = waiting.find((alert) => alert.recordId === claim.deliveryId);
-    const stale =
-      self !== undefined && window.withdrawnAt !== null && self.occurredAt < window.withdrawnAt;
-    return { skip: stale ? MADE_STALE : FOLDED_AWAY, folded: 0 };
+  private async gatesOf(attempts: GatedAttempt[], now: Date): Promise<DeliveryGate[]> {
+    const gates = attempts.map(({ claim, context }) =>
+      decideDeliveryGate({
+        event: claim.event,
+        pauseReason: claim.config?.pause_reason ?? null,
+        reminderDue: claim.event === 'reminder' ? reminderDue(claim, context) : null,
+        digest: claim.config !== null && goesToDigest(claim.config),
+        cooldownUntil: cooldownOf(claim),
+        preferences: context.user_preferences ?? DEFAULT_PREFERENCES,
+        now,
+      }),
+    );
+    // Folded already (held again for quiet hours since): the fold stands.
+    const folding = attempts.flatMap((attempt, index) => {
+      const until = cooldownOf(attempt.claim);
+      return gates[index].kind === 'release' && until !== null && attempt.context.folded === null
+        ? [{ index, claim: attempt.claim, until }]
+        : [];
+    });
+    const windows = await this.holds.cooldownWindows(
+      folding.map(({ claim, until }) => ({
+        taskId: claim.taskId,
+        channel: claim.channel,
+        cooldownUntil: until,
+      })),
+    );
+    folding.forEach(({ index, claim }, position) => {
+      const outcome = fold(claim, windows[position]);
+      if (outcome.skip !== null) gates[index] = { kind: 'skip', reason: outcome.skip };
+      else claim.content = { ...claim.content, folded: outcome.folded };
+    });
+    return gates.map((gate, index) => {
+      if (gate.kind !== 'release' || cooldownOf(attempts[index].claim) === null) return gate;
+      const { claim, context } = attempts[index];
+      return decideQuietHoursGate(
+        claim.event,
+        now,
+        context.user_preferences ?? DEFAULT_PREFERENCES,
+      );
+    });
   }
 
   /**
@@ -189,7 +190,7 @@ export class AttentionGate {
     const behind = deliveriesWaitingTurn(
       released.map(({ attempt: { claim, context }, hold, config }) => ({
         id: claim.deliveryId,
-        destination: deliveryDestination(config),
+        destination: this.channels.destination(config),
         occurredAt: new Date(context.completed_at ?? context.created_at),
         heldUntil: new Date(hold.heldUntil),
       })),
@@ -199,7 +200,7 @@ export class AttentionGate {
           ? [
               {
                 id: row.id,
-                destination: deliveryDestination(config),
+                destination: this.channels.destination(config),
                 occurredAt: new Date(row.occurred_at),
                 heldUntil: row.held_until && new Date(row.held_until),
               },
@@ -251,7 +252,7 @@ export class AttentionGate {
       jobId: release.id,
       heldUntil: wait.heldUntil,
       reason: wait.reason,
-      cooldownUntil: claim.cooldownUntil ? new Date(claim.cooldownUntil) : null,
+      cooldownUntil: cooldownOf(claim),
       folded: claim.content.folded ?? context.folded,
       send: sendRecordOf(claim, 'held', null, now),
     });
@@ -264,12 +265,17 @@ export class AttentionGate {
   private async advanceReminders(reminders: GatedAttempt[]): Promise<void> {
     if (reminders.length === 0) return;
     await this.transactions.run(async (manager) => {
-      await this.tasks.lockTasks(
+      await this.reminders.lockTasks(
         manager,
         reminders.map(({ claim }) => claim.taskId),
       );
       for (const { claim } of reminders) {
-        await this.tasks.countReminder(manager, claim.taskId, claim.executionId, claim.repeat ?? 1);
+        await this.reminders.countReminder(
+          manager,
+          claim.taskId,
+          claim.executionId,
+          claim.repeat ?? 1,
+        );
       }
       await this.queue.enqueueDeliveries(
         manager,
@@ -282,40 +288,32 @@ export class AttentionGate {
   }
 }
 
-/** The next reminder of a reminder's alert, counting `repeatsSent` reminders before it. */
-function reminderInput(claim: ClaimedAttempt, context: AttemptContextRow, repeatsSent: number) {
-  const notifiedAt = context.alert_notified_at;
-  const standing = context.alert_execution_id === claim.executionId && notifiedAt !== null;
-  return decideReminder({
-    notifyBehavior: context.notify_behavior,
-    taskState: context.task_state,
-    repeatEveryMs: alertPolicyTimes(context.alert_policy).repeatEveryMs,
-    repeatMax: context.alert_policy?.repeat_max ?? 0,
-    alert: standing
-      ? {
-          notifiedAt: new Date(notifiedAt),
-          acknowledgedAt: context.alert_acknowledged_at,
-          repeatsSent,
-        }
-      : null,
-  });
+/** The end of a cooldown this attempt waited for, if it waited for one. */
+function cooldownOf(claim: ClaimedAttempt): Date | null {
+  return claim.cooldownUntil ? new Date(claim.cooldownUntil) : null;
 }
 
-/** Whether this reminder is still due: its alert stands unacknowledged on an active task. */
-function reminderDue(claim: ClaimedAttempt, context: AttemptContextRow): boolean {
-  const repeat = claim.repeat ?? 1;
-  const decision = reminderInput(claim, context, repeat - 1);
-  return decision.remind && decision.repeat === repeat;
-}
-
-function nextReminder(claim: ClaimedAttempt, context: AttemptContextRow): DeliveryJob | null {
-  const decision = reminderInput(claim, context, claim.repeat ?? 1);
-  if (!decision.remind) return null;
-  return reminderJob(
-    { executionId: claim.executionId, taskId: claim.taskId, channel: claim.channel },
-    decision.repeat,
-    decision.at,
-  );
+/**
+ * The end of a cooldown: of the alerts that waited for it through this channel, those made
+ * stale are dropped and the latest of each event goes, folding the others. Every waiting
+ * delivery reaches the same decision from the same rows.
+ */
+function fold(
+  claim: ClaimedAttempt,
+  window: CooldownWindow,
+): { skip: string | null; folded: number } {
+  const waiting: WaitingAlert[] = window.waiting.map((row) => ({
+    recordId: row.id,
+    event: row.event,
+    occurredAt: new Date(row.occurred_at),
+  }));
+  const release = releaseCooldown(waiting, window.withdrawnAt);
+  const mine = release.send.find((alert) => alert.recordId === claim.deliveryId);
+  if (mine) return { skip: null, folded: mine.folded };
+  const self = waiting.find((alert) => alert.recordId === claim.deliveryId);
+  const stale =
+    self !== undefined && window.withdrawnAt !== null && self.occurredAt < window.withdrawnAt;
+  return { skip: stale ? MADE_STALE : FOLDED_AWAY, folded: 0 };
 }
 
 /** Why and until when a delivery released now was held: quiet hours or a cooldown. */

@@ -40,6 +40,19 @@ export interface CooldownWindowRow {
   occurred_at: Date;
 }
 
+/** One cooldown of a task through one channel, ending at `cooldownUntil`. */
+export interface CooldownKey {
+  taskId: string;
+  channel: NotificationType;
+  cooldownUntil: Date;
+}
+
+/** The alerts that waited for one cooldown, and the task's latest withdrawal. */
+export interface CooldownWindow {
+  waiting: CooldownWindowRow[];
+  withdrawnAt: Date | null;
+}
+
 /**
  * A delivery a released one may have to wait for: its channel, its task's configs, its event, and
  * the end of its hold (null while it is being sent).
@@ -142,28 +155,39 @@ export class DeliveryHoldRepository {
   }
 
   /**
-   * The alerts that waited for one cooldown of a task through one channel, and when the task's
-   * condition was last found not met (what makes earlier alerts stale).
+   * For each cooldown (a task, a channel and the cooldown's end), in one statement: the alerts
+   * that waited for it through that channel, and when the task's condition was last found not
+   * met (what makes earlier alerts stale). Answers one window per cooldown, in their order.
    */
-  async cooldownWindow(
-    taskId: string,
-    channel: NotificationType,
-    cooldownUntil: Date,
-  ): Promise<{ waiting: CooldownWindowRow[]; withdrawnAt: Date | null }> {
-    const waiting = await queryRows<CooldownWindowRow>(
+  async cooldownWindows(cooldowns: CooldownKey[]): Promise<CooldownWindow[]> {
+    if (cooldowns.length === 0) return [];
+    const rows = await queryRows<
+      Omit<CooldownWindowRow, 'id'> & { id: string | null; n: string; withdrawn_at: Date | null }
+    >(
       this.dataSource,
-      `SELECT d.id, d.event, coalesce(e.completed_at, e.created_at) AS occurred_at
-       FROM notification_deliveries d JOIN executions e ON e.id = d.execution_id
-       WHERE d.task_id = $1 AND d.cooldown_until = $3 AND d.channel = $2`,
-      [taskId, channel, cooldownUntil.toISOString()],
+      `SELECT w.n, x.withdrawn_at, d.id, d.event, coalesce(e.completed_at, e.created_at) AS occurred_at
+       FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[])
+         WITH ORDINALITY AS w(task_id, channel, cooldown_until, n)
+       CROSS JOIN LATERAL (SELECT max(completed_at) AS withdrawn_at FROM executions
+         WHERE task_id = w.task_id AND status = 'success' AND condition_met = false) x
+       LEFT JOIN (notification_deliveries d JOIN executions e ON e.id = d.execution_id)
+         ON d.task_id = w.task_id AND d.cooldown_until = w.cooldown_until
+           AND d.channel = w.channel`,
+      [
+        cooldowns.map((cooldown) => cooldown.taskId),
+        cooldowns.map((cooldown) => cooldown.channel),
+        cooldowns.map((cooldown) => cooldown.cooldownUntil.toISOString()),
+      ],
     );
-    const [withdrawn] = await queryRows<{ at: Date | null }>(
-      this.dataSource,
-      `SELECT max(completed_at) AS at FROM executions
-       WHERE task_id = $1 AND status = 'success' AND condition_met = false`,
-      [taskId],
-    );
-    return { waiting, withdrawnAt: withdrawn?.at ?? null };
+    const windows = cooldowns.map((): CooldownWindow => ({ waiting: [], withdrawnAt: null }));
+    for (const row of rows) {
+      const window = windows[Number(row.n) - 1];
+      window.withdrawnAt = row.withdrawn_at;
+      if (row.id !== null) {
+        window.waiting.push({ id: row.id, event: row.event, occurred_at: row.occurred_at });
+      }
+    }
+    return windows;
   }
 
   /**

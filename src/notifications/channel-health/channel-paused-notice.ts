@@ -13,7 +13,7 @@ import { CHANNELS } from '../channels/channel-registry';
 import { emailConfig, type EmailConfig } from '../channels/email/email.config';
 import { oneLine } from '../content/notification-content';
 import { OWNER_NOTICE_QUEUE_DECLARATION } from './owner-notice.queue';
-import { TaskAlertRepository } from './task-alert.repository';
+import { ChannelHealthRepository } from './channel-health.repository';
 
 /** What the owner of a config that paused itself is told (docs/attention.md). */
 export interface ChannelPausedNotice {
@@ -50,7 +50,7 @@ export function pausedNoticeEmail(notice: ChannelPausedNotice): { subject: strin
 export class ChannelPausedNoticeWorker {
   constructor(
     @InjectConfig(emailConfig) private readonly email: EmailConfig,
-    private readonly tasks: TaskAlertRepository,
+    private readonly tasks: ChannelHealthRepository,
     private readonly mailer: MailerService,
     private readonly transactions: TransactionRunner,
     private readonly queue: JobQueueService,

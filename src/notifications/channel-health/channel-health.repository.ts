@@ -13,35 +13,12 @@ export interface TaskHealthRow {
 }
 
 /**
- * The tasks' side of attention in the delivery pipeline (docs/attention.md): reminders counted,
- * configs' failures in a row and pauses, the owner's address for a notice.
+ * The tasks' side of channels that pause themselves (docs/attention.md, "Channels that pause
+ * themselves"): configs' failures in a row and pauses, the owner's address for a notice.
  */
 @Injectable()
-export class TaskAlertRepository {
+export class ChannelHealthRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** Locks tasks for a change, in id order (FOR NO KEY UPDATE). */
-  async lockTasks(manager: EntityManager, taskIds: string[]): Promise<void> {
-    await queryRows(
-      manager,
-      'SELECT id FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
-      [[...new Set(taskIds)]],
-    );
-  }
-
-  /** Counts the `repeat`-th reminder of the alert `executionId` raised, while it still stands. */
-  async countReminder(
-    manager: EntityManager,
-    taskId: string,
-    executionId: string,
-    repeat: number,
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE tasks SET alert_repeats_sent = greatest(alert_repeats_sent, $3)
-       WHERE id = $1 AND alert_execution_id = $2`,
-      [taskId, executionId, repeat],
-    );
-  }
 
   /** The task's configs and failures in a row, locked for a change; null when it is gone. */
   async lockHealth(manager: EntityManager, taskId: string): Promise<TaskHealthRow | null> {
