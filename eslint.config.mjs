@@ -28,7 +28,6 @@ const OVERSIZED_FILES = [
   'src/tasks/task.repository.ts',
 ];
 const CROWDED_CONSTRUCTORS = [
-  'src/executions/checks/stale-execution.sweeper.ts',
   'src/notifications/delivery/delivery-outcome.recorder.ts',
   'src/notifications/delivery/notification-delivery.service.ts',
   'src/notifications/digests/digest.service.ts',
