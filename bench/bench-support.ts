@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { Client, Pool } from 'pg';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../src/scheduler/job-queue.service';
-import { EmbeddedDatabase } from '../src/database/embedded-database';
+import { EmbeddedDatabase } from '../src/database/embedded/embedded-database';
 import { runMigrations } from '../src/database/migrate';
 
 export const ROOT = resolve(__dirname, '..');

@@ -2,7 +2,8 @@ import { readConfig } from '../config/config-slice';
 import { loadEnvFile } from '../config/env-file';
 import { createRootLogger } from '../common/logging/root-logger';
 import { databaseConfig, type DatabaseConfig } from '../database/database.config';
-import { DataDirectoryInUseError, EmbeddedDatabase } from '../database/embedded-database';
+import { DataDirectoryInUseError } from '../database/embedded/data-directory-lock';
+import { EmbeddedDatabase } from '../database/embedded/embedded-database';
 
 /**
  * `npm start` runs this before it builds (scripts/build.ts): when a running instance of the

@@ -1,6 +1,6 @@
 import type { DatabaseConfig } from './database.config';
 import type { RootLogger } from '../common/logging/root-logger';
-import { EmbeddedDatabase } from './embedded-database';
+import { EmbeddedDatabase } from './embedded/embedded-database';
 import { runMigrations } from './migrate';
 
 export interface PreparedDatabase {

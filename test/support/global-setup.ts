@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedDatabase } from '../../src/database/embedded-database';
+import { EmbeddedDatabase } from '../../src/database/embedded/embedded-database';
 
 /**
  * With `DATABASE_URL` set, tests use that server (CI: Debian's PostgreSQL). Without it they use

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { EmbeddedDatabase } from '../../src/database/embedded-database';
+import type { EmbeddedDatabase } from '../../src/database/embedded/embedded-database';
 
 export default async function globalTeardown(): Promise<void> {
   const state = globalThis as { __embeddedDatabase?: EmbeddedDatabase; __embeddedDataDir?: string };

@@ -1,19 +1,15 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
-import { InjectConfig } from '../../config/config-slice';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
-import { PeriodicJobs } from '../../common/periodic-jobs/periodic-jobs.service';
 import { WORKER_STALE_AFTER_MS } from '../../scheduler/worker-heartbeat.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { Clock } from '../../common/clock/clock';
 import { INTERRUPTED_MESSAGE } from '../decisions/check-errors';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository } from '../execution.repository';
-import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
 
-const SWEEP_INTERVAL_MS = 5_000;
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
 const BATCH = 200;
 /** A check whose worker went silent on this many attempts is ended rather than tried again. */
@@ -29,25 +25,18 @@ export const MAX_ATTEMPTS = 3;
  *  3. active tasks with no live check job get one, so no task silently stops being checked.
  */
 @Injectable()
-export class StaleExecutionSweeper implements OnApplicationBootstrap {
+export class StaleExecutionSweeper {
   private sweeps = 0;
 
   constructor(
     private readonly transactions: TransactionRunner,
-    @InjectConfig(schedulerConfig) private readonly config: SchedulerConfig,
     private readonly queue: JobQueueService,
     @InjectPinoLogger(StaleExecutionSweeper.name) private readonly logger: PinoLogger,
-    private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
     private readonly schedule: CheckScheduleRepository,
     private readonly worker: WorkerIdentity,
   ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.workerEnabled)
-      this.jobs.every('stale-executions', SWEEP_INTERVAL_MS, () => this.sweep());
-  }
 
   async sweep(): Promise<void> {
     try {
