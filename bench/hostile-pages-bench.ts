@@ -7,7 +7,9 @@
  * check compares them). Reported: requests/s and p99 of the task by id, p50 / p99 / worst of
  * /health, and the hostile checks that ended with their pages' statuses.
  *
- * BENCH_HOSTILE_SECONDS (default 10) is each phase's length.
+ * The quiet and the hostile phase take turns BENCH_HOSTILE_ROUNDS times (default 3), the hostile
+ * checks stopped between rounds, so that a machine's drift weighs on both alike; each row is the
+ * median of its phases. BENCH_HOSTILE_SECONDS (default 10) is each phase's length.
  */
 import autocannon from 'autocannon';
 import { createHash, randomUUID } from 'node:crypto';
@@ -27,6 +29,7 @@ import {
 } from './bench-support';
 
 const SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 /** How often /health is asked, one request at a time, during a phase. */
 const HEALTH_EVERY_MS = 50;
@@ -217,6 +220,12 @@ async function phase(service: ServiceProcess, taskId: string): Promise<Phase> {
 
 const ms = (value: number) => `${Math.round(value)}`;
 
+/** The phase of median requests/s among `phases`. */
+function medianPhase(phases: Phase[]): Phase {
+  const sorted = [...phases].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 async function main(): Promise<void> {
   const database = await startServer();
   const pages = await startPageServer();
@@ -248,10 +257,24 @@ async function main(): Promise<void> {
     );
     const start = `load average ${loadavg()[0].toFixed(2)} at the start`;
 
-    const quiet = await phase(service, read.id);
-    const checking = hostile.map((task) => checkOverAndOver(service!, task.id));
-    const loaded = await phase(service, read.id);
-    const outcomes = await Promise.all(checking.map((checks) => checks.stop()));
+    const quietPhases: Phase[] = [];
+    const loadedPhases: Phase[] = [];
+    const outcomes: string[][] = HOSTILE.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      quietPhases.push(await phase(service, read.id));
+      const checking = hostile.map((task) => checkOverAndOver(service!, task.id));
+      loadedPhases.push(await phase(service, read.id));
+      const ended = await Promise.all(checking.map((checks) => checks.stop()));
+      ended.forEach((statuses, index) => outcomes[index].push(...statuses));
+    }
+    const quiet = medianPhase(quietPhases);
+    const loaded = medianPhase(loadedPhases);
+    const rounds = quietPhases
+      .map(
+        (quietPhase, index) =>
+          `| ${index + 1} | ${Math.round(quietPhase.requestsPerSecond)} | ${Math.round(loadedPhases[index].requestsPerSecond)} | ${Math.round((100 * loadedPhases[index].requestsPerSecond) / quietPhase.requestsPerSecond)} % |`,
+      )
+      .join('\n');
 
     const row = (name: string, measured: Phase) =>
       `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} |`;
@@ -259,20 +282,26 @@ async function main(): Promise<void> {
       [...new Set(ended)]
         .map((status) => `${ended.filter((one) => one === status).length} × ${status}`)
         .join(', ') || 'none ended';
-    const body = `Measured ${machineLine()}, ${start}. Run with \`npm run bench -- hostile\` (\`BENCH_HOSTILE_SECONDS\`, default 10, sets each phase's length; this run: ${SECONDS} s).
+    const body = `Measured ${machineLine()}, ${start}. Run with \`npm run bench -- hostile\` (\`BENCH_HOSTILE_SECONDS\`, default 10, sets each phase's length; this run: ${SECONDS} s; \`BENCH_HOSTILE_ROUNDS\`, default 3, how often the phases take turns; this run: ${ROUNDS}).
 
 One instance (\`node dist/main.js\`, workers on, \`PAGE_READ_CPU_MS\` at its default) serves
 \`GET /api/v1/tasks/{id}\` to autocannon (${CONNECTIONS} connections, ${SECONDS} s) while \`GET /health\` is asked one
-request at a time every ${HEALTH_EVERY_MS} ms; first with nothing else to do, then while each hostile page's
+request at a time every ${HEALTH_EVERY_MS} ms; in turn with nothing else to do, and while each hostile page's
 task (a \`page_rule\`, no model) is checked again as soon as its last check ends. Load generator,
-page server and service share the machine's cores.
+page server and service share the machine's cores. Each row is the phase of median requests/s.
 
 | phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx |
 |---|---|---|---|---|---|
 ${row('quiet', quiet)}
 ${row('hostile pages read meanwhile', loaded)}
 
-Hostile checks that ended during the loaded phase, by page status:
+The task by id's requests/s, round by round:
+
+| round | quiet | hostile pages read meanwhile | hostile against quiet |
+|---|---|---|---|
+${rounds}
+
+Hostile checks that ended during the loaded phases, by page status:
 
 ${HOSTILE.map((page, index) => `- ${page.name}: ${tally(outcomes[index])}`).join('\n')}`;
     console.log(body);
