@@ -150,6 +150,10 @@ export interface SeededTaskFields {
   evidence?: Record<string, unknown>;
   /** Each task watches one page: the URL `pageUrl(n)` gives for the task's number n. */
   pageUrl?: (n: number) => string;
+  /** More of that page's entry (`values`, `items`), the same for every task. */
+  pageFields?: Record<string, unknown>;
+  /** Every task's `page_rule`. */
+  pageRule?: Record<string, unknown>;
 }
 
 /**
@@ -181,11 +185,12 @@ export async function seedDueTasks(
       await client.query('BEGIN');
       const tasks = await client.query<{ id: string }>(
         `INSERT INTO tasks (user_id, name, search_query, condition_description, state, next_run,
-           output_schema, evidence, pages)
+           output_schema, evidence, pages, page_rule)
          SELECT $1, 'bench ' || n, 'bench query number ' || n, 'bench condition ' || n, 'active', $2::timestamptz,
            $5::jsonb, $6::jsonb,
            CASE WHEN $7::text[] IS NOT NULL
-             THEN jsonb_build_array(jsonb_build_object('url', ($7::text[])[n - $3::int + 1])) END
+             THEN jsonb_build_array(jsonb_build_object('url', ($7::text[])[n - $3::int + 1]) || $8::jsonb) END,
+           $9::jsonb
          FROM generate_series($3::int, $3::int + $4::int - 1) AS n
          RETURNING id`,
         [
@@ -198,6 +203,8 @@ export async function seedDueTasks(
           fields.pageUrl
             ? Array.from({ length: size }, (_, index) => fields.pageUrl!(offset + index))
             : null,
+          JSON.stringify(fields.pageFields ?? {}),
+          fields.pageRule ? JSON.stringify(fields.pageRule) : null,
         ],
       );
       const jobs = tasks.rows.map((task) => ({
