@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { isDatabaseUnavailable } from '../../src/database/database-errors';
+import { DeliveryOutcomeRecorder } from '../../src/notifications/delivery/delivery-outcome.recorder';
 import { expectDatabaseUnavailable } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { GeminiStandIn } from '../support/gemini-stand-in';
@@ -88,8 +90,11 @@ describe('A database outage', () => {
 
   it('should record an email sent during the outage as soon as the database answers, not after the job expires', async () => {
     const to = `outage-${randomUUID()}@example.com`;
+    const recorder = testApp.app.get(DeliveryOutcomeRecorder);
+    // Watched, not replaced: each try at recording an attempt runs as it would.
+    const recordings = jest.spyOn(recorder, 'recordSendAttempt');
     // The server holds its final reply, so the outage begins while the message is out.
-    smtp.replyDelayMs = 2_000;
+    const releaseReply = smtp.holdReplies();
     try {
       const task = await createTask(testApp, user, {
         notifications: [{ type: 'email', address: to }],
@@ -99,8 +104,20 @@ describe('A database outage', () => {
       });
       const restart = await stopDatabase(testApp);
       try {
-        // The reply comes, and recording the attempt meets the outage.
-        await new Promise((resolve) => setTimeout(resolve, 3_500));
+        releaseReply();
+        // The reply comes, and the first try at recording the attempt meets the outage.
+        await waitFor(async () => recordings.mock.results.length > 0, {
+          what: 'the worker trying to record the attempt',
+        });
+        let firstTry: PromiseSettledResult<void> | undefined;
+        void Promise.allSettled([recordings.mock.results[0].value as Promise<void>]).then(
+          ([settled]) => (firstTry = settled),
+        );
+        const settled = await waitFor(async () => firstTry, {
+          what: 'the first try at recording the attempt to end',
+        });
+        expect(settled.status).toBe('rejected');
+        expect(isDatabaseUnavailable((settled as PromiseRejectedResult).reason)).toBe(true);
       } finally {
         await restart();
       }
@@ -111,7 +128,8 @@ describe('A database outage', () => {
       expect(sends.map((send) => send.status)).toEqual(['success']);
       expect(smtp.messagesTo(to)).toHaveLength(1);
     } finally {
-      smtp.replyDelayMs = 0;
+      releaseReply();
+      recordings.mockRestore();
     }
   });
 });

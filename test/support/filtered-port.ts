@@ -26,9 +26,10 @@ export class FilteredPort {
       `const { parentPort, workerData } = require('node:worker_threads');
        const server = require('node:net').createServer();
        server.listen({ port: 0, host: '127.0.0.1', backlog: ${BACKLOG} }, () => {
-         parentPort.postMessage(server.address().port);
          // Block this thread's event loop (so nothing is accepted) until the test releases it.
+         // The port is told in the same turn: once it is known, nothing can be accepted.
          setImmediate(() => {
+           parentPort.postMessage(server.address().port);
            Atomics.wait(workerData, 0, 0, 10 * 60_000);
            server.close();
          });
@@ -39,8 +40,7 @@ export class FilteredPort {
       this.worker?.once('message', resolve);
       this.worker?.once('error', reject);
     });
-    // Give the worker time to block, then fill the accept queue.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The worker is blocked: fill the accept queue.
     for (let index = 0; index < FILLERS; index += 1) {
       const socket = connect(this.port, '127.0.0.1');
       socket.on('error', () => undefined);

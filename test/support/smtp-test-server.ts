@@ -24,7 +24,8 @@ export interface SmtpRejection {
 
 /**
  * A real SMTP server on 127.0.0.1 (no TLS, no auth) that keeps every message it accepts.
- * `rejectNext` makes it refuse the next messages at DATA with a given code.
+ * `rejectNext` makes it refuse the next messages at DATA with a given code; `holdReplies` keeps
+ * its final reply to DATA until the test releases it.
  */
 export class SmtpTestServer {
   readonly messages: ReceivedEmail[] = [];
@@ -35,6 +36,7 @@ export class SmtpTestServer {
 
   private server: SMTPServer | null = null;
   private readonly rejections: SmtpRejection[] = [];
+  private held: Promise<void> | null = null;
 
   async start(): Promise<this> {
     const server = new SMTPServer({
@@ -45,6 +47,7 @@ export class SmtpTestServer {
       onData: (stream, session, callback) => {
         void this.receive(stream, session.envelope).then(
           async () => {
+            await this.held;
             if (this.replyDelayMs > 0) await delay(this.replyDelayMs);
             const rejection = this.rejections.shift();
             if (rejection) {
@@ -71,6 +74,20 @@ export class SmtpTestServer {
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * Holds the final reply to every message until the returned function is called: the message
+   * is kept (`messagesTo` finds it) while its sender still waits for the answer.
+   */
+  holdReplies(): () => void {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    return () => {
+      if (this.held === held) this.held = null;
+      release();
+    };
   }
 
   rejectNext(...rejections: SmtpRejection[]): this {
