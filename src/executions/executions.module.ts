@@ -13,7 +13,9 @@ import { CheckCaller } from './checks/check.caller';
 import { CheckPageReader } from './checks/check-page.reader';
 import { CheckClaimer } from './checks/check.claimer';
 import { CheckPlanner } from './checks/check.planner';
+import { CheckRunRepository } from './check-run.repository';
 import { ExecutionRepository } from './execution.repository';
+import { ExecutionSweepRepository } from './execution-sweep.repository';
 import { ExecutionsController } from './executions.controller';
 import { ExecutionsService } from './executions.service';
 import { StaleExecutionSweeper } from './checks/stale-execution.sweeper';
@@ -32,6 +34,8 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
   providers: [
     ExecutionsService,
     ExecutionRepository,
+    CheckRunRepository,
+    ExecutionSweepRepository,
     CheckScheduleRepository,
     CheckClaimer,
     CheckCaller,
@@ -43,6 +47,6 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
     StaleExecutionSweeper,
     StaleExecutionSweepTimer,
   ],
-  exports: [ExecutionsService, ExecutionRepository],
+  exports: [ExecutionsService, ExecutionRepository, ExecutionSweepRepository],
 })
 export class ExecutionsModule {}

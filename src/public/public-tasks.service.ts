@@ -1,7 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { clientNetwork } from '../common/http/client-network';
-import { TaskRepository, type TaskWithLastExecution } from '../tasks/task.repository';
+import { PublicTaskRepository } from '../tasks/public-task.repository';
+import type { TaskWithLastExecution } from '../tasks/task.repository';
 import { TaskResponse, toTaskResponse } from '../tasks/task.mapper';
 import { TASK_NOT_FOUND } from '../tasks/task-queries.service';
 import {
@@ -29,7 +30,7 @@ export class PublicTaskPage {
  */
 @Injectable()
 export class PublicTasksService {
-  constructor(private readonly taskRows: TaskRepository) {}
+  constructor(private readonly taskRows: PublicTaskRepository) {}
 
   async listPublicTasks(query: ListPublicTasksQueryDto): Promise<PublicTaskPage> {
     const offset = query.offset ?? 0;

@@ -6,7 +6,7 @@ import { toExecutionResponse } from '../executions/execution.mapper';
 import { ExecutionRepository } from '../executions/execution.repository';
 import { pagesWithHeaders } from '../pages/targets/pages-with-headers';
 import type { TaskEntity } from '../tasks/task.entity';
-import { TaskRepository } from '../tasks/task.repository';
+import { PublicTaskRepository } from '../tasks/public-task.repository';
 import { TASK_NOT_FOUND } from '../tasks/task-queries.service';
 import { buildRssFeed, type RssItem } from './rss-feed.builder';
 
@@ -16,7 +16,7 @@ export const FEED_ITEM_LIMIT = 50;
 @Injectable()
 export class TaskFeedService {
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: PublicTaskRepository,
     private readonly executions: ExecutionRepository,
     @InjectConfig(serverConfig) private readonly server: ServerConfig,
   ) {}

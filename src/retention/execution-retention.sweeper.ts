@@ -4,7 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { deleteInBatches } from '../common/periodic-jobs/batched-deletion';
 import { PeriodicJobs } from '../common/periodic-jobs/periodic-jobs.service';
 import { InjectConfig } from '../config/config-slice';
-import { ExecutionRepository } from '../executions/execution.repository';
+import { ExecutionSweepRepository } from '../executions/execution-sweep.repository';
 import { retentionConfig, type RetentionConfig } from './retention.config';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class ExecutionRetentionSweeper implements OnModuleInit {
   constructor(
     @InjectConfig(retentionConfig) private readonly config: RetentionConfig,
-    private readonly executions: ExecutionRepository,
+    private readonly executions: ExecutionSweepRepository,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
     @InjectPinoLogger(ExecutionRetentionSweeper.name) private readonly logger: PinoLogger,

@@ -15,6 +15,7 @@ import { UsersService } from '../users/users.service';
 import { NAME_MAX } from './dto/create-task.dto';
 import type { NotificationConfig } from '../notifications/channels/channel-registry';
 import { keptTaskAnswer, toTaskResponse, withoutHeaders, type TaskResponse } from './task.mapper';
+import { PublicTaskRepository } from './public-task.repository';
 import { TaskRepository } from './task.repository';
 import { TASK_NOT_FOUND } from './task-queries.service';
 import { TaskSchedule } from './task-schedule.service';
@@ -36,6 +37,7 @@ export class TaskSharingService {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly tasks: TaskRepository,
+    private readonly publicTasks: PublicTaskRepository,
     private readonly users: UsersService,
     private readonly taskLimits: TaskSchedule,
     private readonly channels: NotificationChannelRegistry,
@@ -111,7 +113,7 @@ export class TaskSharingService {
         forkedFromTaskId: source.id,
         stateChangedAt: now,
       });
-      if (!ownTask) await this.tasks.countSubscriber(manager, source.id, caller.id);
+      if (!ownTask) await this.publicTasks.countSubscriber(manager, source.id, caller.id);
       const answer = toTaskResponse(created, 'owner');
       await this.idempotency.keepAnswer(manager, answer, keptTaskAnswer(answer));
       return answer;

@@ -49,7 +49,7 @@ export type InsertOutcome =
   | { inserted: null; ownerActive: true; tasks: number; active: number };
 
 /** Every column of a task, named as the entity names them. */
-const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
+export const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "searchQuery",
   t.condition_description AS "conditionDescription", t.state, t.notify_behavior AS "notifyBehavior",
   t.output_schema AS "outputSchema", t.evidence, t.alert_execution_id AS "alertExecutionId",
   t.alert_notified_at AS "alertNotifiedAt", t.alert_acknowledged_at AS "alertAcknowledgedAt",
@@ -65,12 +65,14 @@ const TASK_COLUMNS = `t.id, t.user_id AS "userId", t.name, t.search_query AS "se
 
 /** The last execution, its columns prefixed `e_`. */
 const LAST_EXECUTION = new ExecutionColumns('e_');
-const LAST_EXECUTION_COLUMNS = LAST_EXECUTION.select('e');
+export const LAST_EXECUTION_COLUMNS = LAST_EXECUTION.select('e');
 
-const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
+/** The tasks, each joined with its last execution. */
+export const WITH_LAST_EXECUTION = `SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
   FROM tasks t LEFT JOIN executions e ON e.id = t.last_execution_id`;
 
-type Row = TaskEntity & Record<`e_${string}`, unknown>;
+/** A task's row with its last execution's columns. */
+export type TaskRow = TaskEntity & Record<`e_${string}`, unknown>;
 
 const LIST_OWNED = new Statement(
   `${WITH_LAST_EXECUTION} WHERE t.user_id = $1 AND ($2::text IS NULL OR t.state = $2)
@@ -103,7 +105,8 @@ const INSERT_FOR_OWNER = new Statement(
 /**
  * The queries on `tasks`. The read paths the API serves most (the task list and one task, with
  * their last execution) are one query each, rows read as plain objects and used as they come, no
- * entity hydration and no copy.
+ * entity hydration and no copy. The public side (the gallery, views, subscribers) is
+ * PublicTaskRepository's.
  */
 @Injectable()
 export class TaskRepository {
@@ -118,7 +121,7 @@ export class TaskRepository {
     state?: TaskState,
     page: { limit?: number; offset?: number } = {},
   ): Promise<TaskWithLastExecution[]> {
-    const rows = await queryRows<Row>(this.dataSource, LIST_OWNED, [
+    const rows = await queryRows<TaskRow>(this.dataSource, LIST_OWNED, [
       userId,
       state ?? null,
       page.limit ?? null,
@@ -128,68 +131,7 @@ export class TaskRepository {
   }
 
   async findById(id: string): Promise<TaskWithLastExecution | null> {
-    const rows = await queryRows<Row>(this.dataSource, BY_ID, [id]);
-    return rows.length === 0 ? null : withLastExecution(rows[0]);
-  }
-
-  /**
-   * A page of public tasks with their last executions and how many public tasks there are, in one
-   * statement (the count comes with an empty page too). Served by ix_tasks_public_created_at
-   * (recent) and ix_tasks_public_view_count (popular).
-   */
-  async listPublic(
-    sort: 'recent' | 'popular',
-    offset: number,
-    limit: number,
-  ): Promise<{ tasks: TaskWithLastExecution[]; total: number }> {
-    const order =
-      sort === 'popular'
-        ? 't.view_count DESC, t.subscriber_count DESC, t.created_at DESC, t.id DESC'
-        : 't.created_at DESC, t.id DESC';
-    const rows = await queryRows<Row & { total: string }>(
-      this.dataSource,
-      `SELECT c.total, page.* FROM (SELECT count(*) AS total FROM tasks WHERE is_public) c
-       LEFT JOIN LATERAL (${WITH_LAST_EXECUTION} WHERE t.is_public ORDER BY ${order} OFFSET $1 LIMIT $2) page
-       ON true`,
-      [offset, limit],
-    );
-    return {
-      tasks: rows.filter((row) => row.id !== null).map(withLastExecution),
-      total: Number(rows[0]?.total ?? 0),
-    };
-  }
-
-  /**
-   * Reads a public task with its last execution, counting the view when `client` (an address or
-   * an IPv6 /64) has not viewed it this UTC hour (docs/api.md, "Tasks"): a new mark in
-   * task_view_marks is what counts. The task's marks of past hours are pruned on the way
-   * (pk_task_view_marks). Null: no such public task.
-   */
-  async countPublicView(id: string, client: string): Promise<TaskWithLastExecution | null> {
-    const rows = await queryRows<Row>(
-      this.dataSource,
-      `WITH hour AS (SELECT date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start),
-       pruned AS (
-         DELETE FROM task_view_marks WHERE task_id = $1 AND hour < (SELECT start FROM hour)
-       ),
-       mark AS (
-         INSERT INTO task_view_marks (task_id, client, hour)
-         SELECT id, $2, (SELECT start FROM hour) FROM tasks WHERE id = $1 AND is_public
-         ON CONFLICT DO NOTHING RETURNING task_id
-       ),
-       counted AS (
-         UPDATE tasks SET view_count = view_count + 1 WHERE id IN (SELECT task_id FROM mark)
-         RETURNING *
-       )
-       SELECT ${TASK_COLUMNS}, ${LAST_EXECUTION_COLUMNS}
-       FROM (
-         SELECT * FROM counted
-         UNION ALL
-         SELECT * FROM tasks WHERE id = $1 AND is_public AND NOT EXISTS (SELECT 1 FROM counted)
-       ) t
-       LEFT JOIN executions e ON e.id = t.last_execution_id`,
-      [id, client],
-    );
+    const rows = await queryRows<TaskRow>(this.dataSource, BY_ID, [id]);
     return rows.length === 0 ? null : withLastExecution(rows[0]);
   }
 
@@ -206,7 +148,7 @@ export class TaskRepository {
     caps: TaskCaps,
     manager: EntityManager | DataSource = this.dataSource,
   ): Promise<InsertOutcome> {
-    const rows = await queryRows<Row & { owner_tasks: string; owner_active: string }>(
+    const rows = await queryRows<TaskRow & { owner_tasks: string; owner_active: string }>(
       manager,
       INSERT_FOR_OWNER,
       [
@@ -271,11 +213,6 @@ export class TaskRepository {
   /** A task of `userId`, read outside any transaction. */
   findOwned(id: string, userId: string): Promise<TaskEntity | null> {
     return this.dataSource.getRepository(TaskEntity).findOneBy({ id, userId });
-  }
-
-  /** A public task, read outside any transaction. */
-  findPublic(id: string): Promise<TaskEntity | null> {
-    return this.dataSource.getRepository(TaskEntity).findOneBy({ id, isPublic: true });
   }
 
   /**
@@ -359,23 +296,6 @@ export class TaskRepository {
   }
 
   /**
-   * Counts `userId` among the task's subscribers once, however often they fork it (docs/api.md,
-   * "Tasks"): the count grows only when their row in task_subscribers is new
-   * (pk_task_subscribers). One atomic increment: concurrent forks never lose a count.
-   */
-  async countSubscriber(manager: EntityManager, taskId: string, userId: string): Promise<void> {
-    await manager.query(
-      `WITH added AS (
-         INSERT INTO task_subscribers (task_id, user_id) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING RETURNING task_id
-       )
-       UPDATE tasks SET subscriber_count = subscriber_count + 1
-       WHERE id IN (SELECT task_id FROM added)`,
-      [taskId, userId],
-    );
-  }
-
-  /**
    * Serialises one user's forks until the caller's transaction ends (a transaction-scoped
    * advisory lock), so two at once cannot both pick the same free name.
    */
@@ -397,6 +317,6 @@ export class TaskRepository {
 }
 
 /** The row is the task (its columns named as the entity names them), with its last execution. */
-function withLastExecution(row: Row): TaskWithLastExecution {
+export function withLastExecution(row: TaskRow): TaskWithLastExecution {
   return { task: row, lastExecution: LAST_EXECUTION.read(row) };
 }

@@ -13,6 +13,7 @@ import { TaskCreationService } from './task-creation.service';
 import { TaskSharingController } from './task-sharing.controller';
 import { TaskSharingService } from './task-sharing.service';
 import { TasksController } from './tasks.controller';
+import { PublicTaskRepository } from './public-task.repository';
 import { TaskRepository } from './task.repository';
 import { TaskChanges } from './task-changes.service';
 import { TaskDefinitions } from './task-definitions.service';
@@ -41,7 +42,15 @@ import { TaskSchedule } from './task-schedule.service';
     TaskAttentionService,
     TaskSharingService,
     TaskRepository,
+    PublicTaskRepository,
   ],
-  exports: [TaskChanges, TaskQueries, TaskRepository, TaskCreationService, GroundedSearchService],
+  exports: [
+    TaskChanges,
+    TaskQueries,
+    TaskRepository,
+    PublicTaskRepository,
+    TaskCreationService,
+    GroundedSearchService,
+  ],
 })
 export class TasksModule {}

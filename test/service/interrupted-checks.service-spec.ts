@@ -11,6 +11,7 @@ import {
 } from '../../src/executions/checks/stale-execution.sweeper';
 import { INTERRUPTED_MESSAGE } from '../../src/executions/decisions/check-errors';
 import { ExecutionRepository } from '../../src/executions/execution.repository';
+import { ExecutionSweepRepository } from '../../src/executions/execution-sweep.repository';
 import {
   CHECK_QUEUE,
   JobQueueService,
@@ -57,6 +58,7 @@ describe('Checks of a worker taken for dead (service tier: real database and que
       new PinoLogger({}),
       context.clock,
       context.get(ExecutionRepository),
+      context.get(ExecutionSweepRepository),
       context.get(CheckScheduleRepository),
       new WorkerIdentity(),
     );

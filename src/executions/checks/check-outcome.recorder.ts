@@ -9,7 +9,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import { CheckError, CheckErrorCode } from '../decisions/check-errors';
-import { ExecutionRepository } from '../execution.repository';
+import { CheckRunRepository } from '../check-run.repository';
 import { CheckOutcomeWriter } from './check-outcome.writer';
 import {
   CHECK_LOG_CONTEXT,
@@ -47,7 +47,7 @@ export class CheckOutcomeRecorder {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly writer: CheckOutcomeWriter,
-    private readonly executions: ExecutionRepository,
+    private readonly executions: CheckRunRepository,
     private readonly queue: JobQueueService,
     private readonly worker: WorkerIdentity,
     @InjectPinoLogger(CHECK_LOG_CONTEXT) private readonly logger: PinoLogger,

@@ -17,7 +17,7 @@ import type { AlertPlan } from '../../attention/decisions/alert-planning';
 import type { UsageRecord } from '../../usage/usage.repository';
 import { UsageService } from '../../usage/usage.service';
 import type { CheckAnswer, FinalPlan, TaskOutcome } from '../decisions/check-outcome';
-import { ExecutionRepository, type ExecutionOutcome } from '../execution.repository';
+import { CheckRunRepository, type ExecutionOutcome } from '../check-run.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CheckPlanner, type PlannedCheck } from './check.planner';
 import type { ClaimedCheck, FinishedCheck } from './claimed-check';
@@ -48,7 +48,7 @@ export interface RecordedFailure {
 export class CheckOutcomeWriter {
   constructor(
     private readonly planner: CheckPlanner,
-    private readonly executions: ExecutionRepository,
+    private readonly executions: CheckRunRepository,
     private readonly schedule: CheckScheduleRepository,
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,

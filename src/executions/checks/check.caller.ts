@@ -17,7 +17,7 @@ import {
   INTERRUPTED_MESSAGE,
 } from '../decisions/check-errors';
 import type { CheckAnswer } from '../decisions/check-outcome';
-import { ExecutionRepository } from '../execution.repository';
+import { CheckRunRepository } from '../check-run.repository';
 import { CheckPageReader, type ReadPages } from './check-page.reader';
 import { CHECK_LOG_CONTEXT, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
@@ -44,7 +44,7 @@ export class CheckCaller {
     private readonly clock: Clock,
     private readonly pageReader: CheckPageReader,
     @InjectPinoLogger(CHECK_LOG_CONTEXT) private readonly logger: PinoLogger,
-    private readonly executions: ExecutionRepository,
+    private readonly executions: CheckRunRepository,
     private readonly worker: WorkerIdentity,
   ) {}
 

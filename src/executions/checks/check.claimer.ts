@@ -10,7 +10,7 @@ import {
 } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
 import type { EarlierVerdict } from '../decisions/page-check';
-import { ExecutionRepository, type ClaimedRun, type RunDetails } from '../execution.repository';
+import { CheckRunRepository, type ClaimedRun, type RunDetails } from '../check-run.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CHECK_LOG_CONTEXT, checkReleaseDeadline, type ClaimedCheck } from './claimed-check';
 
@@ -49,7 +49,7 @@ export class CheckClaimer {
     private readonly transactions: TransactionRunner,
     private readonly queue: JobQueueService,
     private readonly worker: WorkerIdentity,
-    private readonly executions: ExecutionRepository,
+    private readonly executions: CheckRunRepository,
     private readonly schedule: CheckScheduleRepository,
     @InjectPinoLogger(CHECK_LOG_CONTEXT) private readonly logger: PinoLogger,
   ) {}

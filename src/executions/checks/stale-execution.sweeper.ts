@@ -9,6 +9,7 @@ import { Clock } from '../../common/clock/clock';
 import { INTERRUPTED_MESSAGE } from '../decisions/check-errors';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { ExecutionRepository } from '../execution.repository';
+import { ExecutionSweepRepository } from '../execution-sweep.repository';
 
 const RESCHEDULE_EVERY_N_SWEEPS = 12;
 const BATCH = 200;
@@ -34,6 +35,7 @@ export class StaleExecutionSweeper {
     @InjectPinoLogger(StaleExecutionSweeper.name) private readonly logger: PinoLogger,
     private readonly clock: Clock,
     private readonly executions: ExecutionRepository,
+    private readonly executionSweeps: ExecutionSweepRepository,
     private readonly schedule: CheckScheduleRepository,
     private readonly worker: WorkerIdentity,
   ) {}
@@ -100,7 +102,7 @@ export class StaleExecutionSweeper {
    */
   async requeueAbandoned(): Promise<number> {
     return this.transactions.run(async (manager) => {
-      const rows = await this.executions.releaseAbandoned(manager, {
+      const rows = await this.executionSweeps.releaseAbandoned(manager, {
         staleAfterSeconds: WORKER_STALE_AFTER_MS / 1000,
         limit: BATCH,
         maxAttempts: MAX_ATTEMPTS,
@@ -131,7 +133,7 @@ export class StaleExecutionSweeper {
    * one counts whatever its worker's health (a live worker whose result could not be stored).
    */
   async failOrphaned(): Promise<number> {
-    const failed = await this.executions.failOrphaned(INTERRUPTED_MESSAGE, BATCH);
+    const failed = await this.executionSweeps.failOrphaned(INTERRUPTED_MESSAGE, BATCH);
     if (failed > 0) this.logger.warn({ count: failed }, 'Failed interrupted checks');
     return failed;
   }
