@@ -9,7 +9,13 @@ import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-lin
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
-import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
+import {
+  MAX_PAGES,
+  type PageItem,
+  type PageResult,
+  type PageSnapshot,
+  type PageTarget,
+} from './page.types';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -91,7 +97,7 @@ export class PageStage {
       at: startBy,
       answer: () =>
         failedPage(
-          { url: page.url, finalUrl: null, fetchedAt: this.clock.now() },
+          { url: page.url, finalUrl: null, fetchedAt: this.clock.now(), newItems: noItems(page) },
           PageErrorForm.TIMED_OUT,
           null,
         ),
@@ -100,7 +106,9 @@ export class PageStage {
       userId,
       new URL(page.url).hostname,
       async () => {
-        const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+        // A page whose items have no baseline yet is read whole, not answered with a 304.
+        const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
+        const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
         return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
       },
       giveUp,
@@ -108,8 +116,16 @@ export class PageStage {
   }
 }
 
-/** What every result of a page says: which page, where it ended up, and when. */
-type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt'>;
+/**
+ * What every result of a page says: which page, where it ended up, and when; and of a page with
+ * items, its new items (none unless the fetch found some).
+ */
+type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt' | 'newItems'>;
+
+/** A page's `newItems` when a fetch finds none: `[]` for a page with items, else null. */
+function noItems(page: PageTarget): PageItem[] | null {
+  return page.items === undefined ? null : [];
+}
 
 /** A page that could not be read, with the short fixed form of why. */
 export function failedPage(
@@ -130,6 +146,8 @@ export function failedPage(
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItemKeys: [],
+    keysToRemember: [],
   };
 }
 
@@ -147,7 +165,7 @@ export async function pageResult(
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
-  const base = { url: page.url, finalUrl, fetchedAt };
+  const base = { url: page.url, finalUrl, fetchedAt, newItems: noItems(page) };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,
@@ -163,6 +181,8 @@ export async function pageResult(
     removed: [],
     text: last.text,
     contentHash: last.contentHash,
+    newItemKeys: [],
+    keysToRemember: [],
   });
   if (fetched.kind === 'error') {
     const { answer, error } = fetched;
@@ -194,10 +214,16 @@ export async function pageResult(
     httpStatus: fetched.httpStatus,
     etag: fetched.etag ?? null,
     lastModified: fetched.lastModified ?? null,
-    bodyHash: bodyHash(fetched, page.selector),
+    bodyHash: bodyHash(fetched, page.selector, page.items),
   };
-  // The body the last good text was read from, byte for byte: the same text, not read again.
-  if (snapshot !== null && snapshot.bodyHash === validators.bodyHash)
+  const seenKeys = page.items === undefined ? undefined : snapshot?.seenKeys;
+  // The body the last good text was read from, byte for byte: the same text, not read again
+  // (unless its items have no baseline yet).
+  if (
+    snapshot !== null &&
+    snapshot.bodyHash === validators.bodyHash &&
+    (page.items === undefined || seenKeys !== undefined)
+  )
     return unchanged(snapshot, validators);
   const read = await reader.read(
     {
@@ -206,6 +232,9 @@ export async function pageResult(
       charset: fetched.charset,
       selector: page.selector,
       previousText: snapshot?.text ?? null,
+      finalUrl: fetched.finalUrl,
+      items: page.items,
+      ...(seenKeys === undefined ? {} : { seenKeys }),
     },
     fetched.body,
   );
@@ -220,5 +249,8 @@ export async function pageResult(
     removed: read.removed,
     text: read.text,
     contentHash: read.contentHash,
+    newItems: read.news?.newItems ?? base.newItems,
+    newItemKeys: read.news?.newItemKeys ?? [],
+    keysToRemember: read.news?.keysToRemember ?? [],
   });
 }

@@ -17,6 +17,9 @@ function result(overrides: Partial<PageResult>): PageResult {
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItems: null,
+    newItemKeys: [],
+    keysToRemember: [],
     ...overrides,
   };
 }

@@ -17,6 +17,9 @@ describe('pageResultLine', () => {
       etag: '"1"',
       lastModified: null,
       bodyHash: null,
+      newItems: null,
+      newItemKeys: [],
+      keysToRemember: [],
     });
     expect(line).toEqual({
       url: 'https://e.example/',
