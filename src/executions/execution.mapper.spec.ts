@@ -48,6 +48,7 @@ function pageExecution(): ExecutionEntity {
         error: null,
         added: ['3 left'],
         removed: ['none left'],
+        new_items: null,
         fetched_at: at.toISOString(),
       },
       {
@@ -59,6 +60,7 @@ function pageExecution(): ExecutionEntity {
         error: null,
         added: [],
         removed: [],
+        new_items: null,
         fetched_at: at.toISOString(),
       },
     ],
@@ -86,6 +88,7 @@ describe('toExecutionResponse', () => {
         error: null,
         added: null,
         removed: null,
+        new_items: null,
         fetched_at: '2026-11-26T10:00:00.000Z',
       },
       expect.objectContaining({ url: NEWS, title: 'News', final_url: NEWS }),

@@ -258,6 +258,7 @@ function readWithHeaders(line: PageResultResponse): PageResultResponse {
     error: null,
     added: null,
     removed: null,
+    new_items: null,
     fetched_at: line.fetched_at,
   };
 }

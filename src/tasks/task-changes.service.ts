@@ -118,11 +118,7 @@ export class TaskChanges {
       const saved = await this.taskRows.save(manager, task);
       // The pages it no longer names leave no snapshot behind (docs/pages.md, "Snapshots").
       if (dto.pages !== undefined)
-        await this.pageSnapshots.keepOnly(
-          manager,
-          task.id,
-          (task.pages ?? []).map((page) => page.url),
-        );
+        await this.pageSnapshots.keepOnly(manager, task.id, task.pages ?? []);
       if (!isDeepStrictEqual(checkInputs(task), askedBefore))
         await this.taskRows.markCheckInputsChanged(manager, task.id);
       return saved;

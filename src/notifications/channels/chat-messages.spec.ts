@@ -227,6 +227,7 @@ describe('page tasks in every chat channel', () => {
         error: null,
         added: ['Price: *9*', 'In stock'],
         removed: ['Price: 12'],
+        new_items: null,
         fetched_at: '2026-02-03T04:05:00.000Z',
       },
     ];

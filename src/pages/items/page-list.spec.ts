@@ -1,4 +1,9 @@
 import { readPage } from '../reading/page-read';
+import {
+  MAX_PAGE_RESULT_BYTES,
+  pageResultLine,
+  withinEntryBound,
+} from '../results/page-result-line';
 import { compareItems, itemKeyHash, MAX_NEW_ITEMS } from './page-items';
 import { readPageList } from './page-list';
 
@@ -252,5 +257,38 @@ describe('readPage of a page with items', () => {
     });
     const text = readPage(request, body);
     expect(text).toMatchObject({ kind: 'text', status: 'changed', removed: ['old'], news: null });
+  });
+});
+
+describe('withinEntryBound of a page with new items', () => {
+  it('should keep as many new items as fit, each with its added line', () => {
+    const newItems = Array.from({ length: 50 }, (_, index) => ({
+      title: `${index} ${'t'.repeat(290)}`,
+      url: `https://news.example/${index}/${'u'.repeat(2_000)}`,
+    }));
+    const bounded = withinEntryBound({
+      url: BASE,
+      finalUrl: BASE,
+      status: 'changed',
+      httpStatus: 200,
+      title: 'News',
+      error: null,
+      added: newItems.map((item) => `${item.title} ${item.url}`.slice(0, 500)),
+      removed: [],
+      fetchedAt: new Date(0),
+      text: 'x',
+      contentHash: 'hash',
+      etag: null,
+      lastModified: null,
+      bodyHash: null,
+      newItems,
+      newItemKeys: [],
+      keysToRemember: [],
+    });
+    expect(Buffer.byteLength(JSON.stringify(pageResultLine(bounded)))).toBeLessThanOrEqual(
+      MAX_PAGE_RESULT_BYTES,
+    );
+    expect(bounded.newItems!.length).toBeGreaterThan(10);
+    expect(bounded.newItems).toEqual(newItems.slice(0, bounded.added.length));
   });
 });

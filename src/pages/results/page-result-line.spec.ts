@@ -30,6 +30,7 @@ describe('pageResultLine', () => {
       error: null,
       added: ['b'],
       removed: ['a'],
+      new_items: null,
       fetched_at: '2026-11-26T10:00:00.000Z',
     });
   });

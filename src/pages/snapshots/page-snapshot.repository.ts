@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { PageSnapshotEntity } from './page-snapshot.entity';
-import type { PageResult, PageSnapshot } from '../page.types';
+import type { PageResult, PageSnapshot, PageTarget } from '../page.types';
 
 /** The pages a recorded check read, for its task's snapshots. */
 export interface TaskPageResults {
@@ -74,14 +74,23 @@ export class PageSnapshotRepository {
   }
 
   /**
-   * Deletes the snapshots of the pages a task no longer names (`urls`: the ones it does; none
-   * when its pages are cleared), in the caller's transaction, which holds the task's row and
-   * changes its pages (docs/pages.md, "Snapshots").
+   * Deletes the snapshots of the pages a task no longer names (`pages`: the ones it does; none
+   * when its pages are cleared), and the item keys of the pages it no longer reads as lists, in
+   * the caller's transaction, which holds the task's row and changes its pages (docs/pages.md,
+   * "Snapshots" and "Items and feeds"): items asked again of a page start from a new baseline.
    */
-  async keepOnly(manager: EntityManager, taskId: string, urls: readonly string[]): Promise<void> {
+  async keepOnly(
+    manager: EntityManager,
+    taskId: string,
+    pages: readonly PageTarget[],
+  ): Promise<void> {
     await manager.query(
       'DELETE FROM page_snapshots WHERE task_id = $1 AND url <> ALL($2::text[])',
-      [taskId, urls],
+      [taskId, pages.map((page) => page.url)],
+    );
+    await manager.query(
+      'DELETE FROM page_item_keys WHERE task_id = $1 AND url <> ALL($2::text[])',
+      [taskId, pages.filter((page) => page.items !== undefined).map((page) => page.url)],
     );
   }
 
