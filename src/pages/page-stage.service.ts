@@ -71,15 +71,22 @@ export class PageStage {
     private readonly reader: PageReader,
   ) {}
 
-  /** The pages of a task (or a preview) of user `userId`. */
+  /**
+   * The pages of a task (or a preview) of user `userId`. With `everyItemNew` (a preview, which
+   * keeps nothing), a list has no baseline: every item it shows is new (docs/pages.md, "Items
+   * and feeds").
+   */
   readPages(
     userId: string,
     pages: readonly PageTarget[],
     snapshots: ReadonlyMap<string, PageSnapshot>,
+    everyItemNew = false,
   ): Promise<PageResult[]> {
     const startBy = Date.now() + LATEST_START_MS;
     return Promise.all(
-      pages.map((page) => this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy)),
+      pages.map((page) =>
+        this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy, everyItemNew),
+      ),
     );
   }
 
@@ -92,6 +99,7 @@ export class PageStage {
     page: PageTarget,
     snapshot: PageSnapshot | null,
     startBy: number,
+    everyItemNew: boolean,
   ): Promise<PageResult> {
     const giveUp = {
       at: startBy,
@@ -109,7 +117,7 @@ export class PageStage {
         // A page whose items have no baseline yet is read whole, not answered with a 304.
         const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
         const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
-        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
+        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
       },
       giveUp,
     );
@@ -162,6 +170,7 @@ export async function pageResult(
   fetched: PageFetchResult,
   fetchedAt: Date,
   reader: PageReader,
+  everyItemNew = false,
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
@@ -216,7 +225,8 @@ export async function pageResult(
     lastModified: fetched.lastModified ?? null,
     bodyHash: bodyHash(fetched, page.selector, page.items),
   };
-  const seenKeys = page.items === undefined ? undefined : snapshot?.seenKeys;
+  const seenKeys =
+    page.items === undefined ? undefined : (snapshot?.seenKeys ?? (everyItemNew ? [] : undefined));
   // The body the last good text was read from, byte for byte: the same text, not read again
   // (unless its items have no baseline yet).
   if (

@@ -5,7 +5,14 @@ import { PageServer } from '../support/page-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { ROOMY_RATE_LIMITS, TaskApi, uniqueQuery } from '../tasks/task-api';
+import { callTool, connectMcp } from '../mcp/mcp-client';
+import {
+  ROOMY_RATE_LIMITS,
+  startTaskHarness,
+  TaskApi,
+  uniqueQuery,
+  type TaskHarness,
+} from '../tasks/task-api';
 
 interface Entry {
   id: string;
@@ -298,5 +305,99 @@ describe('Page monitors: new items in lists and feeds', () => {
     expect((created.body as { pages: unknown }).pages).toEqual([
       { url, items: { selector: 'li' } },
     ]);
+  });
+});
+
+describe('Page monitors: new items read by a model', () => {
+  let harness: TaskHarness;
+  let server: PageServer;
+
+  beforeAll(async () => {
+    server = await new PageServer().start();
+    harness = await startTaskHarness();
+  });
+  afterAll(async () => {
+    await harness.close();
+    await server.stop();
+  });
+
+  function feed(shown: { entries: Entry[] }): string {
+    return server.page(`/feed-${randomUUID()}`, (_request, response) => {
+      response
+        .writeHead(200, { 'content-type': FORMATS.rss.type })
+        .end(FORMATS.rss.write(shown.entries));
+    });
+  }
+
+  /** What the model was asked about the task's pages, as the prompt's text. */
+  function prompts(query: string): string[] {
+    return harness.provider.requestsFor(query).map((request) => JSON.stringify(request));
+  }
+
+  it('should show the model only the new items, and call none while nothing is new', async () => {
+    const query = uniqueQuery('rust jobs');
+    const shown = { entries: entries(1, 2) };
+    const url = feed(shown);
+    harness.provider.script(
+      query,
+      harness.gemini.checkReply({ conditionMet: false, answer: 'Nothing yet', nextCheckAt: null }),
+      harness.gemini.checkReply({ conditionMet: true, answer: 'Post 3 it is', nextCheckAt: null }),
+    );
+    const task = await harness.api.create(harness.owner, {
+      search_query: query,
+      state: 'paused',
+      pages: [{ url, items: {} }],
+    });
+    const run = async () => {
+      const pending = await harness.api.execute(harness.owner, task.id);
+      return harness.api.waitForExecution(harness.owner, task.id, pending.id);
+    };
+    await run();
+    expect(prompts(query)).toHaveLength(1);
+    await run();
+    expect(prompts(query)).toHaveLength(1);
+
+    shown.entries = [{ ...entry(3), title: 'Rust engineer, Berlin' }, ...shown.entries];
+    const found = await run();
+    expect(found).toMatchObject({ status: 'success', result: { answer: 'Post 3 it is' } });
+    const [, asked] = prompts(query);
+    expect(asked).toContain('Rust engineer, Berlin');
+    expect(asked).toContain('new_items');
+    expect(asked).not.toContain('Post 1');
+  });
+
+  it('should preview a feed with each item new, over REST and MCP', async () => {
+    const url = feed({ entries: entries(1, 2) });
+    const response = await harness.testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', harness.owner.auth)
+      .send({ pages: [{ url, items: {} }] })
+      .expect(200);
+    expect((response.body as { page_results: PageResultBody[] }).page_results).toEqual([
+      expect.objectContaining({
+        status: 'new',
+        new_items: [
+          { title: 'Post 2', url: entry(2).link },
+          { title: 'Post 1', url: entry(1).link },
+        ],
+      }),
+    ]);
+    expect(prompts(`Watch ${url}`)[0]).toContain('Post 2');
+
+    const client = await connectMcp(harness.testApp, harness.owner.auth);
+    try {
+      const preview = await callTool(client, 'preview_task', { pages: [{ url, items: {} }] });
+      expect(preview.isError).toBeFalsy();
+      expect(preview.structuredContent).toMatchObject({
+        page_results: [{ new_items: [{ title: 'Post 2' }, { title: 'Post 1' }] }],
+      });
+      const refused = await callTool(client, 'create_task', {
+        state: 'paused',
+        pages: [{ url, items: { selector: 'li:has(a)' } }],
+      });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });
