@@ -1110,7 +1110,7 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
-      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      /** @description Null for a search task; headers are the owner's only: others see url, selector and items */
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;
@@ -1228,7 +1228,7 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
-      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      /** @description Null for a search task; headers are the owner's only: others see url, selector and items */
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;

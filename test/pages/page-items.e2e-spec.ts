@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { callTool, connectMcp } from '../mcp/mcp-client';
+import { createPublicTask } from '../sharing/sharing-fixtures';
 import {
   ROOMY_RATE_LIMITS,
   startTaskHarness,
@@ -364,6 +365,24 @@ describe('Page monitors: new items read by a model', () => {
     expect(asked).toContain('Rust engineer, Berlin');
     expect(asked).toContain('new_items');
     expect(asked).not.toContain('Post 1');
+  });
+
+  it('should show a public task’s items to others and copy them into a fork, headers aside', async () => {
+    const url = `${server.origin}/members`;
+    const page = { url, items: { selector: 'li' }, headers: { Cookie: 'session=secret' } };
+    const task = await createPublicTask(harness.testApp, harness.owner, {
+      body: { state: 'paused', pages: [page], page_rule: { type: 'new_items' } },
+    });
+    const seen = await harness.testApp.http
+      .get(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', harness.stranger.auth)
+      .expect(200);
+    expect((seen.body as { pages: unknown }).pages).toEqual([{ url, items: { selector: 'li' } }]);
+    const fork = await harness.testApp.http
+      .post(`/api/v1/tasks/${task.id}/fork`)
+      .set('Authorization', harness.stranger.auth)
+      .send({});
+    expect((fork.body as { pages: unknown }).pages).toEqual([{ url, items: { selector: 'li' } }]);
   });
 
   it('should preview a feed with each item new, over REST and MCP', async () => {
