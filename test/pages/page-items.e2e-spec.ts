@@ -201,6 +201,18 @@ describe('Page monitors: new items in lists and feeds', () => {
       const again = await run(taskId);
       expect(again.result?.condition_met).toBe(false);
       expect(again.page_results[0]).toMatchObject({ status: 'same', new_items: [] });
+
+      // Items that go away are no change, but the page's text is what it lists now.
+      shown.entries = [entry(5), entry(4)];
+      const gone = await run(taskId);
+      expect(gone.page_results[0]).toMatchObject({ status: 'same', new_items: [], removed: [] });
+      const snapshots = await testApp.http
+        .get(`/api/v1/tasks/${taskId}/pages`)
+        .set('Authorization', owner.auth)
+        .expect(200);
+      expect((snapshots.body as Array<{ text: string }>)[0].text).toBe(
+        `Post 5 ${entry(5).link}\nPost 4 ${entry(4).link}`,
+      );
     },
   );
 

@@ -97,8 +97,8 @@ export class PageSnapshotRepository {
   /**
    * Stores what checks read, in the caller's transaction (which holds their tasks' locks): every
    * page's latest status; a good fetch's title, hashes and validators, and its text when it is
-   * new or changed (a `same` page's text is already there); `changed_at` on the first good fetch
-   * and when the text changed. A row without a content hash is an error, which keeps the rest.
+   * new or changed, or a list's (a `same` page's text is already there); `changed_at` on the
+   * first good fetch and when the text changed. A row without a content hash is an error, which keeps the rest.
    * Only the pages their tasks still name are stored: a page removed while its check ran leaves
    * no row behind (docs/pages.md, "Snapshots").
    */
@@ -112,8 +112,10 @@ export class PageSnapshotRepository {
       );
     if (rows.length === 0) return;
     const good = ({ result }: (typeof rows)[number]): boolean => result.status !== 'error';
+    // A list is `same` when nothing on it is new, while items may have gone or moved: its text is
+    // kept whenever it is read (docs/pages.md, "Items and feeds").
     const textRead = ({ result }: (typeof rows)[number]): boolean =>
-      result.status === 'new' || result.status === 'changed';
+      result.status === 'new' || result.status === 'changed' || result.newItems !== null;
     await manager.query(
       `INSERT INTO page_snapshots AS s (task_id, url, status, http_status, title, text,
          content_hash, etag, last_modified, body_hash, fetched_at, changed_at)
