@@ -114,4 +114,14 @@ describe('toExecutionResponse', () => {
     expect(shown.reasoning).toBe('The members page says: 3 left');
     expect(shown.result).not.toHaveProperty('error');
   });
+
+  it('should keep the new item keys of a page fetched with headers from others', () => {
+    const execution = pageExecution();
+    const state = { rule: 'new_items', met: true, keys: [`${MEMBERS}/offer-1`] };
+    execution.result = { ...execution.result, current_state: state };
+    const shown = toExecutionResponse(execution, { pagesWithHeaders: new Set([MEMBERS]) });
+    expect(shown.result?.current_state).toEqual({ rule: 'new_items', met: true, keys: null });
+    const owned = toExecutionResponse(execution, 'owner');
+    expect(owned.result?.current_state).toEqual(state);
+  });
 });
