@@ -283,6 +283,30 @@ describe('Page monitors: new items in lists and feeds', () => {
     expect([4, 5_000, 5_003].map((n) => hashes.has(hash(`post-${n}`)))).toEqual([true, true, true]);
   });
 
+  it('should forget a list’s keys when its items change, and keep them when they stay', async () => {
+    const url = feed('html', { entries: entries(1, 3) });
+    const created = await create({
+      pages: [{ url, items: { selector: 'li.post' } }],
+      page_rule: { type: 'new_items' },
+    }).expect(200);
+    const taskId = (created.body as { id: string }).id;
+    await run(taskId);
+    expect((await keyRows(taskId)).count).toBe(3);
+    const put = (pages: unknown) =>
+      testApp.http
+        .put(`/api/v1/tasks/${taskId}`)
+        .set('Authorization', owner.auth)
+        .send({ pages })
+        .expect(200);
+    await put([{ url, items: { selector: 'li.post' } }]);
+    expect((await keyRows(taskId)).count).toBe(3);
+    await put([{ url, items: { selector: 'ul > li' } }]);
+    expect((await keyRows(taskId)).count).toBe(0);
+    const baseline = await run(taskId);
+    expect(baseline.page_results[0]).toMatchObject({ status: 'same', new_items: [] });
+    expect((await keyRows(taskId)).count).toBe(3);
+  });
+
   it('should read an HTML page with items but no selector as not a feed', async () => {
     const url = server.fixed(`/plain-${randomUUID()}`, 200, 'text/html', '<p>Hello</p>');
     const created = await create({

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -75,22 +76,27 @@ export class PageSnapshotRepository {
 
   /**
    * Deletes the snapshots of the pages a task no longer names (`pages`: the ones it does; none
-   * when its pages are cleared), and the item keys of the pages it no longer reads as lists, in
-   * the caller's transaction, which holds the task's row and changes its pages (docs/pages.md,
-   * "Snapshots" and "Items and feeds"): items asked again of a page start from a new baseline.
+   * when its pages are cleared), and the item keys of the pages it no longer reads as the same
+   * list (without `items` now, or with other `items` than `before`, its pages until now), in the
+   * caller's transaction, which holds the task's row and changes its pages (docs/pages.md,
+   * "Snapshots" and "Items and feeds"): a list asked anew starts from a new baseline.
    */
   async keepOnly(
     manager: EntityManager,
     taskId: string,
     pages: readonly PageTarget[],
+    before: readonly PageTarget[],
   ): Promise<void> {
     await manager.query(
       'DELETE FROM page_snapshots WHERE task_id = $1 AND url <> ALL($2::text[])',
       [taskId, pages.map((page) => page.url)],
     );
+    const sameList = (page: PageTarget): boolean =>
+      page.items !== undefined &&
+      isDeepStrictEqual(before.find((earlier) => earlier.url === page.url)?.items, page.items);
     await manager.query(
       'DELETE FROM page_item_keys WHERE task_id = $1 AND url <> ALL($2::text[])',
-      [taskId, pages.filter((page) => page.items !== undefined).map((page) => page.url)],
+      [taskId, pages.filter(sameList).map((page) => page.url)],
     );
   }
 
