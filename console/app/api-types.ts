@@ -902,6 +902,12 @@ export interface components {
       /** @description USD; null when no price is known */
       cost_usd: number | null;
     };
+    PageItemResponse: {
+      /** @description Its text (HTML) or its title (feeds), at most 300 characters */
+      title: string;
+      /** @description Its link, resolved; null without */
+      url: string | null;
+    };
     PageResultResponse: {
       url: string;
       /** @description The URL read, after redirects; null for non-owners of a page with headers */
@@ -917,6 +923,8 @@ export interface components {
       added: string[] | null;
       /** @description Lines that went away since the last good fetch; null for non-owners of a page with headers */
       removed: string[] | null;
+      /** @description Of a page with items: the first 50 new items in the page’s order ([] when none); null for other pages and for non-owners of a page with headers */
+      new_items: components['schemas']['PageItemResponse'][] | null;
       /** Format: date-time */
       fetched_at: string;
     };
@@ -1003,6 +1011,10 @@ export interface components {
       /** @default 1 */
       confirmations: number;
     };
+    PageItemsDto: {
+      /** @description On an HTML page, the CSS selector of its items (required there: without it the page is the error `not a feed`); feeds (RSS, Atom, JSON Feed) need none */
+      selector?: string;
+    };
     PageTargetDto: {
       /** @description An http or https URL without user info */
       url: string;
@@ -1012,11 +1024,13 @@ export interface components {
       headers?: {
         [key: string]: string;
       };
+      /** @description Read the page as a list of items (an HTML list by items.selector, or a feed): it is changed when it shows items never seen before, listed in page_results[].new_items. Not with selector */
+      items?: components['schemas']['PageItemsDto'];
     };
     PageRuleDto: {
       /** @enum {string} */
-      type: 'changed' | 'contains' | 'not_contains';
-      /** @description For contains and not_contains (compared case-insensitively); none for changed */
+      type: 'changed' | 'new_items' | 'contains' | 'not_contains';
+      /** @description For contains and not_contains (compared case-insensitively); none for changed and new_items (which needs a page with items) */
       text?: string;
     };
     CreateTaskDto: {
@@ -1096,7 +1110,7 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
-      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      /** @description Null for a search task; headers are the owner's only: others see url, selector and items */
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;
@@ -1214,7 +1228,7 @@ export interface components {
       output_schema: components['schemas']['OutputSchemaDto'] | null;
       /** @description Null: a met verdict counts as the model claims it */
       evidence: components['schemas']['EvidenceRuleDto'] | null;
-      /** @description Null for a search task; headers are the owner's only: others see url and selector */
+      /** @description Null for a search task; headers are the owner's only: others see url, selector and items */
       pages: components['schemas']['PageTargetDto'][] | null;
       /** @description Null: a model reads the pages */
       page_rule: components['schemas']['PageRuleDto'] | null;

@@ -94,6 +94,7 @@ export const PAGE_STATUSES: Record<string, string> = {
 export const PAGE_RULES: Record<string, string> = {
   none: 'None: a model reads the pages',
   changed: 'Met when a page changes',
+  new_items: 'Met when a list or feed shows new items',
   contains: 'Met when a page contains the text',
   not_contains: 'Met when no page contains the text',
 };

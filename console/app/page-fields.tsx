@@ -56,6 +56,39 @@ export function PageFields(props: {
                 />
               )}
             </Field>
+            <Field
+              id={`${id}-items`}
+              label={`Read page ${index + 1} as a list of items`}
+              hint="A feed (RSS, Atom, JSON Feed), or an HTML list by the selector of its items: the page changes when new items appear."
+            >
+              {(attributes) => (
+                <input
+                  {...attributes}
+                  type="checkbox"
+                  checked={page.items}
+                  onChange={(event) => edit(index, { items: event.currentTarget.checked })}
+                />
+              )}
+            </Field>
+            {page.items && (
+              <Field
+                id={`${id}-items-selector`}
+                label={`Page ${index + 1} items selector (HTML lists)`}
+                hint="Each matching element is an item: its text is the title, its first link the URL. Leave empty for a feed."
+              >
+                {(attributes) => (
+                  <input
+                    {...attributes}
+                    type="text"
+                    autoComplete="off"
+                    spellcheck={false}
+                    maxLength={200}
+                    value={page.itemsSelector}
+                    onInput={(event) => edit(index, { itemsSelector: event.currentTarget.value })}
+                  />
+                )}
+              </Field>
+            )}
             <HeadersEditor
               id={`${id}-headers`}
               label={`Page ${index + 1} request headers (optional)`}

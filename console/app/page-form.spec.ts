@@ -32,6 +32,28 @@ describe('pagesBody', () => {
   });
 });
 
+describe('pagesBody with items', () => {
+  it('should send items with their selector, an empty object for a feed, and the new_items rule', () => {
+    const list = {
+      ...pageRow({ url: 'https://example.com/jobs' }),
+      items: true,
+      itemsSelector: ' li ',
+    };
+    const feed = { ...pageRow({ url: 'https://example.com/feed' }), items: true };
+    expect(pagesBody({ rows: [list, feed], rule: 'new_items', ruleText: 'x' })).toEqual({
+      pages: [
+        { url: 'https://example.com/jobs', items: { selector: 'li' } },
+        { url: 'https://example.com/feed', items: {} },
+      ],
+      page_rule: { type: 'new_items' },
+    });
+    expect(pageRow({ url: 'https://example.com/feed', items: {} })).toMatchObject({
+      items: true,
+      itemsSelector: '',
+    });
+  });
+});
+
 describe('pagesValuesOf', () => {
   it('should fill the form from the task and round-trip to the same body', () => {
     const pages = [{ url: 'https://example.com/', selector: 'main', headers: { 'X-Token': 't' } }];

@@ -6,6 +6,10 @@ export interface PageRow {
   url: string;
   selector: string;
   headers: Record<string, string>;
+  /** Read the page as a list of items (docs/pages.md, "Items and feeds"). */
+  items: boolean;
+  /** The selector of an HTML list's items; none for a feed. */
+  itemsSelector: string;
 }
 
 /** The pages a task watches and its page rule, as the form edits them. */
@@ -26,6 +30,8 @@ export function pageRow(page: PageTarget): PageRow {
     url: page.url,
     selector: page.selector ?? '',
     headers: page.headers ?? {},
+    items: page.items !== undefined,
+    itemsSelector: page.items?.selector ?? '',
   };
 }
 
@@ -48,14 +54,19 @@ export function pagesBody(values: PagesValues): {
       url: page.url.trim(),
       ...(page.selector.trim() === '' ? {} : { selector: page.selector.trim() }),
       ...(Object.keys(page.headers).length === 0 ? {} : { headers: page.headers }),
+      ...(page.items ? { items: itemsOf(page.itemsSelector) } : {}),
     }));
   return {
     pages: pages.length === 0 ? null : pages,
     page_rule:
       values.rule === 'none'
         ? null
-        : values.rule === 'changed'
-          ? { type: 'changed' }
+        : values.rule === 'changed' || values.rule === 'new_items'
+          ? { type: values.rule }
           : { type: values.rule, text: values.ruleText },
   };
+}
+
+function itemsOf(selector: string): NonNullable<PageTarget['items']> {
+  return selector.trim() === '' ? {} : { selector: selector.trim() };
 }

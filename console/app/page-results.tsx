@@ -26,6 +26,11 @@ export function PageTargets(props: { pages: PageTarget[]; rule: PageRule | null 
           <li key={page.url}>
             <PageLink url={page.url} label={page.url} />
             {page.selector && <span class="source-uri">Selector: {page.selector}</span>}
+            {page.items && (
+              <span class="source-uri">
+                {page.items.selector ? `Items: ${page.items.selector}` : 'Items of its feed'}
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -38,8 +43,8 @@ export function PageTargets(props: { pages: PageTarget[]; rule: PageRule | null 
 }
 
 /**
- * What each page of a check read: its status, HTTP status and error, and the lines that were
- * added (`+`, green) and removed (`-`, red), as plain text. A page read with its owner's headers
+ * What each page of a check read: its status, HTTP status and error, its new items (each linked)
+ * and the lines that were added (`+`, green) and removed (`-`, red), as plain text. A page read with its owner's headers
  * shows others no lines (they are null: docs/pages.md, "Public tasks").
  */
 export function PageResults(props: { results: PageResult[] }): JSX.Element {
@@ -53,7 +58,9 @@ export function PageResults(props: { results: PageResult[] }): JSX.Element {
 }
 
 function PageResultItem({ page }: { page: PageResult }): JSX.Element {
-  const added = page.added ?? [];
+  const newItems = page.new_items ?? [];
+  // A list's added lines are its new items, shown linked instead.
+  const added = newItems.length > 0 ? [] : (page.added ?? []);
   const removed = page.removed ?? [];
   return (
     <li>
@@ -66,6 +73,15 @@ function PageResultItem({ page }: { page: PageResult }): JSX.Element {
       {page.error && <p class="field-error">{page.error}</p>}
       {page.added === null && (
         <p class="muted">Read with its owner's credentials: what it holds is not shown.</p>
+      )}
+      {newItems.length > 0 && (
+        <ul class="sources" aria-label={`New items on ${page.url}`}>
+          {newItems.map((item, index) => (
+            <li key={index}>
+              {item.url ? <PageLink url={item.url} label={item.title || item.url} /> : item.title}
+            </li>
+          ))}
+        </ul>
       )}
       {(added.length > 0 || removed.length > 0) && (
         <pre class="diff" aria-label={`Lines added and removed on ${page.url}`}>

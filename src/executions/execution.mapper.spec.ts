@@ -48,6 +48,7 @@ function pageExecution(): ExecutionEntity {
         error: null,
         added: ['3 left'],
         removed: ['none left'],
+        new_items: null,
         fetched_at: at.toISOString(),
       },
       {
@@ -59,6 +60,7 @@ function pageExecution(): ExecutionEntity {
         error: null,
         added: [],
         removed: [],
+        new_items: null,
         fetched_at: at.toISOString(),
       },
     ],
@@ -86,6 +88,7 @@ describe('toExecutionResponse', () => {
         error: null,
         added: null,
         removed: null,
+        new_items: null,
         fetched_at: '2026-11-26T10:00:00.000Z',
       },
       expect.objectContaining({ url: NEWS, title: 'News', final_url: NEWS }),
@@ -110,5 +113,15 @@ describe('toExecutionResponse', () => {
     expect(shown.grounding_sources?.[0].title).toBe('Members of Ada');
     expect(shown.reasoning).toBe('The members page says: 3 left');
     expect(shown.result).not.toHaveProperty('error');
+  });
+
+  it('should keep the new item keys of a page fetched with headers from others', () => {
+    const execution = pageExecution();
+    const state = { rule: 'new_items', met: true, keys: [`${MEMBERS}/offer-1`] };
+    execution.result = { ...execution.result, current_state: state };
+    const shown = toExecutionResponse(execution, { pagesWithHeaders: new Set([MEMBERS]) });
+    expect(shown.result?.current_state).toEqual({ rule: 'new_items', met: true, keys: null });
+    const owned = toExecutionResponse(execution, 'owner');
+    expect(owned.result?.current_state).toEqual(state);
   });
 });

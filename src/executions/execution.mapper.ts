@@ -237,14 +237,23 @@ function publicResponse(
   };
 }
 
-/** A result without its error, and without its reasoning when `hideReasoning`. */
+/**
+ * A result without its error, and without its reasoning when `hideReasoning`, nor then the item
+ * keys of a `new_items` rule's state (a list's links).
+ */
 function publicResult(
   result: Record<string, unknown> | null,
   hideReasoning: boolean,
 ): Record<string, unknown> | null {
   if (result === null) return null;
   const { error: _error, ...visible } = result;
-  return hideReasoning && 'reasoning' in visible ? { ...visible, reasoning: null } : visible;
+  if (!hideReasoning) return visible;
+  const state = visible.current_state as Record<string, unknown> | null | undefined;
+  return {
+    ...visible,
+    ...('reasoning' in visible ? { reasoning: null } : {}),
+    ...(state?.rule === 'new_items' ? { current_state: { ...state, keys: null } } : {}),
+  };
 }
 
 /** A page fetched with the owner's headers, as non-owners see it: that it was read, not what. */
@@ -258,6 +267,7 @@ function readWithHeaders(line: PageResultResponse): PageResultResponse {
     error: null,
     added: null,
     removed: null,
+    new_items: null,
     fetched_at: line.fetched_at,
   };
 }

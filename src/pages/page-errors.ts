@@ -9,6 +9,7 @@ export const PageErrorForm = {
   NO_TEXT: 'no text',
   BOT_CHECK: 'blocked by a bot check',
   TOO_COMPLEX: 'too complex',
+  NOT_A_FEED: 'not a feed',
 } as const;
 
 export function httpStatusError(status: number): string {

@@ -50,6 +50,9 @@ describe('pageResult', () => {
       etag: '"2"',
       lastModified: null,
       bodyHash: bodyHash(htmlBody('<title>T</title><p>new</p>'), undefined),
+      newItems: null,
+      newItemKeys: [],
+      keysToRemember: [],
     });
   });
 

@@ -9,7 +9,13 @@ import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-lin
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
-import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
+import {
+  MAX_PAGES,
+  type PageItem,
+  type PageResult,
+  type PageSnapshot,
+  type PageTarget,
+} from './page.types';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -66,15 +72,22 @@ export class PageStage {
     private readonly reader: PageReader,
   ) {}
 
-  /** The pages of a task (or a preview) of user `userId`. */
+  /**
+   * The pages of a task (or a preview) of user `userId`. With `everyItemNew` (a preview, which
+   * keeps nothing), a list has no baseline: every item it shows is new (docs/pages.md, "Items
+   * and feeds").
+   */
   readPages(
     userId: string,
     pages: readonly PageTarget[],
     snapshots: ReadonlyMap<string, PageSnapshot>,
+    everyItemNew = false,
   ): Promise<PageResult[]> {
     const startBy = Date.now() + LATEST_START_MS;
     return Promise.all(
-      pages.map((page) => this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy)),
+      pages.map((page) =>
+        this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy, everyItemNew),
+      ),
     );
   }
 
@@ -88,12 +101,13 @@ export class PageStage {
     page: PageTarget,
     snapshot: PageSnapshot | null,
     startBy: number,
+    everyItemNew: boolean,
   ): Promise<PageResult> {
     const giveUp = {
       at: startBy,
       answer: () =>
         failedPage(
-          { url: page.url, finalUrl: null, fetchedAt: this.clock.now() },
+          { url: page.url, finalUrl: null, fetchedAt: this.clock.now(), newItems: noItems(page) },
           PageErrorForm.TIMED_OUT,
           null,
         ),
@@ -102,17 +116,27 @@ export class PageStage {
       userId,
       new URL(page.url).hostname,
       async (fetchDone) => {
-        const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
+        // A page whose items have no baseline yet is read whole, not answered with a 304.
+        const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
+        const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
         fetchDone();
-        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
+        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
       },
       giveUp,
     );
   }
 }
 
-/** What every result of a page says: which page, where it ended up, and when. */
-type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt'>;
+/**
+ * What every result of a page says: which page, where it ended up, and when; and of a page with
+ * items, its new items (none unless the fetch found some).
+ */
+type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt' | 'newItems'>;
+
+/** A page's `newItems` when a fetch finds none: `[]` for a page with items, else null. */
+function noItems(page: PageTarget): PageItem[] | null {
+  return page.items === undefined ? null : [];
+}
 
 /** A page that could not be read, with the short fixed form of why. */
 export function failedPage(
@@ -133,6 +157,8 @@ export function failedPage(
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItemKeys: [],
+    keysToRemember: [],
   };
 }
 
@@ -147,10 +173,11 @@ export async function pageResult(
   fetched: PageFetchResult,
   fetchedAt: Date,
   reader: PageReader,
+  everyItemNew = false,
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
-  const base = { url: page.url, finalUrl, fetchedAt };
+  const base = { url: page.url, finalUrl, fetchedAt, newItems: noItems(page) };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,
@@ -166,6 +193,8 @@ export async function pageResult(
     removed: [],
     text: last.text,
     contentHash: last.contentHash,
+    newItemKeys: [],
+    keysToRemember: [],
   });
   if (fetched.kind === 'error') {
     const { answer, error } = fetched;
@@ -197,10 +226,17 @@ export async function pageResult(
     httpStatus: fetched.httpStatus,
     etag: fetched.etag ?? null,
     lastModified: fetched.lastModified ?? null,
-    bodyHash: bodyHash(fetched, page.selector),
+    bodyHash: bodyHash(fetched, page.selector, page.items),
   };
-  // The body the last good text was read from, byte for byte: the same text, not read again.
-  if (snapshot !== null && snapshot.bodyHash === validators.bodyHash)
+  const seenKeys =
+    page.items === undefined ? undefined : (snapshot?.seenKeys ?? (everyItemNew ? [] : undefined));
+  // The body the last good text was read from, byte for byte: the same text, not read again
+  // (unless its items have no baseline yet).
+  if (
+    snapshot !== null &&
+    snapshot.bodyHash === validators.bodyHash &&
+    (page.items === undefined || seenKeys !== undefined)
+  )
     return unchanged(snapshot, validators);
   const read = await reader.read(
     {
@@ -209,6 +245,9 @@ export async function pageResult(
       charset: fetched.charset,
       selector: page.selector,
       previousText: snapshot?.text ?? null,
+      finalUrl: fetched.finalUrl,
+      items: page.items,
+      ...(seenKeys === undefined ? {} : { seenKeys }),
     },
     fetched.body,
   );
@@ -223,5 +262,8 @@ export async function pageResult(
     removed: read.removed,
     text: read.text,
     contentHash: read.contentHash,
+    newItems: read.news?.newItems ?? base.newItems,
+    newItemKeys: read.news?.newItemKeys ?? [],
+    keysToRemember: read.news?.keysToRemember ?? [],
   });
 }

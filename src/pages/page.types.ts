@@ -14,6 +14,14 @@ export interface PageTarget {
   url: string;
   selector?: string;
   headers?: Record<string, string>;
+  /** Read the page as a list of items (docs/pages.md, "Items and feeds"). */
+  items?: { selector?: string };
+}
+
+/** One item of a list or a feed, as shown (docs/pages.md, "Items and feeds"). */
+export interface PageItem {
+  title: string;
+  url: string | null;
 }
 
 /** What the last good fetch of a page left behind, for conditional requests and comparison. */
@@ -25,6 +33,8 @@ export interface PageSnapshot {
   lastModified?: string;
   /** `bodyHash` of the fetch the text was read from. */
   bodyHash?: string;
+  /** Of a page with items: the hashes of the item keys seen, none before the first good fetch. */
+  seenKeys?: string[];
 }
 
 export type PageStatus = 'new' | 'same' | 'changed' | 'error';
@@ -49,7 +59,16 @@ export interface PageResult {
   lastModified: string | null;
   /** `bodyHash` of what the text was read from; null for `error`. */
   bodyHash: string | null;
+  /** Of a page with items: the first new items in the page's order; null for other pages. */
+  newItems: PageItem[] | null;
+  /** The keys of `newItems`. */
+  newItemKeys: string[];
+  /** The hashes of the item keys this fetch saw first, to remember. */
+  keysToRemember: string[];
 }
 
 export type PageRule =
-  { type: 'changed' } | { type: 'contains'; text: string } | { type: 'not_contains'; text: string };
+  | { type: 'changed' }
+  | { type: 'new_items' }
+  | { type: 'contains'; text: string }
+  | { type: 'not_contains'; text: string };

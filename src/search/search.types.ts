@@ -24,4 +24,6 @@ export interface PromptPage {
   /** For a `changed` page, the lines that appeared and went away. */
   added: string[];
   removed: string[];
+  /** For a page read as a list of items: its new items, shown in place of its text. */
+  newItems?: Array<{ title: string; url: string | null }>;
 }

@@ -126,7 +126,8 @@ export class GroundedSearchService {
     outputSchema: OutputSchema | null,
     pages: PageTarget[],
   ): Promise<PreviewResponse> {
-    const read = await this.pageStage.readPages(userId, pages, new Map());
+    // Nothing is kept from a preview: a list's items are all new to it, for the model to judge.
+    const read = await this.pageStage.readPages(userId, pages, new Map(), true);
     const shown = promptPages(read, this.pagesSettings.promptMaxChars);
     const pageResults = read.map(pageResultLine);
     if (shown.length === 0) {

@@ -105,6 +105,7 @@ export class TaskChanges {
       const task = await this.taskRows.lockOwned(manager, id, caller.id, 'change');
       if (!task) throw new NotFoundException(TASK_NOT_FOUND);
       const askedBefore = checkInputs(task);
+      const pagesBefore = task.pages ?? [];
       // Read again on the task as locked: a change since may have moved what the rules rest on.
       Object.assign(task, this.definitions.read(dto, task));
       if (notifications !== undefined) {
@@ -118,11 +119,7 @@ export class TaskChanges {
       const saved = await this.taskRows.save(manager, task);
       // The pages it no longer names leave no snapshot behind (docs/pages.md, "Snapshots").
       if (dto.pages !== undefined)
-        await this.pageSnapshots.keepOnly(
-          manager,
-          task.id,
-          (task.pages ?? []).map((page) => page.url),
-        );
+        await this.pageSnapshots.keepOnly(manager, task.id, task.pages ?? [], pagesBefore);
       if (!isDeepStrictEqual(checkInputs(task), askedBefore))
         await this.taskRows.markCheckInputsChanged(manager, task.id);
       return saved;

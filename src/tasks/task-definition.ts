@@ -61,6 +61,8 @@ export type TaskDefinitionReading =
 
 export const ON_CHANGE_NEEDS_SCHEMA = 'notify_behavior on_change requires an output_schema';
 export const PAGE_RULE_NEEDS_PAGES = 'Invalid page_rule: a page_rule needs pages';
+export const NEW_ITEMS_RULE_NEEDS_ITEMS =
+  'Invalid page_rule: type new_items needs a page with items (a feed page may carry items: {})';
 export const PAGE_RULE_WITH_SCHEMA =
   'Invalid page_rule: output_schema is not allowed with a page_rule';
 export const PAGE_RULE_WITH_ON_CHANGE =
@@ -192,13 +194,19 @@ function createDefaults(pages: PageTarget[] | null): TaskDefinition {
 }
 
 /**
- * A page rule decides from the pages alone (docs/pages.md, "Page rules"): it needs pages, and
- * no model extracts values for `output_schema` or `on_change` to use.
+ * A page rule decides from the pages alone (docs/pages.md, "Page rules"): it needs pages (and
+ * `new_items` a page with items), and no model extracts values for `output_schema` or
+ * `on_change` to use.
  */
 function checkPageRule(definition: TaskDefinition): void {
   if (definition.pageRule === null) return;
   const refuse = (detail: string) => new Refused({ code: 'page_rule', detail });
   if (definition.pages === null) throw refuse(PAGE_RULE_NEEDS_PAGES);
+  if (
+    definition.pageRule.type === 'new_items' &&
+    !definition.pages.some((page) => page.items !== undefined)
+  )
+    throw refuse(NEW_ITEMS_RULE_NEEDS_ITEMS);
   if (definition.outputSchema !== null) throw refuse(PAGE_RULE_WITH_SCHEMA);
   if (definition.notifyBehavior === 'on_change') throw refuse(PAGE_RULE_WITH_ON_CHANGE);
 }

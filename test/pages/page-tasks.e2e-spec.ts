@@ -120,7 +120,7 @@ describe('Page monitors: the task and execution API', () => {
       [{ type: 'changed', text: 'x' }, 'Invalid page_rule: text is not allowed with type changed'],
       [
         { type: 'matches', text: 'x' },
-        'Invalid page_rule: type must be changed, contains or not_contains',
+        'Invalid page_rule: type must be changed, new_items, contains or not_contains',
       ],
       [{ type: 'contains', text: '  ' }, 'Invalid page_rule: text must be 1 to 200 characters'],
     ])('should refuse page_rule %j with 400 "%s"', async (pageRule, detail) => {
@@ -245,6 +245,7 @@ describe('Page monitors: the task and execution API', () => {
         error: null,
         added: ['Pro: $12'],
         removed: ['Pro: $10'],
+        new_items: [{ title: 'Pro plan', url: 'http://127.0.0.1:9/pricing#pro' }],
         fetched_at: '2026-11-26T10:00:00.000Z',
       },
       {
@@ -256,6 +257,7 @@ describe('Page monitors: the task and execution API', () => {
         error: 'HTTP 503',
         added: [],
         removed: [],
+        new_items: null,
         fetched_at: '2026-11-26T10:00:00.000Z',
       },
     ];
@@ -293,7 +295,15 @@ describe('Page monitors: the task and execution API', () => {
       const withHeaders = new Set(PAGES.filter((page) => page.headers).map((page) => page.url));
       const scrubbed = pageResults.map((line) =>
         withHeaders.has(line.url)
-          ? { ...line, error: null, title: null, final_url: null, added: null, removed: null }
+          ? {
+              ...line,
+              error: null,
+              title: null,
+              final_url: null,
+              added: null,
+              removed: null,
+              new_items: null,
+            }
           : { ...line, error: null },
       );
       const executions = await testApp.http

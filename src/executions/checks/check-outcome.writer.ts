@@ -7,6 +7,7 @@ import {
   type DeliveryJob,
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/results/page-result-line';
+import { PageItemKeyRepository } from '../../pages/items/page-item-key.repository';
 import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
@@ -54,6 +55,7 @@ export class CheckOutcomeWriter {
     private readonly usage: UsageService,
     private readonly worker: WorkerIdentity,
     private readonly snapshots: PageSnapshotRepository,
+    private readonly itemKeys: PageItemKeyRepository,
   ) {}
 
   /**
@@ -159,19 +161,18 @@ export class CheckOutcomeWriter {
   }
 
   /**
-   * Moves the tasks of recorded checks on: the pages read become the snapshots, a superseded
-   * check job goes, the next check is scheduled, the task row is written and the deliveries are
-   * queued.
+   * Moves the tasks of recorded checks on: the pages read become the snapshots (and the item keys
+   * they showed first are remembered), a superseded check job goes, the next check is scheduled,
+   * the task row is written and the deliveries are queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
-    await this.snapshots.store(
-      manager,
-      moving.flatMap(({ check, outcome, pageResults }) =>
-        pageResults === null
-          ? []
-          : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
-      ),
+    const stored = moving.flatMap(({ check, outcome, pageResults }) =>
+      pageResults === null
+        ? []
+        : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
     );
+    await this.snapshots.store(manager, stored);
+    await this.itemKeys.remember(manager, stored);
     await this.queue.removeChecks(
       manager,
       moving.flatMap(({ plan }) => (plan.checkJobToRemove ? [plan.checkJobToRemove] : [])),

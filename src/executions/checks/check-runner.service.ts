@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LogContext } from '../../common/logging/log-context';
 import { MetricsService } from '../../metrics/metrics.service';
+import { PageItemKeyRepository } from '../../pages/items/page-item-key.repository';
 import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
 import { WorksQueue } from '../../scheduler/queue-declaration';
@@ -26,6 +27,7 @@ export class CheckRunnerService {
     private readonly metrics: MetricsService,
     private readonly logContext: LogContext,
     private readonly snapshots: PageSnapshotRepository,
+    private readonly itemKeys: PageItemKeyRepository,
   ) {}
 
   /**
@@ -42,13 +44,22 @@ export class CheckRunnerService {
     const claimed = await this.claimer.claimAll(jobs);
     // Jobs with nothing to run (completed, or handed back to the queue) are done already.
     for (let index = claimed.length; index < jobs.length; index++) release();
-    // The last good fetch of every page the batch reads, in one statement, before the network.
-    const snapshots = await this.snapshots.loadForChecks(
-      claimed.flatMap((check) =>
-        check.pages === null
-          ? []
-          : [{ taskId: check.taskId, urls: check.pages.map((page) => page.url) }],
+    // The last good fetch of every page the batch reads, in one statement, before the network;
+    // and of pages with items, the keys they have shown.
+    const snapshots = await this.itemKeys.withSeenKeys(
+      await this.snapshots.loadForChecks(
+        claimed.flatMap((check) =>
+          check.pages === null
+            ? []
+            : [{ taskId: check.taskId, urls: check.pages.map((page) => page.url) }],
+        ),
       ),
+      claimed.flatMap((check) => [
+        {
+          taskId: check.taskId,
+          urls: (check.pages ?? []).flatMap((page) => (page.items === undefined ? [] : [page.url])),
+        },
+      ]),
     );
     const unreserved = await this.caller.reserveCalls(claimed);
     await Promise.all(

@@ -17,6 +17,9 @@ function page(url: string, overrides: Partial<PageResult> = {}): PageResult {
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItems: null,
+    newItemKeys: [],
+    keysToRemember: [],
     ...overrides,
   };
 }

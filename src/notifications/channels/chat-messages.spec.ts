@@ -1,5 +1,5 @@
 import type { DigestContent } from '../content/digest-content';
-import type { NotificationContent } from '../content/notification-content';
+import { messageParts, type NotificationContent } from '../content/notification-content';
 import { discordDigestMessage, discordMessage } from './discord/discord.channel';
 import { maskUrl } from './notification-channel';
 import { headerText, ntfyDigestMessage, ntfyMessage } from './ntfy/ntfy.channel';
@@ -228,6 +228,7 @@ describe('page tasks in every chat channel', () => {
         error: null,
         added: ['Price: *9*', 'In stock'],
         removed: ['Price: 12'],
+        new_items: null,
         fetched_at: '2026-02-03T04:05:00.000Z',
       },
     ];
@@ -293,6 +294,61 @@ describe('page tasks in every chat channel', () => {
     const text = telegramText(long);
     expect(text).toContain('<b>Changed pages</b>');
     const visible = text.replace(/<[^>]+>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, '_');
+    expect(visible.length).toBeLessThanOrEqual(4096);
+  });
+});
+
+describe('new items in every chat channel', () => {
+  function itemsTask(count: number, titleChars = 20) {
+    const base = content(`${count} new items on https://jobs.example/feed`);
+    const items = Array.from({ length: count }, (_, index) => ({
+      title: `Job ${index}${'t'.repeat(titleChars)}`,
+      url: `https://jobs.example/${index}`,
+    }));
+    base.execution!.pageResults = [
+      {
+        url: 'https://jobs.example/feed',
+        final_url: 'https://jobs.example/feed',
+        status: 'changed',
+        http_status: 200,
+        title: 'Jobs',
+        error: null,
+        added: items.map((item) => `${item.title} ${item.url}`),
+        removed: [],
+        new_items: items,
+        fetched_at: '2026-02-03T04:05:00.000Z',
+      },
+    ];
+    return base;
+  }
+
+  it('should list each new item with its title and link', () => {
+    const parts = messageParts(itemsTask(2, 0));
+    expect(parts.sections).toContainEqual({
+      label: 'Changed pages',
+      text: [
+        'Jobs (https://jobs.example/feed)',
+        '2 new items',
+        '+ Job 0 https://jobs.example/0',
+        '+ Job 1 https://jobs.example/1',
+      ].join('\n'),
+    });
+    expect(telegramText(itemsTask(2, 0))).toContain('+ Job 0 https://jobs.example/0');
+    expect(ntfyMessage(itemsTask(2, 0)).body).toContain('+ Job 1 https://jobs.example/1');
+  });
+
+  it('should list at most 10 of 50 new items and keep Discord and Telegram within their limits', () => {
+    const many = itemsTask(50, 300);
+    expect(
+      messageParts(many).sections.find((section) => section.label === 'Changed pages')?.text,
+    ).toContain('… and 40 more');
+    const embed = (
+      discordMessage(many).embeds as Array<{ fields: Array<{ name: string; value: string }> }>
+    )[0];
+    for (const field of embed.fields) expect(field.value.length).toBeLessThanOrEqual(1024);
+    const visible = telegramText(many)
+      .replace(/<[^>]+>/g, '')
+      .replace(/&(lt|gt|amp|quot|#39);/g, '_');
     expect(visible.length).toBeLessThanOrEqual(4096);
   });
 });

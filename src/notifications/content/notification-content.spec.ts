@@ -243,6 +243,7 @@ describe('page tasks', () => {
             error: null,
             added: ['Price: 9', 'In <stock>', 'Ships\ttoday', 'Fourth line'],
             removed: ['Price: 12'],
+            new_items: null,
             fetched_at: fetchedAt,
           },
           {
@@ -254,6 +255,7 @@ describe('page tasks', () => {
             error: null,
             added: [],
             removed: [],
+            new_items: null,
             fetched_at: fetchedAt,
           },
         ],

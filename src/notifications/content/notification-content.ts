@@ -70,6 +70,8 @@ export const MAX_SOURCES = 5;
 /** A message quotes this many added and this many removed lines of a changed page. */
 const MAX_PAGE_LINES = 3;
 const PAGE_LINE_MAX = 200;
+/** A message lists this many new items of a page with items (docs/pages.md, "Items and feeds"). */
+const MAX_PAGE_ITEMS = 10;
 
 /**
  * The parts every chat message is built from, in plain text; each channel escapes and cuts them
@@ -245,12 +247,33 @@ export function countOf(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** What a message says of one changed page: its link, its counts and its first changed lines. */
+/**
+ * What a message says of one changed page: its link, its counts and its first changed lines; of
+ * a page with new items, their count and the first of them, each with its title and link.
+ */
 export function pageChange(page: PageResultLine): {
   link: GroundingSource;
   counts: string;
   lines: string[];
 } {
+  // Executions recorded before pages had items carry no `new_items`.
+  const items = page.new_items ?? [];
+  if (items.length > 0) {
+    const more = items.length - MAX_PAGE_ITEMS;
+    return {
+      link: pageLink(page),
+      counts: countOf(items.length, 'new item'),
+      lines: [
+        ...items
+          .slice(0, MAX_PAGE_ITEMS)
+          .map(
+            (item) =>
+              `+ ${truncate(oneLine([item.title, item.url].filter(Boolean).join(' ')), PAGE_LINE_MAX)}`,
+          ),
+        ...(more > 0 ? [`… and ${more} more`] : []),
+      ],
+    };
+  }
   const quoted = (sign: string, lines: string[]) =>
     lines
       .slice(0, MAX_PAGE_LINES)

@@ -19,7 +19,7 @@ const CELLS = new Set(['td', 'th']);
  * "Reading the text"): nothing inside a skipped or `hidden` element, one line per block element
  * (and per `<br>`, and per line of a `<pre>`), whitespace collapsed inside a line, no empty line.
  */
-class VisibleLines {
+export class VisibleLines {
   private readonly lines: string[] = [];
   private line = '';
   /** Open elements since the one that started skipping (0: not skipping). */
@@ -139,30 +139,55 @@ class PageReading {
   }
 }
 
+/** A reading of its own in the same pass, told which elements match its selector. */
+export interface MatchReader {
+  open(name: string, attributes: Record<string, string>, matched: boolean): void;
+  text(data: string): void;
+  close(name: string): void;
+}
+
 /**
  * An HTML document's visible text and `<title>` (docs/pages.md, "Reading the text"), and with
  * `selector` the text of its matches, in time linear in the document's size: one pass of the
  * parser, testing the selector as each element opens (docs/pages.md, "Selectors"). A selector
  * that reads `:last-child` takes one more pass first, to learn which elements are last children.
  * A selector outside the subset pages accept (saved before it was the rule) matches nothing.
+ * `also` reads the same pass with a selector of its own (a list's items).
  */
-export function scanHtml(html: string, selector?: string): ScannedHtml {
+export function scanHtml(
+  html: string,
+  selector?: string,
+  also?: { selector: string; reader: MatchReader },
+): ScannedHtml {
   const reading = new PageReading();
-  const matcher = selector === undefined ? null : selectorMatcher(selector, html);
+  let last: Uint8Array | undefined;
+  const lastChildrenOnce = (): Uint8Array => (last ??= lastChildren(html));
+  const matcher = selector === undefined ? null : selectorMatcher(selector, lastChildrenOnce);
+  const alsoMatcher = also === undefined ? null : selectorMatcher(also.selector, lastChildrenOnce);
   parseHtml(html, {
-    open: (name, attributes) =>
-      reading.open(name, attributes, matcher?.open(name, attributes) ?? false),
-    text: (data) => reading.text(data),
+    open: (name, attributes) => {
+      reading.open(name, attributes, matcher?.open(name, attributes) ?? false);
+      also?.reader.open(name, attributes, alsoMatcher?.open(name, attributes) ?? false);
+    },
+    text: (data) => {
+      reading.text(data);
+      also?.reader.text(data);
+    },
     close: (name) => {
       matcher?.close();
       reading.close(name);
+      alsoMatcher?.close();
+      also?.reader.close(name);
     },
   });
   return reading.finish();
 }
 
-/** The matcher of `selector` over `html`; null for a selector outside the subset. */
-function selectorMatcher(selector: string, html: string): ElementMatcher | null {
+/** The matcher of `selector`; null for a selector outside the subset. */
+function selectorMatcher(
+  selector: string,
+  lastChildrenOnce: () => Uint8Array,
+): ElementMatcher | null {
   let compiled: PageSelector;
   try {
     compiled = new PageSelector(selector);
@@ -170,7 +195,7 @@ function selectorMatcher(selector: string, html: string): ElementMatcher | null 
     if (error instanceof SelectorError) return null;
     throw error;
   }
-  return compiled.matcher(compiled.readsLastChild ? lastChildren(html) : null);
+  return compiled.matcher(compiled.readsLastChild ? lastChildrenOnce() : null);
 }
 
 /** 1 for each element, in document order, that is its parent's last element child. */

@@ -28,11 +28,18 @@ export function contentHash(text: string): string {
 
 /**
  * Hex SHA-256 of what a page's text is read from: the body as it came, its media type and
- * charset, and the selector. An equal hash is the same text, known without reading it again.
+ * charset, the selector and the items read. An equal hash is the same text, known without
+ * reading it again.
  */
-export function bodyHash(answer: PageBody, selector: string | undefined): string {
+export function bodyHash(
+  answer: PageBody,
+  selector: string | undefined,
+  items?: { selector?: string },
+): string {
+  // Without items, the JSON of the hashes kept before pages had them.
+  const reading = [answer.contentType, answer.charset ?? null, selector ?? null];
   return createHash('sha256')
-    .update(JSON.stringify([answer.contentType, answer.charset ?? null, selector ?? null]))
+    .update(JSON.stringify(items === undefined ? reading : [...reading, items]))
     .update(answer.body)
     .digest('hex');
 }

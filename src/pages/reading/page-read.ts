@@ -1,6 +1,9 @@
 import { comparePageText, contentHash, type PageComparison } from './page-comparison';
 import { PageErrorForm } from '../page-errors';
 import type { PageBody } from '../fetching/page-fetcher';
+import { compareItems, type ItemComparison } from '../items/page-items';
+import { readPageList } from '../items/page-list';
+import type { PageTarget } from '../page.types';
 import { isBotCheckAnswer, readPageText } from './page-text';
 
 /**
@@ -10,13 +13,29 @@ import { isBotCheckAnswer, readPageText } from './page-text';
  */
 export type PageReadRequest = Omit<PageBody, 'body'> &
   (
-    | { kind: 'page'; selector?: string; previousText: string | null }
+    | {
+        kind: 'page';
+        selector?: string;
+        previousText: string | null;
+        /** Where the page ended up, which its items' links are resolved against. */
+        finalUrl?: string;
+        items?: PageTarget['items'];
+        /** Of a page with items: the hashes of the keys seen; none for its first good fetch. */
+        seenKeys?: string[];
+      }
     | { kind: 'error answer'; error: string }
   );
 
 /** A page's text read and compared, or the short fixed form of why it has none. */
 export type PageRead =
-  | ({ kind: 'text'; text: string; title: string | null; contentHash: string } & PageComparison)
+  | ({
+      kind: 'text';
+      text: string;
+      title: string | null;
+      contentHash: string;
+      /** Of a page with items: what is new on it; null for other pages. */
+      news: Omit<ItemComparison, 'status' | 'added'> | null;
+    } & PageComparison)
   | { kind: 'error'; error: string };
 
 /**
@@ -31,15 +50,24 @@ export function readPage(request: PageReadRequest, body: Buffer): PageRead {
       const botCheck = isBotCheckAnswer(answer);
       return { kind: 'error', error: botCheck ? PageErrorForm.BOT_CHECK : request.error };
     }
-    const read = readPageText(answer, request.selector);
+    const list = readPageList(answer, request.items, request.finalUrl ?? '');
+    const read = list ?? readPageText(answer, request.selector);
     if (read.kind === 'error') return read;
-    return {
-      kind: 'text',
-      text: read.text,
-      title: read.title,
-      contentHash: contentHash(read.text),
-      ...comparePageText(read.text, request.previousText),
-    };
+    const page = { kind: 'text' as const, text: read.text, title: read.title };
+    if (list?.kind !== 'text' || request.items === undefined) {
+      return {
+        ...page,
+        contentHash: contentHash(read.text),
+        news: null,
+        ...comparePageText(read.text, request.previousText),
+      };
+    }
+    const { status, added, ...news } = compareItems(
+      list.items,
+      request.seenKeys ?? null,
+      request.previousText !== null,
+    );
+    return { ...page, contentHash: contentHash(read.text), status, added, removed: [], news };
   } catch {
     return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
   }

@@ -37,6 +37,7 @@ describe('PageReader', () => {
       status: 'changed',
       added: ['New'],
       removed: ['Old'],
+      news: null,
     });
   });
 

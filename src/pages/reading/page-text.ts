@@ -1,4 +1,4 @@
-import { scanHtml, type ScannedHtml } from './html-text';
+import { scanHtml, type MatchReader, type ScannedHtml } from './html-text';
 import { decodeText, metaCharset } from '../fetching/page-charset';
 import { PageErrorForm, unsupportedContentTypeError } from '../page-errors';
 import type { PageBody } from '../fetching/page-fetcher';
@@ -14,7 +14,7 @@ export const BOT_CHECK_BYTES = 64_000;
  * thousand levels take past the stack.
  */
 export const MAX_JSON_DEPTH = 1_000;
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+export const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const BOT_CHECK_TITLES = new Set(['Just a moment...', 'Attention Required! | Cloudflare']);
 const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 'h-captcha'];
 /** A page holding a bot-check marker is a bot check when its visible text is shorter than this. */
@@ -27,9 +27,13 @@ export type PageText =
  * A page's text as a check reads it (docs/pages.md, "Reading the text"), or why it has none.
  * `selector` applies to HTML only.
  */
-export function readPageText(answer: PageBody, selector?: string): PageText {
+export function readPageText(
+  answer: PageBody,
+  selector?: string,
+  also?: { selector: string; reader: MatchReader },
+): PageText {
   if (HTML_TYPES.has(answer.contentType)) {
-    const { source, page } = readHtml(answer, selector);
+    const { source, page } = readHtml(answer, selector, also);
     if (isBotCheck(source, page)) return { kind: 'error', error: PageErrorForm.BOT_CHECK };
     const text = selector === undefined ? page.text : page.selected;
     if (text === null) return { kind: 'error', error: PageErrorForm.SELECTOR_MATCHED_NOTHING };
@@ -56,9 +60,13 @@ export function isBotCheckAnswer(answer: PageBody): boolean {
 }
 
 /** The charset of the header, else of the document's `meta`, else UTF-8. */
-function readHtml(answer: PageBody, selector?: string): { source: string; page: ScannedHtml } {
+function readHtml(
+  answer: PageBody,
+  selector?: string,
+  also?: { selector: string; reader: MatchReader },
+): { source: string; page: ScannedHtml } {
   const source = decodeText(answer.body, answer.charset ?? metaCharset(answer.body));
-  return { source, page: scanHtml(source, selector) };
+  return { source, page: scanHtml(source, selector, also) };
 }
 
 function isBotCheck(source: string, page: ScannedHtml): boolean {
@@ -73,7 +81,7 @@ function isBotCheck(source: string, page: ScannedHtml): boolean {
  * The text and title as kept, cut to their bounds. A cut shares the page's whole string in V8,
  * but only on the reading thread: they cross to the event loop as copies of their own.
  */
-function kept(text: string, title: string | null): PageText {
+export function kept(text: string, title: string | null): PageText {
   if (text.trim() === '') return { kind: 'error', error: PageErrorForm.NO_TEXT };
   return {
     kind: 'text',
@@ -117,7 +125,7 @@ const OPENING = new Set([0x5b, 0x7b]); // [ {
 const CLOSING = new Set([0x5d, 0x7d]); // ] }
 
 /** Whether `source` nests arrays and objects deeper than MAX_JSON_DEPTH, strings aside. */
-function nestsTooDeep(source: string): boolean {
+export function nestsTooDeep(source: string): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < source.length; index++) {

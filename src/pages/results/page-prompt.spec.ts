@@ -17,6 +17,9 @@ function result(overrides: Partial<PageResult>): PageResult {
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItems: null,
+    newItemKeys: [],
+    keysToRemember: [],
     ...overrides,
   };
 }
@@ -64,6 +67,26 @@ describe('promptPages', () => {
 });
 
 describe('pageSources', () => {
+  it('should show a page with items by its new items, not its whole list', () => {
+    const list = result({
+      status: 'changed',
+      text: 'Old post https://e.example/1\nNew post https://e.example/2',
+      added: ['New post https://e.example/2'],
+      newItems: [{ title: 'New post', url: 'https://e.example/2' }],
+    });
+    expect(promptPages([list], 1_000)).toEqual([
+      {
+        url: list.url,
+        status: 'changed',
+        title: list.title,
+        text: '',
+        added: [],
+        removed: [],
+        newItems: [{ title: 'New post', url: 'https://e.example/2' }],
+      },
+    ]);
+  });
+
   it('should name each page read by its title, else by its host without port', () => {
     expect(pageSources([result({}), failed, moved])).toEqual([
       { uri: 'https://shop.example/item', title: 'Item' },

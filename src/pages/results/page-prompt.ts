@@ -15,17 +15,22 @@ function shownUrl(result: PageResult): string {
 
 /**
  * The pages a model reads (docs/pages.md, "The model call"): every page that is not an error, in
- * the task's order, its text cut to `maxChars`.
+ * the task's order, its text cut to `maxChars`; a page with items gives its new items instead of
+ * its text ("Items and feeds").
  */
 export function promptPages(results: readonly PageResult[], maxChars: number): PromptPage[] {
-  return results.filter(isRead).map((result) => ({
-    url: shownUrl(result),
-    status: result.status,
-    title: result.title,
-    text: pageTextForPrompt(result.text, maxChars),
-    added: result.added,
-    removed: result.removed,
-  }));
+  return results.filter(isRead).map((result) => {
+    const page = { url: shownUrl(result), status: result.status, title: result.title };
+    if (result.newItems !== null) {
+      return { ...page, text: '', added: [], removed: [], newItems: result.newItems };
+    }
+    return {
+      ...page,
+      text: pageTextForPrompt(result.text, maxChars),
+      added: result.added,
+      removed: result.removed,
+    };
+  });
 }
 
 /** The sources of a verdict on pages: each page read, titled by its `<title>` or else its host. */

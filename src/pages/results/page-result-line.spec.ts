@@ -17,6 +17,9 @@ describe('pageResultLine', () => {
       etag: '"1"',
       lastModified: null,
       bodyHash: null,
+      newItems: null,
+      newItemKeys: [],
+      keysToRemember: [],
     });
     expect(line).toEqual({
       url: 'https://e.example/',
@@ -27,6 +30,7 @@ describe('pageResultLine', () => {
       error: null,
       added: ['b'],
       removed: ['a'],
+      new_items: null,
       fetched_at: '2026-11-26T10:00:00.000Z',
     });
   });

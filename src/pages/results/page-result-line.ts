@@ -1,4 +1,4 @@
-import type { PageResult } from '../page.types';
+import type { PageItem, PageResult } from '../page.types';
 
 /** A page's `final_url` is cut to this many characters, as long as a page's own `url` may be. */
 export const MAX_FINAL_URL_CHARS = 2_048;
@@ -18,6 +18,8 @@ export interface PageResultLine {
   error: string | null;
   added: string[];
   removed: string[];
+  /** Of a page with items: its new items; null for other pages. */
+  new_items: PageItem[] | null;
   fetched_at: string;
 }
 
@@ -31,18 +33,25 @@ export function pageResultLine(result: PageResult): PageResultLine {
     error: result.error,
     added: result.added,
     removed: result.removed,
+    new_items: result.newItems,
     fetched_at: result.fetchedAt.toISOString(),
   };
 }
 
 /**
- * `result` with as many of its `added` and `removed` lines as keep its entry within
- * MAX_PAGE_RESULT_BYTES: taken in turn (the first added line, the first removed line, the
- * second added line, ...) until one does not fit, which is dropped with every line after it.
+ * `result` with as many of its `added` and `removed` lines (and of its new items, each with its
+ * added line) as keep its entry within MAX_PAGE_RESULT_BYTES: taken in turn (the first added
+ * line, the first removed line, the second added line, ...) until one does not fit, which is
+ * dropped with every line after it.
  */
 export function withinEntryBound(result: PageResult): PageResult {
   if (jsonBytes(pageResultLine(result)) <= MAX_PAGE_RESULT_BYTES) return result;
-  const kept: Pick<PageResult, 'added' | 'removed'> = { added: [], removed: [] };
+  const items = result.newItems;
+  const kept: Pick<PageResult, 'added' | 'removed' | 'newItems'> = {
+    added: [],
+    removed: [],
+    newItems: items === null ? null : [],
+  };
   // Each line costs its JSON and a comma (one too many per list: a margin of two bytes).
   let bytes = jsonBytes(pageResultLine({ ...result, ...kept }));
   const lines = Math.max(result.added.length, result.removed.length);
@@ -50,9 +59,11 @@ export function withinEntryBound(result: PageResult): PageResult {
     for (const kind of ['added', 'removed'] as const) {
       const line = result[kind][index];
       if (line === undefined) continue;
-      bytes += jsonBytes(line) + 1;
+      const item = kind === 'added' ? items?.[index] : undefined;
+      bytes += jsonBytes(line) + 1 + (item === undefined ? 0 : jsonBytes(item) + 1);
       if (bytes > MAX_PAGE_RESULT_BYTES) return { ...result, ...kept };
       kept[kind].push(line);
+      if (item !== undefined) kept.newItems?.push(item);
     }
   }
   return { ...result, ...kept };

@@ -2,11 +2,20 @@ import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty } from '../../common/openapi/schema-properties';
 import type { PageResultLine } from './page-result-line';
 
+/** An item of a list or a feed (docs/pages.md, "Items and feeds"). */
+export class PageItemResponse {
+  @ApiProperty({ description: 'Its text (HTML) or its title (feeds), at most 300 characters' })
+  title: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Its link, resolved; null without' })
+  url: string | null;
+}
+
 /**
  * One entry of `page_results` in executions and previews (docs/pages.md, "Page results"): a
  * `PageResultLine`, whose lines non-owners of a page fetched with headers see as null.
  */
-export class PageResultResponse implements Omit<PageResultLine, 'added' | 'removed'> {
+export class PageResultResponse implements Omit<PageResultLine, 'added' | 'removed' | 'new_items'> {
   @ApiProperty()
   url: string;
 
@@ -52,6 +61,14 @@ export class PageResultResponse implements Omit<PageResultLine, 'added' | 'remov
       'Lines that went away since the last good fetch; null for non-owners of a page with headers',
   })
   removed: string[] | null;
+
+  @ApiProperty({
+    type: [PageItemResponse],
+    nullable: true,
+    description:
+      'Of a page with items: the first 50 new items in the page’s order ([] when none); null for other pages and for non-owners of a page with headers',
+  })
+  new_items: PageItemResponse[] | null;
 
   @TimestampProperty()
   fetched_at: string;

@@ -17,6 +17,9 @@ function result(url: string, overrides: Partial<PageResult>): PageResult {
     etag: null,
     lastModified: null,
     bodyHash: null,
+    newItems: null,
+    newItemKeys: [],
+    keysToRemember: [],
     ...overrides,
   };
 }
@@ -34,7 +37,7 @@ describe('validatePageRule', () => {
 
   it.each([
     [null, 'must be an object with a type'],
-    [{ type: 'regex', text: 'a' }, 'type must be changed, contains or not_contains'],
+    [{ type: 'regex', text: 'a' }, 'type must be changed, new_items, contains or not_contains'],
     [{ type: 'contains' }, 'text must be 1 to 200 characters'],
     [{ type: 'contains', text: 'x'.repeat(201) }, 'text must be 1 to 200 characters'],
     [{ type: 'changed', text: 'a' }, 'text is not allowed with type changed'],

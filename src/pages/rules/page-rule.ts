@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { newItemsVerdict } from '../items/new-items-rule';
 import type { PageResult, PageRule } from '../page.types';
 
 const MAX_RULE_TEXT_CHARS = 200;
@@ -25,12 +26,12 @@ export function validatePageRule(value: unknown): PageRule {
   const { type, text, ...rest } = value as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw invalid(`unknown field ${unknown[0]}`);
-  if (type === 'changed') {
-    if (text !== undefined) throw invalid('text is not allowed with type changed');
+  if (type === 'changed' || type === 'new_items') {
+    if (text !== undefined) throw invalid(`text is not allowed with type ${type}`);
     return { type };
   }
   if (type !== 'contains' && type !== 'not_contains') {
-    throw invalid('type must be changed, contains or not_contains');
+    throw invalid('type must be changed, new_items, contains or not_contains');
   }
   if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_RULE_TEXT_CHARS) {
     throw invalid(`text must be 1 to ${MAX_RULE_TEXT_CHARS} characters`);
@@ -42,7 +43,9 @@ export interface PageRuleVerdict {
   claimedMet: boolean;
   answer: string;
   reasoning: string;
-  currentState: { rule: PageRule['type']; met: boolean; content_hashes: Record<string, string> };
+  currentState:
+    | { rule: PageRule['type']; met: boolean; content_hashes: Record<string, string> }
+    | { rule: 'new_items'; met: boolean; keys: string[] };
 }
 
 /**
@@ -52,6 +55,7 @@ export interface PageRuleVerdict {
  * none holds it.
  */
 export function evaluatePageRule(rule: PageRule, results: readonly PageResult[]): PageRuleVerdict {
+  if (rule.type === 'new_items') return newItemsVerdict(results);
   const readable = results.filter((result) => result.status !== 'error');
   const verdict =
     rule.type === 'changed' ? changedVerdict(readable) : containsVerdict(rule, readable);

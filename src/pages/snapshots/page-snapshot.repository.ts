@@ -1,9 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { PageSnapshotEntity } from './page-snapshot.entity';
-import type { PageResult, PageSnapshot } from '../page.types';
+import type { PageResult, PageSnapshot, PageTarget } from '../page.types';
 
 /** The pages a recorded check read, for its task's snapshots. */
 export interface TaskPageResults {
@@ -74,22 +75,36 @@ export class PageSnapshotRepository {
   }
 
   /**
-   * Deletes the snapshots of the pages a task no longer names (`urls`: the ones it does; none
-   * when its pages are cleared), in the caller's transaction, which holds the task's row and
-   * changes its pages (docs/pages.md, "Snapshots").
+   * Deletes the snapshots of the pages a task no longer names (`pages`: the ones it does; none
+   * when its pages are cleared), and the item keys of the pages it no longer reads as the same
+   * list (without `items` now, or with other `items` than `before`, its pages until now), in the
+   * caller's transaction, which holds the task's row and changes its pages (docs/pages.md,
+   * "Snapshots" and "Items and feeds"): a list asked anew starts from a new baseline.
    */
-  async keepOnly(manager: EntityManager, taskId: string, urls: readonly string[]): Promise<void> {
+  async keepOnly(
+    manager: EntityManager,
+    taskId: string,
+    pages: readonly PageTarget[],
+    before: readonly PageTarget[],
+  ): Promise<void> {
     await manager.query(
       'DELETE FROM page_snapshots WHERE task_id = $1 AND url <> ALL($2::text[])',
-      [taskId, urls],
+      [taskId, pages.map((page) => page.url)],
+    );
+    const sameList = (page: PageTarget): boolean =>
+      page.items !== undefined &&
+      isDeepStrictEqual(before.find((earlier) => earlier.url === page.url)?.items, page.items);
+    await manager.query(
+      'DELETE FROM page_item_keys WHERE task_id = $1 AND url <> ALL($2::text[])',
+      [taskId, pages.filter(sameList).map((page) => page.url)],
     );
   }
 
   /**
    * Stores what checks read, in the caller's transaction (which holds their tasks' locks): every
    * page's latest status; a good fetch's title, hashes and validators, and its text when it is
-   * new or changed (a `same` page's text is already there); `changed_at` on the first good fetch
-   * and when the text changed. A row without a content hash is an error, which keeps the rest.
+   * new or changed, or a list's (a `same` page's text is already there); `changed_at` on the
+   * first good fetch and when the text changed. A row without a content hash is an error, which keeps the rest.
    * Only the pages their tasks still name are stored: a page removed while its check ran leaves
    * no row behind (docs/pages.md, "Snapshots").
    */
@@ -103,8 +118,10 @@ export class PageSnapshotRepository {
       );
     if (rows.length === 0) return;
     const good = ({ result }: (typeof rows)[number]): boolean => result.status !== 'error';
+    // A list is `same` when nothing on it is new, while items may have gone or moved: its text is
+    // kept whenever it is read (docs/pages.md, "Items and feeds").
     const textRead = ({ result }: (typeof rows)[number]): boolean =>
-      result.status === 'new' || result.status === 'changed';
+      result.status === 'new' || result.status === 'changed' || result.newItems !== null;
     await manager.query(
       `INSERT INTO page_snapshots AS s (task_id, url, status, http_status, title, text,
          content_hash, etag, last_modified, body_hash, fetched_at, changed_at)

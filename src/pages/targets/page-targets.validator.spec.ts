@@ -68,8 +68,40 @@ describe('pageTargets', () => {
       'pages[0].headers may hold at most 10 headers',
     ],
     [[{ url: 'https://e.example/', method: 'POST' }], 'pages[0] has an unknown field method'],
+    [
+      [{ url: 'https://e.example/', items: [] }],
+      'pages[0].items must be an object with an optional selector',
+    ],
+    [
+      [{ url: 'https://e.example/', items: { limit: 5 } }],
+      'pages[0].items has an unknown field limit',
+    ],
+    [
+      [{ url: 'https://e.example/', selector: 'main', items: {} }],
+      'pages[0].items cannot be combined with selector; use items.selector',
+    ],
+    [
+      [{ url: 'https://e.example/', items: { selector: '' } }],
+      'pages[0].items.selector: must be a CSS selector of 1 to 200 characters',
+    ],
+    [
+      [{ url: 'https://e.example/', items: { selector: 'li:has(a)' } }],
+      'pages[0].items.selector: :has is not supported; use type, class, id and attribute selectors, combinators, :first-child, :last-child, :nth-child() and :not()',
+    ],
   ])('should refuse %j', (value, reason) => {
     expect(() => pageTargets(value)).toThrow(`Invalid pages: ${reason}`);
+  });
+
+  it('should keep items, with or without a selector', () => {
+    expect(
+      pageTargets([
+        { url: 'https://e.example/feed', items: {} },
+        { url: 'https://e.example/jobs', items: { selector: 'li.job' }, selector: null },
+      ]),
+    ).toEqual([
+      { url: 'https://e.example/feed', items: {} },
+      { url: 'https://e.example/jobs', items: { selector: 'li.job' } },
+    ]);
   });
 
   it.each([

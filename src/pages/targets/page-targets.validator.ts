@@ -10,7 +10,7 @@ const MAX_SELECTOR_CHARS = 200;
 const MAX_PAGE_HEADERS = 10;
 /** HTTP itself sets these; a page may not. */
 const REFUSED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const FIELDS = new Set(['url', 'selector', 'headers']);
+const FIELDS = new Set(['url', 'selector', 'headers', 'items']);
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid pages: ${reason}`);
@@ -64,10 +64,12 @@ function pageTarget(entry: unknown, at: string): PageTarget {
   if (unknown !== undefined) throw invalid(`${at} has an unknown field ${unknown}`);
   const selector = pageSelector(fields.selector, at);
   const headers = pageHeaders(fields.headers, at);
+  const items = pageItems(fields.items, at, selector);
   return {
     url: pageUrl(fields.url, at),
     ...(selector === undefined ? {} : { selector }),
     ...(headers === undefined ? {} : { headers }),
+    ...(items === undefined ? {} : { items }),
   };
 }
 
@@ -110,6 +112,29 @@ export function checkedSelector(value: unknown, field: string): string {
   const problem = selectorProblem(value);
   if (problem !== null) throw invalid(`${field}: ${problem}`);
   return value;
+}
+
+/**
+ * A page's `items` (docs/pages.md, "Items and feeds"): an object with an optional `selector`,
+ * which reads the page's HTML list in place of the page's own `selector`.
+ */
+function pageItems(
+  value: unknown,
+  at: string,
+  pageSelector: string | undefined,
+): PageTarget['items'] {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(`${at}.items must be an object with an optional selector`);
+  }
+  const { selector, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw invalid(`${at}.items has an unknown field ${unknown}`);
+  if (pageSelector !== undefined) {
+    throw invalid(`${at}.items cannot be combined with selector; use items.selector`);
+  }
+  if (selector === undefined || selector === null) return {};
+  return { selector: checkedSelector(selector, `${at}.items.selector`) };
 }
 
 function pageHeaders(value: unknown, at: string): Record<string, string> | undefined {

@@ -6,6 +6,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
  * rules"). Requests are checked by `PageTargetsValidator` and `validatePageRule`, which answer
  * 400 `Invalid pages: ...` and `Invalid page_rule: ...` rather than the 422 of field validation.
  */
+/** `items` of a page (docs/pages.md, "Items and feeds"). */
+export class PageItemsDto {
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'On an HTML page, the CSS selector of its items (required there: without it the page is the ' +
+      'error `not a feed`); feeds (RSS, Atom, JSON Feed) need none',
+  })
+  selector?: string;
+}
+
 export class PageTargetDto {
   @ApiProperty({ maxLength: 2048, description: 'An http or https URL without user info' })
   url: string;
@@ -28,16 +40,26 @@ export class PageTargetDto {
       'Request headers for a page behind a cookie or a token: secrets, shown to the owner only',
   })
   headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: PageItemsDto,
+    description:
+      'Read the page as a list of items (an HTML list by items.selector, or a feed): it is changed ' +
+      'when it shows items never seen before, listed in page_results[].new_items. Not with selector',
+  })
+  items?: PageItemsDto;
 }
 
 export class PageRuleDto {
-  @ApiProperty({ enum: ['changed', 'contains', 'not_contains'] })
-  type: 'changed' | 'contains' | 'not_contains';
+  @ApiProperty({ enum: ['changed', 'new_items', 'contains', 'not_contains'] })
+  type: 'changed' | 'new_items' | 'contains' | 'not_contains';
 
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 200,
-    description: 'For contains and not_contains (compared case-insensitively); none for changed',
+    description:
+      'For contains and not_contains (compared case-insensitively); none for changed and new_items ' +
+      '(which needs a page with items)',
   })
   text?: string;
 }
