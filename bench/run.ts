@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'attention-bench.ts',
   'pages-checks-bench.ts',
   'hostile-pages-bench.ts',
+  'page-values-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

@@ -56,7 +56,9 @@ describe('PageReader', () => {
     } finally {
       clearInterval(ticking);
     }
-    expect(ticks).toBeGreaterThanOrEqual(5);
+    // Read on the event loop, the read would have let no timer fire before it ended; on a thread
+    // the timer fires throughout its 300 ms (a few times at least, however busy the machine).
+    expect(ticks).toBeGreaterThanOrEqual(2);
     expect(await reader.read(page, html('<p>after</p>'))).toMatchObject({ text: 'after' });
   });
 
