@@ -10,6 +10,7 @@ import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
 import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
+import { failedPageValues, keptValues, valuesDiffer } from './values/page-values';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -134,11 +135,29 @@ export function failedPage(
 }
 
 /**
- * What one fetch means for a page (docs/pages.md, "Page statuses"). Its body (or an error
- * answer's, for a bot check) is read by `reader`, off the event loop, unless it is byte for byte
- * the body the last good text was read from.
+ * What one fetch means for a page (docs/pages.md, "Page statuses"), with its declared values
+ * (docs/pages.md, "Values read from pages"): each `page error` when the page is an error.
  */
 export async function pageResult(
+  page: PageTarget,
+  snapshot: PageSnapshot | null,
+  fetched: PageFetchResult,
+  fetchedAt: Date,
+  reader: PageReader,
+): Promise<PageResult> {
+  const result = await readResult(page, snapshot, fetched, fetchedAt, reader);
+  if (page.values === undefined || result.values !== undefined) return result;
+  return { ...result, values: failedPageValues(page.values) };
+}
+
+/**
+ * What one fetch means for a page (docs/pages.md, "Page statuses"). Its body (or an error
+ * answer's, for a bot check) is read by `reader`, off the event loop, unless it is byte for byte
+ * the body the last good text was read from. A page whose text is the same but a value differs
+ * is `changed`, with no lines added or removed; one whose text is not read again (a 304, the same
+ * body) keeps its last good fetch's values.
+ */
+async function readResult(
   page: PageTarget,
   snapshot: PageSnapshot | null,
   fetched: PageFetchResult,
@@ -163,6 +182,7 @@ export async function pageResult(
     removed: [],
     text: last.text,
     contentHash: last.contentHash,
+    ...(page.values === undefined ? {} : { values: keptValues(page.values, last.values) }),
   });
   if (fetched.kind === 'error') {
     const { answer, error } = fetched;
@@ -194,7 +214,7 @@ export async function pageResult(
     httpStatus: fetched.httpStatus,
     etag: fetched.etag ?? null,
     lastModified: fetched.lastModified ?? null,
-    bodyHash: bodyHash(fetched, page.selector),
+    bodyHash: bodyHash(fetched, page.selector, page.values),
   };
   // The body the last good text was read from, byte for byte: the same text, not read again.
   if (snapshot !== null && snapshot.bodyHash === validators.bodyHash)
@@ -205,20 +225,23 @@ export async function pageResult(
       contentType: fetched.contentType,
       charset: fetched.charset,
       selector: page.selector,
+      ...(page.values === undefined ? {} : { values: page.values }),
       previousText: snapshot?.text ?? null,
     },
     fetched.body,
   );
   if (read.kind === 'error') return failedPage(base, read.error, fetched.httpStatus);
+  const valueChanged = read.status === 'same' && valuesDiffer(snapshot?.values, read.values);
   return withinEntryBound({
     ...base,
     ...validators,
-    status: read.status,
+    status: valueChanged ? 'changed' : read.status,
     title: read.title,
     error: null,
     added: read.added,
     removed: read.removed,
     text: read.text,
     contentHash: read.contentHash,
+    ...(read.values === undefined ? {} : { values: read.values }),
   });
 }

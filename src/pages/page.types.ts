@@ -14,7 +14,31 @@ export interface PageTarget {
   url: string;
   selector?: string;
   headers?: Record<string, string>;
+  values?: PageValueTarget[];
 }
+
+/** Where a page's value is read from (docs/pages.md, "Values read from pages"). */
+export type PageValueSource = 'number' | 'text' | 'price' | 'availability' | 'json';
+
+/** A value a page declares, as validated when saved. */
+export interface PageValueTarget {
+  name: string;
+  from: PageValueSource;
+  selector?: string;
+  path?: string;
+}
+
+/** A value as a page holds it: what a JSON page's value may be, or a number or text read. */
+export type PageValue = string | number | boolean | null;
+
+/**
+ * One declared value as a fetch read it: the value and where on the page it was read (for a
+ * rule's reasoning), or why there is none.
+ */
+export type PageValueReading = { value: PageValue; source: string } | { error: string };
+
+/** A page's declared values by name, as one fetch read them. */
+export type PageValueReadings = Record<string, PageValueReading>;
 
 /** What the last good fetch of a page left behind, for conditional requests and comparison. */
 export interface PageSnapshot {
@@ -25,6 +49,8 @@ export interface PageSnapshot {
   lastModified?: string;
   /** `bodyHash` of the fetch the text was read from. */
   bodyHash?: string;
+  /** The page's values as that fetch read them; absent when it declared none. */
+  values?: PageValueReadings;
 }
 
 export type PageStatus = 'new' | 'same' | 'changed' | 'error';
@@ -49,6 +75,8 @@ export interface PageResult {
   lastModified: string | null;
   /** `bodyHash` of what the text was read from; null for `error`. */
   bodyHash: string | null;
+  /** The page's declared values as read (for `error`, each `page error`); absent without. */
+  values?: PageValueReadings;
 }
 
 export type PageRule =

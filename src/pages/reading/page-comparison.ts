@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { PageBody } from '../fetching/page-fetcher';
 import { cutText } from './page-text';
-import type { PageStatus } from '../page.types';
+import type { PageStatus, PageValueTarget } from '../page.types';
 
 /** Lines of each kind kept per page and check, in document order. */
 export const MAX_DIFF_LINES = 50;
@@ -27,14 +27,19 @@ export function contentHash(text: string): string {
 }
 
 /**
- * Hex SHA-256 of what a page's text is read from: the body as it came, its media type and
- * charset, and the selector. An equal hash is the same text, known without reading it again.
+ * Hex SHA-256 of what a page's text and values are read from: the body as it came, its media
+ * type and charset, the selector and the values declared. An equal hash is the same text and
+ * values, known without reading them again.
  */
-export function bodyHash(answer: PageBody, selector: string | undefined): string {
-  return createHash('sha256')
-    .update(JSON.stringify([answer.contentType, answer.charset ?? null, selector ?? null]))
-    .update(answer.body)
-    .digest('hex');
+export function bodyHash(
+  answer: PageBody,
+  selector: string | undefined,
+  values?: readonly PageValueTarget[],
+): string {
+  const reading = [answer.contentType, answer.charset ?? null, selector ?? null];
+  // Pages without values hash as they did before values were declared.
+  if (values !== undefined) reading.push(JSON.stringify(values));
+  return createHash('sha256').update(JSON.stringify(reading)).update(answer.body).digest('hex');
 }
 
 /**

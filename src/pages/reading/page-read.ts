@@ -1,5 +1,6 @@
 import { comparePageText, contentHash, type PageComparison } from './page-comparison';
 import { PageErrorForm } from '../page-errors';
+import type { PageValueReadings, PageValueTarget } from '../page.types';
 import type { PageBody } from '../fetching/page-fetcher';
 import { isBotCheckAnswer, readPageText } from './page-text';
 
@@ -10,13 +11,24 @@ import { isBotCheckAnswer, readPageText } from './page-text';
  */
 export type PageReadRequest = Omit<PageBody, 'body'> &
   (
-    | { kind: 'page'; selector?: string; previousText: string | null }
+    | {
+        kind: 'page';
+        selector?: string;
+        values?: PageValueTarget[];
+        previousText: string | null;
+      }
     | { kind: 'error answer'; error: string }
   );
 
 /** A page's text read and compared, or the short fixed form of why it has none. */
 export type PageRead =
-  | ({ kind: 'text'; text: string; title: string | null; contentHash: string } & PageComparison)
+  | ({
+      kind: 'text';
+      text: string;
+      title: string | null;
+      contentHash: string;
+      values?: PageValueReadings;
+    } & PageComparison)
   | { kind: 'error'; error: string };
 
 /**
@@ -31,12 +43,13 @@ export function readPage(request: PageReadRequest, body: Buffer): PageRead {
       const botCheck = isBotCheckAnswer(answer);
       return { kind: 'error', error: botCheck ? PageErrorForm.BOT_CHECK : request.error };
     }
-    const read = readPageText(answer, request.selector);
+    const read = readPageText(answer, request.selector, request.values);
     if (read.kind === 'error') return read;
     return {
       kind: 'text',
       text: read.text,
       title: read.title,
+      ...(read.values === undefined ? {} : { values: read.values }),
       contentHash: contentHash(read.text),
       ...comparePageText(read.text, request.previousText),
     };

@@ -1,4 +1,7 @@
 import { scanHtml, type ScannedHtml } from './html-text';
+import { HtmlValueScanner } from '../values/html-values';
+import { htmlValues, jsonValues, plainTextValues } from '../values/page-values';
+import type { PageValueReadings, PageValueTarget } from '../page.types';
 import { decodeText, metaCharset } from '../fetching/page-charset';
 import { PageErrorForm, unsupportedContentTypeError } from '../page-errors';
 import type { PageBody } from '../fetching/page-fetcher';
@@ -21,26 +24,39 @@ const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 
 const BOT_CHECK_TEXT_CHARS = 500;
 
 export type PageText =
-  { kind: 'text'; text: string; title: string | null } | { kind: 'error'; error: string };
+  | { kind: 'text'; text: string; title: string | null; values?: PageValueReadings }
+  | { kind: 'error'; error: string };
 
 /**
- * A page's text as a check reads it (docs/pages.md, "Reading the text"), or why it has none.
+ * A page's text as a check reads it (docs/pages.md, "Reading the text"), or why it has none,
+ * and its declared `values` read from the same parse (docs/pages.md, "Values read from pages").
  * `selector` applies to HTML only.
  */
-export function readPageText(answer: PageBody, selector?: string): PageText {
+export function readPageText(
+  answer: PageBody,
+  selector?: string,
+  values?: readonly PageValueTarget[],
+): PageText {
+  const withValues = (text: PageText, read: () => PageValueReadings): PageText =>
+    text.kind === 'text' && values !== undefined ? { ...text, values: read() } : text;
   if (HTML_TYPES.has(answer.contentType)) {
-    const { source, page } = readHtml(answer, selector);
+    const scanner = values === undefined ? undefined : new HtmlValueScanner(values);
+    const { source, page } = readHtml(answer, selector, scanner);
     if (isBotCheck(source, page)) return { kind: 'error', error: PageErrorForm.BOT_CHECK };
     const text = selector === undefined ? page.text : page.selected;
     if (text === null) return { kind: 'error', error: PageErrorForm.SELECTOR_MATCHED_NOTHING };
-    return kept(text, page.title);
+    return withValues(kept(text, page.title), () =>
+      htmlValues(values ?? [], (scanner as HtmlValueScanner).finish()),
+    );
   }
   if (answer.contentType === 'text/plain') {
-    return kept(decodeText(answer.body, answer.charset).replace(/\r\n?/g, '\n'), null);
+    const text = decodeText(answer.body, answer.charset).replace(/\r\n?/g, '\n');
+    return withValues(kept(text, null), () => plainTextValues(values ?? [], text));
   }
   if (answer.contentType === 'application/json' || answer.contentType.endsWith('+json')) {
     const json = canonicalJson(decodeText(answer.body, answer.charset));
-    return json === null ? { kind: 'error', error: PageErrorForm.TOO_COMPLEX } : kept(json, null);
+    if (json === null) return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
+    return withValues(kept(json.text, null), () => jsonValues(values ?? [], json.document));
   }
   return { kind: 'error', error: unsupportedContentTypeError(answer.contentType) };
 }
@@ -56,9 +72,13 @@ export function isBotCheckAnswer(answer: PageBody): boolean {
 }
 
 /** The charset of the header, else of the document's `meta`, else UTF-8. */
-function readHtml(answer: PageBody, selector?: string): { source: string; page: ScannedHtml } {
+function readHtml(
+  answer: PageBody,
+  selector?: string,
+  values?: HtmlValueScanner,
+): { source: string; page: ScannedHtml } {
   const source = decodeText(answer.body, answer.charset ?? metaCharset(answer.body));
-  return { source, page: scanHtml(source, selector) };
+  return { source, page: scanHtml(source, selector, values) };
 }
 
 function isBotCheck(source: string, page: ScannedHtml): boolean {
@@ -95,20 +115,21 @@ export function cutText(text: string, maxChars: number): string {
 }
 
 /**
- * JSON with its keys sorted and a two-space indent, so a reordered object reads the same; a
- * body that does not parse is kept as it came; null for JSON nested deeper than MAX_JSON_DEPTH,
- * found before parsing: V8 parses deep JSON in one go that a reading thread's deadline cannot
- * stop (it ends the thread only once the parse is done), and 5 MB can nest 2,500,000 arrays.
+ * JSON with its keys sorted and a two-space indent, so a reordered object reads the same, and
+ * the document parsed (which values are read from); a body that does not parse is kept as it
+ * came, with no document; null for JSON nested deeper than MAX_JSON_DEPTH, found before
+ * parsing: V8 parses deep JSON in one go that a reading thread's deadline cannot stop (it ends
+ * the thread only once the parse is done), and 5 MB can nest 2,500,000 arrays.
  */
-function canonicalJson(source: string): string | null {
+function canonicalJson(source: string): { text: string; document?: unknown } | null {
   if (nestsTooDeep(source)) return null;
-  let value: unknown;
+  let document: unknown;
   try {
-    value = JSON.parse(source);
+    document = JSON.parse(source);
   } catch {
-    return source;
+    return { text: source };
   }
-  return JSON.stringify(sortedKeys(value), null, 2);
+  return { text: JSON.stringify(sortedKeys(document), null, 2), document };
 }
 
 const QUOTE = 0x22;
@@ -117,7 +138,7 @@ const OPENING = new Set([0x5b, 0x7b]); // [ {
 const CLOSING = new Set([0x5d, 0x7d]); // ] }
 
 /** Whether `source` nests arrays and objects deeper than MAX_JSON_DEPTH, strings aside. */
-function nestsTooDeep(source: string): boolean {
+export function nestsTooDeep(source: string): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < source.length; index++) {
