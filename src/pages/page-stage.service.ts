@@ -8,7 +8,8 @@ import { MAX_PAGE_READ_MS } from './pages.config';
 import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-line';
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
-import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
+import { MAX_TITLE_CHARS } from './reading/page-text';
+import { cutText } from './reading/text-bounds';
 import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
 import { failedPageValues, keptValues, valuesDiffer } from './values/page-values';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { PageBody } from '../fetching/page-fetcher';
-import { cutText } from './page-text';
+import { cutText } from './text-bounds';
 import type { PageStatus, PageValueTarget } from '../page.types';
 
 /** Lines of each kind kept per page and check, in document order. */

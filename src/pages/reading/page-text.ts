@@ -1,4 +1,5 @@
 import { scanHtml, type ScannedHtml } from './html-text';
+import { cutText, nestsTooDeep } from './text-bounds';
 import { HtmlValueScanner } from '../values/html-values';
 import { htmlValues, jsonValues, plainTextValues } from '../values/page-values';
 import type { PageValueReadings, PageValueTarget } from '../page.types';
@@ -12,11 +13,6 @@ export const MAX_TEXT_CHARS = 100_000;
 export const MAX_TITLE_CHARS = 300;
 /** An error answer is read for a bot check from this many bytes at its start, no more. */
 export const BOT_CHECK_BYTES = 64_000;
-/**
- * JSON nested deeper than this is `too complex`: V8 serialises JSON by recursion, which a few
- * thousand levels take past the stack.
- */
-export const MAX_JSON_DEPTH = 1_000;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const BOT_CHECK_TITLES = new Set(['Just a moment...', 'Attention Required! | Cloudflare']);
 const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 'h-captcha'];
@@ -107,13 +103,6 @@ function storable(text: string): string {
   return text.replaceAll('\0', '\uFFFD');
 }
 
-/** At most `maxChars` characters of `text`, never ending in half a surrogate pair. */
-export function cutText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[maxChars - 1]) ? maxChars - 1 : maxChars;
-  return text.slice(0, end);
-}
-
 /**
  * JSON with its keys sorted and a two-space indent, so a reordered object reads the same, and
  * the document parsed (which values are read from); a body that does not parse is kept as it
@@ -130,32 +119,6 @@ function canonicalJson(source: string): { text: string; document?: unknown } | n
     return { text: source };
   }
   return { text: JSON.stringify(sortedKeys(document), null, 2), document };
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENING = new Set([0x5b, 0x7b]); // [ {
-const CLOSING = new Set([0x5d, 0x7d]); // ] }
-
-/** Whether `source` nests arrays and objects deeper than MAX_JSON_DEPTH, strings aside. */
-export function nestsTooDeep(source: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < source.length; index++) {
-    const code = source.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (OPENING.has(code)) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) return true;
-    } else if (CLOSING.has(code)) {
-      depth -= 1;
-    }
-  }
-  return false;
 }
 
 /** Recursive, so only for JSON no deeper than MAX_JSON_DEPTH. */

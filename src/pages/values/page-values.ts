@@ -1,5 +1,5 @@
 import { exec, type JsonValue } from 'jsonpath-rfc9535';
-import { cutText } from '../reading/page-text';
+import { cutText } from '../reading/text-bounds';
 import type {
   PageValue,
   PageValueReading,

@@ -1,4 +1,4 @@
-import { nestsTooDeep } from '../reading/page-text';
+import { nestsTooDeep } from '../reading/text-bounds';
 import { normaliseAvailability, type Availability } from './availability';
 import { readNumber } from './number-reader';
 
