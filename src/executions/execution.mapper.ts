@@ -258,6 +258,8 @@ function readWithHeaders(line: PageResultResponse): PageResultResponse {
     error: null,
     added: null,
     removed: null,
+    values: null,
+    value_errors: null,
     fetched_at: line.fetched_at,
   };
 }

@@ -67,7 +67,10 @@ export class PageStage {
     private readonly reader: PageReader,
   ) {}
 
-  /** The pages of a task (or a preview) of user `userId`. */
+  /**
+   * The pages of a task (or a preview) of user `userId`. The declared values of a page that is
+   * an error are each `page error` (docs/pages.md, "Values read from pages").
+   */
   readPages(
     userId: string,
     pages: readonly PageTarget[],
@@ -75,7 +78,11 @@ export class PageStage {
   ): Promise<PageResult[]> {
     const startBy = Date.now() + LATEST_START_MS;
     return Promise.all(
-      pages.map((page) => this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy)),
+      pages.map(async (page) => {
+        const result = await this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy);
+        if (page.values === undefined || result.values !== undefined) return result;
+        return { ...result, values: failedPageValues(page.values) };
+      }),
     );
   }
 
@@ -136,29 +143,13 @@ export function failedPage(
 }
 
 /**
- * What one fetch means for a page (docs/pages.md, "Page statuses"), with its declared values
- * (docs/pages.md, "Values read from pages"): each `page error` when the page is an error.
- */
-export async function pageResult(
-  page: PageTarget,
-  snapshot: PageSnapshot | null,
-  fetched: PageFetchResult,
-  fetchedAt: Date,
-  reader: PageReader,
-): Promise<PageResult> {
-  const result = await readResult(page, snapshot, fetched, fetchedAt, reader);
-  if (page.values === undefined || result.values !== undefined) return result;
-  return { ...result, values: failedPageValues(page.values) };
-}
-
-/**
  * What one fetch means for a page (docs/pages.md, "Page statuses"). Its body (or an error
  * answer's, for a bot check) is read by `reader`, off the event loop, unless it is byte for byte
  * the body the last good text was read from. A page whose text is the same but a value differs
  * is `changed`, with no lines added or removed; one whose text is not read again (a 304, the same
  * body) keeps its last good fetch's values.
  */
-async function readResult(
+export async function pageResult(
   page: PageTarget,
   snapshot: PageSnapshot | null,
   fetched: PageFetchResult,

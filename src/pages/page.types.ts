@@ -80,4 +80,8 @@ export interface PageResult {
 }
 
 export type PageRule =
-  { type: 'changed' } | { type: 'contains'; text: string } | { type: 'not_contains'; text: string };
+  | { type: 'changed' }
+  | { type: 'contains'; text: string }
+  | { type: 'not_contains'; text: string }
+  | { type: 'below' | 'above'; value: string; than: number }
+  | { type: 'equals'; value: string; to: string | number | boolean };

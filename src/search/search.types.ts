@@ -24,4 +24,6 @@ export interface PromptPage {
   /** For a `changed` page, the lines that appeared and went away. */
   added: string[];
   removed: string[];
+  /** The values the page declares, each read or null; absent when it declares none. */
+  values?: Record<string, string | number | boolean | null>;
 }

@@ -215,6 +215,7 @@ function claimedCheck(job: CheckJob, run: ClaimedRun, detail: RunDetails): Claim
     outputSchema: detail.output_schema,
     pages: detail.pages,
     pageRule: detail.page_rule,
+    notifyBehavior: detail.notify_behavior,
     earlierVerdict: earlierVerdict(detail),
   };
 }

@@ -227,6 +227,8 @@ describe('page tasks in every chat channel', () => {
         error: null,
         added: ['Price: *9*', 'In stock'],
         removed: ['Price: 12'],
+        values: null,
+        value_errors: null,
         fetched_at: '2026-02-03T04:05:00.000Z',
       },
     ];

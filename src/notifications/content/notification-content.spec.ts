@@ -247,6 +247,8 @@ describe('page tasks', () => {
             error: null,
             added: ['Price: 9', 'In <stock>', 'Ships\ttoday', 'Fourth line'],
             removed: ['Price: 12'],
+            values: null,
+            value_errors: null,
             fetched_at: fetchedAt,
           },
           {
@@ -258,6 +260,8 @@ describe('page tasks', () => {
             error: null,
             added: [],
             removed: [],
+            values: null,
+            value_errors: null,
             fetched_at: fetchedAt,
           },
         ],

@@ -1,5 +1,5 @@
 import type { GroundingSource, PromptPage } from '../../search/search.types';
-import { pageTextForPrompt } from './page-result-line';
+import { pageResultLine, pageTextForPrompt } from './page-result-line';
 import type { PageResult } from '../page.types';
 
 type ReadPage = PageResult & { status: PromptPage['status']; text: string };
@@ -25,6 +25,7 @@ export function promptPages(results: readonly PageResult[], maxChars: number): P
     text: pageTextForPrompt(result.text, maxChars),
     added: result.added,
     removed: result.removed,
+    ...(result.values === undefined ? {} : { values: pageResultLine(result).values ?? {} }),
   }));
 }
 

@@ -27,6 +27,8 @@ describe('pageResultLine', () => {
       error: null,
       added: ['b'],
       removed: ['a'],
+      values: null,
+      value_errors: null,
       fetched_at: '2026-11-26T10:00:00.000Z',
     });
   });
