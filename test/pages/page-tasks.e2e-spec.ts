@@ -120,7 +120,7 @@ describe('Page monitors: the task and execution API', () => {
       [{ type: 'changed', text: 'x' }, 'Invalid page_rule: text is not allowed with type changed'],
       [
         { type: 'matches', text: 'x' },
-        'Invalid page_rule: type must be changed, contains or not_contains',
+        'Invalid page_rule: type must be changed, contains, not_contains, below, above or equals',
       ],
       [{ type: 'contains', text: '  ' }, 'Invalid page_rule: text must be 1 to 200 characters'],
     ])('should refuse page_rule %j with 400 "%s"', async (pageRule, detail) => {
@@ -293,7 +293,16 @@ describe('Page monitors: the task and execution API', () => {
       const withHeaders = new Set(PAGES.filter((page) => page.headers).map((page) => page.url));
       const scrubbed = pageResults.map((line) =>
         withHeaders.has(line.url)
-          ? { ...line, error: null, title: null, final_url: null, added: null, removed: null }
+          ? {
+              ...line,
+              error: null,
+              title: null,
+              final_url: null,
+              added: null,
+              removed: null,
+              values: null,
+              value_errors: null,
+            }
           : { ...line, error: null },
       );
       const executions = await testApp.http

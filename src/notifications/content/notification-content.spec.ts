@@ -297,6 +297,22 @@ describe('page tasks', () => {
     expect(html).toContain('<pre>+ Price: 9\n+ In &lt;stock&gt;\n+ Ships today\n- Price: 12</pre>');
   });
 
+  it('should show the values the pages read in messages and in the condition-met email', () => {
+    const priced = pageTask();
+    priced.execution!.pageResults![0] = {
+      ...priced.execution!.pageResults![0],
+      values: { price: 89.99, stock: null },
+      value_errors: { stock: 'not found' },
+    };
+    const values = 'price: 89.99\nstock: not read (not found)';
+    expect(messageParts(priced).sections).toContainEqual({ label: 'Values', text: values });
+    expect(messageParts({ ...priced, event: 'values_changed' }).sections).toContainEqual({
+      label: 'Values',
+      text: values,
+    });
+    expect(renderEmail(priced).text).toContain(`Values:\n${values}`);
+  });
+
   it('should list changed pages in the email of a withdrawn alert', () => {
     const email = renderEmail({ ...pageTask(), event: 'condition_retracted' });
     expect(email.text).toContain('Changed pages:\nShop <x>');

@@ -229,6 +229,8 @@ function eventParts(content: NotificationContent): MessageParts {
   const changedPages = changedPagesOf(execution);
   const pageSections =
     changedPages.length > 0 ? [{ label: 'Changed pages', text: pageChangeText(changedPages) }] : [];
+  const values = pageValueText(execution);
+  const valueSections = values === null ? [] : [{ label: 'Values', text: values }];
   const sources = linkedSources(changedPages, execution?.groundingSources ?? []);
   const footer =
     content.event === 'test'
@@ -240,7 +242,7 @@ function eventParts(content: NotificationContent): MessageParts {
         title: `${name}: condition met`,
         summary: `Condition: ${content.task.conditionDescription}`,
         sections: execution
-          ? [...answerSections(execution), ...pageSections, ...changeSections]
+          ? [...answerSections(execution), ...valueSections, ...pageSections, ...changeSections]
           : [],
         sources,
         footer,
@@ -255,6 +257,7 @@ function eventParts(content: NotificationContent): MessageParts {
         sections: [
           ...changeSections,
           ...(execution ? answerSections(execution).slice(0, 1) : []),
+          ...valueSections,
           ...pageSections,
         ],
         sources,
@@ -293,6 +296,21 @@ function eventParts(content: NotificationContent): MessageParts {
         footer,
       };
   }
+}
+
+/**
+ * The values a page task's check read (docs/pages.md, "Values read from pages"), one
+ * `name: value` line each (a value not read says why), or null when its pages read none.
+ */
+function pageValueText(execution: ExecutionContent | null): string | null {
+  const lines = (execution?.pageResults ?? []).flatMap((page) =>
+    Object.entries(page.values ?? {}).map(([name, value]) =>
+      value === null
+        ? `${name}: not read (${page.value_errors?.[name] ?? 'not found'})`
+        : `${name}: ${formatValue(value)}`,
+    ),
+  );
+  return lines.length === 0 ? null : lines.join('\n');
 }
 
 /** The pages of a page task's check whose text changed, in the task's page order. */
@@ -426,6 +444,7 @@ export function renderConditionMetEmail(
   const changes = execution.changes ?? [];
   const changedPages = changedPagesOf(execution);
   const pageText = changedPages.length > 0 ? pageChangeText(changedPages) : null;
+  const values = pageValueText(execution);
   const line = attentionLine(content);
 
   const text = [
@@ -440,6 +459,7 @@ export function renderConditionMetEmail(
     'Reasoning:',
     execution.reasoning,
     '',
+    ...(values ? ['Values:', values, ''] : []),
     ...(pageText ? ['Changed pages:', pageText, ''] : []),
     ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
     'Sources:',
@@ -472,6 +492,7 @@ export function renderConditionMetEmail(
     paragraphs(execution.answer),
     '<h3>Reasoning</h3>',
     paragraphs(execution.reasoning),
+    ...(values ? ['<h3>Values</h3>', paragraphs(values)] : []),
     ...(pageText ? ['<h3>Changed pages</h3>', pageChangeHtml(changedPages)] : []),
     ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
     '<h3>Sources</h3>',

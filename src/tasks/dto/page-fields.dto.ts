@@ -6,6 +6,40 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
  * rules"). Requests are checked by `PageTargetsValidator` and `validatePageRule`, which answer
  * 400 `Invalid pages: ...` and `Invalid page_rule: ...` rather than the 422 of field validation.
  */
+/** A value a page reads (docs/pages.md, "Values read from pages"). */
+export class PageValueDto {
+  @ApiProperty({
+    pattern: '^[a-z][a-z0-9_]{0,39}$',
+    description: "Unique across the task's pages",
+  })
+  name: string;
+
+  @ApiProperty({
+    enum: ['number', 'text', 'price', 'availability', 'json'],
+    description:
+      'number: the first number in the first match of selector (on text/plain pages, of the ' +
+      'whole text); text: the text of the first match of selector; price: the product price ' +
+      'from JSON-LD, microdata or price meta tags (with selector, the first number in its ' +
+      'first match); availability: in_stock, out_of_stock, preorder or backorder from JSON-LD ' +
+      'or microdata; json: the first node of path on a JSON page',
+  })
+  from: 'number' | 'text' | 'price' | 'availability' | 'json';
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Required with text; optional with number and price; refused otherwise',
+  })
+  selector?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'An RFC 9535 JSONPath, such as $.data.version: required with json only',
+  })
+  path?: string;
+}
+
 export class PageTargetDto {
   @ApiProperty({ maxLength: 2048, description: 'An http or https URL without user info' })
   url: string;
@@ -28,11 +62,21 @@ export class PageTargetDto {
       'Request headers for a page behind a cookie or a token: secrets, shown to the owner only',
   })
   headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: [PageValueDto],
+    minItems: 1,
+    maxItems: 10,
+    description:
+      "Values read from the page at every check: at most 10 across the task's pages, refused " +
+      "with output_schema. They fill the execution's values and changes",
+  })
+  values?: PageValueDto[];
 }
 
 export class PageRuleDto {
-  @ApiProperty({ enum: ['changed', 'contains', 'not_contains'] })
-  type: 'changed' | 'contains' | 'not_contains';
+  @ApiProperty({ enum: ['changed', 'contains', 'not_contains', 'below', 'above', 'equals'] })
+  type: 'changed' | 'contains' | 'not_contains' | 'below' | 'above' | 'equals';
 
   @ApiPropertyOptional({
     minLength: 1,
@@ -40,6 +84,24 @@ export class PageRuleDto {
     description: 'For contains and not_contains (compared case-insensitively); none for changed',
   })
   text?: string;
+
+  @ApiPropertyOptional({
+    description: "For below, above and equals: the name of one of the pages' values",
+  })
+  value?: string;
+
+  @ApiPropertyOptional({
+    type: Number,
+    description: 'For below and above: met when the value is a number strictly below or above it',
+  })
+  than?: number;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+    description:
+      'For equals: met when the value equals it (strings trimmed, compared case-insensitively)',
+  })
+  to?: string | number | boolean;
 }
 
 /** `pages` in requests and answers; the class is named in `@ApiExtraModels`. */
