@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { expectDetail } from '../support/errors';
 import { PageServer } from '../support/page-server';
 import { createPublicTask } from '../sharing/sharing-fixtures';
+import { callTool, connectMcp, textOf } from '../mcp/mcp-client';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import {
@@ -345,6 +346,88 @@ describe('Page monitors: values read from pages and rules on them', () => {
       values: { meta: 19.99, gone: null },
       value_errors: { gone: 'not found' },
     });
+  });
+
+  it('should keep the values of the last good fetch when a page answers 304', async () => {
+    const path = '/etagged';
+    const url = server.page(path, (request, response: ServerResponse) => {
+      if (request.headers['if-none-match'] === '"v1"') {
+        response.writeHead(304, { etag: '"v1"' }).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html', etag: '"v1"' }).end(productPage([42]));
+    });
+    const task = (
+      await create({
+        pages: [{ url, values: [{ name: 'price', from: 'price' }] }],
+        page_rule: { type: 'equals', value: 'price', to: 42 },
+      }).expect(200)
+    ).body as TaskBody;
+    expect(await run(task.id)).toMatchObject({ condition_met: true, values: { price: 42 } });
+    const again = await run(task.id);
+    expect(again).toMatchObject({
+      condition_met: true,
+      values: { price: 42 },
+      changes: [],
+      page_results: [{ status: 'same', http_status: 304, values: { price: 42 } }],
+    });
+    expect(server.requestsTo(path)[1].headers['if-none-match']).toBe('"v1"');
+  });
+
+  it('should show a model the values as data, keep them as the execution values, and preview them', async () => {
+    const url = server.fixed('/lamp', 200, 'text/html', productPage([30]));
+    const query = 'Is the lamp cheap enough?';
+    harness.provider.script(
+      query,
+      harness.gemini.checkReply({ conditionMet: true, answer: 'Cheap', nextCheckAt: null }),
+      harness.gemini.checkReply({ conditionMet: true, answer: 'Cheap', nextCheckAt: null }),
+    );
+    const pages = [{ url, values: [{ name: 'price', from: 'price' }] }];
+    const task = (await create({ search_query: query, pages }).expect(200)).body as TaskBody;
+    const execution = await run(task.id);
+    expect(execution).toMatchObject({
+      status: 'success',
+      answer: 'Cheap',
+      values: { price: 30 },
+      changes: [],
+    });
+    const prompt = harness.gemini.requests.find((request) => request.promptText.includes(query));
+    expect(prompt?.promptText).toContain('"values": {\n      "price": 30\n    }');
+
+    const preview = await harness.testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', harness.owner.auth)
+      .send({ search_query: query, pages })
+      .expect(200);
+    expect(preview.body).toMatchObject({
+      values: { price: 30 },
+      page_results: [{ url, status: 'new', values: { price: 30 }, value_errors: {} }],
+    });
+  });
+
+  it('should take values and rules on values over MCP', async () => {
+    const client = await connectMcp(harness.testApp, harness.owner.auth);
+    try {
+      const url = 'http://127.0.0.1:9/mcp';
+      const created = await callTool(client, 'create_task', {
+        state: 'paused',
+        pages: [{ url, values: [{ name: 'price', from: 'price' }] }],
+        page_rule: { type: 'below', value: 'price', than: 10 },
+      });
+      expect(created.structuredContent).toMatchObject({
+        pages: [{ url, values: [{ name: 'price', from: 'price' }] }],
+        page_rule: { type: 'below', value: 'price', than: 10 },
+      });
+      const refused = await callTool(client, 'create_task', {
+        state: 'paused',
+        pages: [{ url, values: [{ name: 'price', from: 'json' }] }],
+      });
+      expect(textOf(refused)).toBe(
+        'Invalid pages: pages[0].values[0].path is required with from json',
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('should fail a check that reads no value of a page that was read', async () => {
