@@ -11,7 +11,7 @@ import { readNumber } from './number-reader';
 import { jsonLdOffers, lowestPrice, offersAvailability, statedNumber } from './structured-data';
 
 /** Why a declared value is null (docs/pages.md, "Values read from pages"). */
-export const ValueError = {
+const ValueError = {
   NOT_FOUND: 'not found',
   NOT_A_NUMBER: 'not a number',
   NOT_A_VALUE: 'not a value',
@@ -19,7 +19,7 @@ export const ValueError = {
 } as const;
 
 /** A `text` value keeps at most this many characters. */
-export const MAX_TEXT_VALUE_CHARS = 500;
+const MAX_TEXT_VALUE_CHARS = 500;
 /** The text a number was read from is quoted in its source up to this many characters. */
 const QUOTED_CHARS = 100;
 

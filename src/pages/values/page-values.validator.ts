@@ -3,8 +3,8 @@ import parseJsonPath from 'jsonpath-rfc9535/parser';
 import type { PageTarget, PageValueSource, PageValueTarget } from '../page.types';
 
 /** A task's pages declare at most this many values in all. */
-export const MAX_TASK_VALUES = 10;
-export const MAX_JSON_PATH_CHARS = 200;
+const MAX_TASK_VALUES = 10;
+const MAX_JSON_PATH_CHARS = 200;
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const SOURCES: readonly PageValueSource[] = ['number', 'text', 'price', 'availability', 'json'];
 const FIELDS = new Set(['name', 'from', 'selector', 'path']);
