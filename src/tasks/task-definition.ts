@@ -67,7 +67,8 @@ export const PAGE_RULE_WITH_SCHEMA =
   'Invalid page_rule: output_schema is not allowed with a page_rule';
 export const PAGE_RULE_WITH_ON_CHANGE =
   'Invalid page_rule: notify_behavior on_change is not allowed with a page_rule';
-export const PAGE_VALUES_WITH_SCHEMA = 'Invalid pages: values cannot be combined with output_schema';
+export const PAGE_VALUES_WITH_SCHEMA =
+  'Invalid pages: values cannot be combined with output_schema';
 
 /** A rule broken by the request: carries the refusal out of the reading. */
 class Refused extends Error {

@@ -65,7 +65,10 @@ export class PageResultResponse implements Omit<PageResultLine, 'added' | 'remov
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'string', enum: ['not found', 'not a number', 'not a value', 'page error'] },
+    additionalProperties: {
+      type: 'string',
+      enum: ['not found', 'not a number', 'not a value', 'page error'],
+    },
     nullable: true,
     description: 'Why each null value is null; null when the page declares no values',
   })
