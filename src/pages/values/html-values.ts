@@ -125,8 +125,9 @@ export class HtmlValueScanner implements DocumentListener {
       }
     }
     const properties = (attributes.itemprop ?? '').split(/\s+/);
-    if (properties.includes('price') && this.sources.microdataPrices.length < MAX_MICRODATA) {
-      const prices = this.sources.microdataPrices;
+    const prices = this.sources.microdataPrices;
+    // Prices collected and being collected count alike: nested price elements stay bounded.
+    if (properties.includes('price') && prices.length + this.collecting.length < MAX_MICRODATA) {
       if (attributes.content !== undefined) prices.push(attributes.content);
       else this.collect(MAX_MICRODATA_TEXT, (text) => prices.push(collapse(text)));
     }

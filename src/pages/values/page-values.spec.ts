@@ -200,3 +200,19 @@ describe('values read from JSON and text pages', () => {
     });
   });
 });
+
+describe('values of hostile pages', () => {
+  it('should keep nested microdata prices bounded and read the page in time linear in its size', () => {
+    const depth = 50_000;
+    const page = `<html><body><p>Deep</p>${'<span itemprop="price">'.repeat(depth)}7${'</span>'.repeat(depth)}</body></html>`;
+    expect(readValues('text/html', page, PRICE)).toEqual({
+      price: { value: 7, source: 'microdata' },
+    });
+  });
+
+  it('should cut a long string a JSONPath reads', () => {
+    const api = JSON.stringify({ note: 'x'.repeat(10_000) });
+    const read = readValues('application/json', api, [{ name: 'n', from: 'json', path: '$.note' }]);
+    expect(read?.n).toEqual({ value: 'x'.repeat(500), source: 'path $.note' });
+  });
+});

@@ -18,7 +18,7 @@ const ValueError = {
   PAGE_ERROR: 'page error',
 } as const;
 
-/** A `text` value keeps at most this many characters. */
+/** A `text` value, and a string a JSONPath reads, keep at most this many characters. */
 const MAX_TEXT_VALUE_CHARS = 500;
 /** The text a number was read from is quoted in its source up to this many characters. */
 const QUOTED_CHARS = 100;
@@ -160,7 +160,8 @@ function jsonValue(document: unknown, path: string): PageValueReading {
   if (first === null) return missing(ValueError.NOT_FOUND);
   const { node } = first as { node: JsonValue };
   if (node !== null && typeof node === 'object') return missing(ValueError.NOT_A_VALUE);
-  return { value: node, source: `path ${path}` };
+  const value = typeof node === 'string' ? cutText(node, MAX_TEXT_VALUE_CHARS) : node;
+  return { value, source: `path ${path}` };
 }
 
 /**
