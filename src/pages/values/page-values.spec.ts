@@ -216,3 +216,12 @@ describe('values of hostile pages', () => {
     expect(read?.n).toEqual({ value: 'x'.repeat(500), source: 'path $.note' });
   });
 });
+
+describe('values as stored', () => {
+  it('should read U+0000 as U+FFFD, as in the text', () => {
+    const api = JSON.stringify({ note: 'a\u0000b' });
+    expect(
+      readValues('application/json', api, [{ name: 'n', from: 'json', path: '$.note' }]),
+    ).toEqual({ n: { value: 'a\uFFFDb', source: 'path $.note' } });
+  });
+});

@@ -66,7 +66,18 @@ function readEach(
   values: readonly PageValueTarget[],
   read: (value: PageValueTarget) => PageValueReading,
 ): PageValueReadings {
-  return Object.fromEntries(values.map((value) => [value.name, read(value)]));
+  return Object.fromEntries(values.map((value) => [value.name, storable(read(value))]));
+}
+
+/** U+0000 as U+FFFD, as in a page's text: PostgreSQL's JSON refuses NUL, and values are stored. */
+function storable(reading: PageValueReading): PageValueReading {
+  if ('error' in reading) return reading;
+  const value = typeof reading.value === 'string' ? nulFree(reading.value) : reading.value;
+  return { value, source: nulFree(reading.source) };
+}
+
+function nulFree(text: string): string {
+  return text.replaceAll('\0', '\uFFFD');
 }
 
 function htmlValue(value: PageValueTarget, sources: HtmlValueSources): PageValueReading {
