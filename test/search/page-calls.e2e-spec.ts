@@ -146,6 +146,7 @@ describe.each(CASES)('A page call on $name', ({ name, create, searchCalls }) => 
           error: 'HTTP 503',
           added: [],
           removed: [],
+          new_items: null,
           values: null,
           value_errors: null,
           fetched_at: expect.any(String),
