@@ -925,6 +925,14 @@ export interface components {
       removed: string[] | null;
       /** @description Of a page with items: the first 50 new items in the page’s order ([] when none); null for other pages and for non-owners of a page with headers */
       new_items: components['schemas']['PageItemResponse'][] | null;
+      /** @description The page's declared values by name, each read or null; null when it declares none, and for non-owners of a page with headers */
+      values: {
+        [key: string]: string | number | boolean;
+      } | null;
+      /** @description Why each null value is null; null when the page declares no values */
+      value_errors: {
+        [key: string]: 'not found' | 'not a number' | 'not a value' | 'page error';
+      } | null;
       /** Format: date-time */
       fetched_at: string;
     };
@@ -955,11 +963,11 @@ export interface components {
       /** @description The model's own verdict */
       claimed_met: boolean | null;
       evidence: components['schemas']['EvidenceReportResponse'] | null;
-      /** @description The values of the task's output_schema; null without one */
+      /** @description The values of the task's output_schema, or each value its pages declare (read, or null); null without either */
       values: {
         [key: string]: (string | null) | number | boolean;
       } | null;
-      /** @description Against the previous successful execution with values; null without a schema */
+      /** @description Against the previous successful execution with values; null without a schema or page values */
       changes: components['schemas']['ValueChangeResponse'][] | null;
       answer: string | null;
       reasoning: string | null;
@@ -1015,6 +1023,19 @@ export interface components {
       /** @description On an HTML page, the CSS selector of its items (required there: without it the page is the error `not a feed`); feeds (RSS, Atom, JSON Feed) need none */
       selector?: string;
     };
+    PageValueDto: {
+      /** @description Unique across the task's pages */
+      name: string;
+      /**
+       * @description number: the first number in the first match of selector (on text/plain pages, of the whole text); text: the text of the first match of selector; price: the product price from JSON-LD, microdata or price meta tags (with selector, the first number in its first match); availability: in_stock, out_of_stock, preorder or backorder from JSON-LD or microdata; json: the first node of path on a JSON page
+       * @enum {string}
+       */
+      from: 'number' | 'text' | 'price' | 'availability' | 'json';
+      /** @description Required with text; optional with number and price; refused otherwise */
+      selector?: string;
+      /** @description An RFC 9535 JSONPath, such as $.data.version: required with json only */
+      path?: string;
+    };
     PageTargetDto: {
       /** @description An http or https URL without user info */
       url: string;
@@ -1026,12 +1047,20 @@ export interface components {
       };
       /** @description Read the page as a list of items (an HTML list by items.selector, or a feed): it is changed when it shows items never seen before, listed in page_results[].new_items. Not with selector */
       items?: components['schemas']['PageItemsDto'];
+      /** @description Values read from the page at every check: at most 10 across the task's pages, refused with output_schema. They fill the execution's values and changes */
+      values?: components['schemas']['PageValueDto'][];
     };
     PageRuleDto: {
       /** @enum {string} */
-      type: 'changed' | 'new_items' | 'contains' | 'not_contains';
+      type: 'changed' | 'new_items' | 'contains' | 'not_contains' | 'below' | 'above' | 'equals';
       /** @description For contains and not_contains (compared case-insensitively); none for changed and new_items (which needs a page with items) */
       text?: string;
+      /** @description For below, above and equals: the name of one of the pages' values */
+      value?: string;
+      /** @description For below and above: met when the value is a number strictly below or above it */
+      than?: number;
+      /** @description For equals: met when the value equals it (strings trimmed, compared case-insensitively) */
+      to?: string | number | boolean;
     };
     CreateTaskDto: {
       /**
@@ -1062,7 +1091,7 @@ export interface components {
       alert_policy?: components['schemas']['AlertPolicyDto'] | null;
       /** @description Pages to watch instead of searching the web */
       pages?: components['schemas']['PageTargetDto'][] | null;
-      /** @description Decides each check from the pages without a model; needs pages, refused with output_schema and on_change */
+      /** @description Decides each check from the pages without a model; needs pages, refused with output_schema, and with on_change unless the pages read values */
       page_rule?: components['schemas']['PageRuleDto'] | null;
       /**
        * @description Queue a run in the create itself, as execute does (also for a paused task); its result schedules the next check. Without it an active task is still checked at once: its first scheduled check is due on creation.
@@ -1201,7 +1230,7 @@ export interface components {
       condition_met: boolean;
       answer: string;
       reasoning: string;
-      /** @description The values of the output_schema sent; null without one */
+      /** @description The values of the output_schema sent, or those the pages read; null without either */
       values: {
         [key: string]: (string | null) | number | boolean;
       } | null;
@@ -1468,11 +1497,11 @@ export interface components {
       /** @description The model's own verdict */
       claimed_met: boolean | null;
       evidence: components['schemas']['EvidenceReportResponse'] | null;
-      /** @description The values of the task's output_schema; null without one */
+      /** @description The values of the task's output_schema, or each value its pages declare (read, or null); null without either */
       values: {
         [key: string]: (string | null) | number | boolean;
       } | null;
-      /** @description Against the previous successful execution with values; null without a schema */
+      /** @description Against the previous successful execution with values; null without a schema or page values */
       changes: components['schemas']['ValueChangeResponse'][] | null;
       answer: string | null;
       reasoning: string | null;

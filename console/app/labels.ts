@@ -97,6 +97,18 @@ export const PAGE_RULES: Record<string, string> = {
   new_items: 'Met when a list or feed shows new items',
   contains: 'Met when a page contains the text',
   not_contains: 'Met when no page contains the text',
+  below: 'Met when a value is below a number',
+  above: 'Met when a value is above a number',
+  equals: 'Met when a value equals',
+};
+
+/** Where a page's value is read from (docs/pages.md, "Values read from pages"). */
+export const VALUE_SOURCES: Record<string, string> = {
+  price: 'Price (structured data, or the selector)',
+  availability: 'Availability (structured data)',
+  number: 'First number under the selector',
+  text: 'Text under the selector',
+  json: 'JSON path (JSON pages)',
 };
 
 /** The label of `value`, or the value itself when the service sends one the console lacks. */

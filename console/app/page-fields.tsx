@@ -1,7 +1,15 @@
 import type { JSX } from 'preact';
 import { HeadersEditor } from './headers-editor';
 import { PAGE_RULES } from './labels';
-import { MAX_PAGES, pageRow, type PageRow, type PagesValues } from './page-form';
+import {
+  MAX_PAGES,
+  MAX_VALUES,
+  pageRow,
+  valueNames,
+  type PageRow,
+  type PagesValues,
+} from './page-form';
+import { PageValuesEditor } from './page-values-editor';
 import { Field } from './ui';
 
 /** Pages to fetch instead of searching the web (url, selector, headers), and the page rule. */
@@ -14,6 +22,8 @@ export function PageFields(props: {
   const setRows = (rows: PageRow[]): void => props.onChange({ ...values, rows });
   const edit = (index: number, change: Partial<PageRow>): void =>
     setRows(values.rows.map((page, at) => (at === index ? { ...page, ...change } : page)));
+  const declared = values.rows.reduce((count, row) => count + row.values.length, 0);
+  const names = valueNames(values);
   return (
     <fieldset class="page-targets" aria-describedby={errors.pages ? 'pages-error' : undefined}>
       <legend>Pages</legend>
@@ -96,6 +106,13 @@ export function PageFields(props: {
               headers={page.headers}
               onChange={(headers) => edit(index, { headers })}
             />
+            <PageValuesEditor
+              id={`${id}-values`}
+              page={index + 1}
+              values={page.values}
+              canAdd={declared < MAX_VALUES}
+              onChange={(pageValues) => edit(index, { values: pageValues })}
+            />
             <button
               type="button"
               class="small"
@@ -143,6 +160,49 @@ export function PageFields(props: {
               </select>
             )}
           </Field>
+          {(values.rule === 'below' || values.rule === 'above' || values.rule === 'equals') && (
+            <>
+              <Field id="page-rule-value" label="Value" hint="One of the values the pages read.">
+                {(attributes) => (
+                  <select
+                    {...attributes}
+                    value={values.ruleValue}
+                    onChange={(event) =>
+                      props.onChange({ ...values, ruleValue: event.currentTarget.value })
+                    }
+                  >
+                    <option value="">Choose a value</option>
+                    {names.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field
+                id="page-rule-operand"
+                label={values.rule === 'equals' ? 'Equals' : 'Than'}
+                hint={
+                  values.rule === 'equals'
+                    ? 'Text is compared trimmed, in any case.'
+                    : 'A number, such as 99.90.'
+                }
+              >
+                {(attributes) => (
+                  <input
+                    {...attributes}
+                    type="text"
+                    inputMode={values.rule === 'equals' ? undefined : 'decimal'}
+                    value={values.ruleOperand}
+                    onInput={(event) =>
+                      props.onChange({ ...values, ruleOperand: event.currentTarget.value })
+                    }
+                  />
+                )}
+              </Field>
+            </>
+          )}
           {(values.rule === 'contains' || values.rule === 'not_contains') && (
             <Field id="page-rule-text" label="Text" hint="1 to 200 characters, any case.">
               {(attributes) => (

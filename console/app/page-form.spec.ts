@@ -1,4 +1,12 @@
-import { pageRow, pagesBody, pagesValuesOf } from './page-form';
+import { pageRow, pagesBody, pagesValuesOf, type PagesValues } from './page-form';
+
+const NO_RULE: PagesValues = {
+  rows: [],
+  rule: 'none',
+  ruleText: '',
+  ruleValue: '',
+  ruleOperand: '',
+};
 
 describe('pagesBody', () => {
   it('should send each page with a URL, its selector and headers only when set', () => {
@@ -11,6 +19,8 @@ describe('pagesBody', () => {
         ],
         rule: 'contains',
         ruleText: 'sold out',
+        ruleValue: '',
+        ruleOperand: '',
       }),
     ).toEqual({
       pages: [
@@ -22,11 +32,11 @@ describe('pagesBody', () => {
   });
 
   it('should send null for no pages and no rule, and no text with the changed rule', () => {
-    expect(pagesBody({ rows: [pageRow({ url: ' ' })], rule: 'none', ruleText: 'x' })).toEqual({
+    expect(pagesBody({ ...NO_RULE, rows: [pageRow({ url: ' ' })], ruleText: 'x' })).toEqual({
       pages: null,
       page_rule: null,
     });
-    expect(pagesBody({ rows: [], rule: 'changed', ruleText: 'x' }).page_rule).toEqual({
+    expect(pagesBody({ ...NO_RULE, rule: 'changed', ruleText: 'x' }).page_rule).toEqual({
       type: 'changed',
     });
   });
@@ -40,13 +50,15 @@ describe('pagesBody with items', () => {
       itemsSelector: ' li ',
     };
     const feed = { ...pageRow({ url: 'https://example.com/feed' }), items: true };
-    expect(pagesBody({ rows: [list, feed], rule: 'new_items', ruleText: 'x' })).toEqual({
-      pages: [
-        { url: 'https://example.com/jobs', items: { selector: 'li' } },
-        { url: 'https://example.com/feed', items: {} },
-      ],
-      page_rule: { type: 'new_items' },
-    });
+    expect(pagesBody({ ...NO_RULE, rows: [list, feed], rule: 'new_items', ruleText: 'x' })).toEqual(
+      {
+        pages: [
+          { url: 'https://example.com/jobs', items: { selector: 'li' } },
+          { url: 'https://example.com/feed', items: {} },
+        ],
+        page_rule: { type: 'new_items' },
+      },
+    );
     expect(pageRow({ url: 'https://example.com/feed', items: {} })).toMatchObject({
       items: true,
       itemsSelector: '',
@@ -69,6 +81,62 @@ describe('pagesValuesOf', () => {
   });
 
   it('should start with no pages and no rule for a new task', () => {
-    expect(pagesValuesOf(null)).toEqual({ rows: [], rule: 'none', ruleText: '' });
+    expect(pagesValuesOf(null)).toEqual(NO_RULE);
+  });
+});
+
+describe('page values and rules on them', () => {
+  it('should send each value with its selector and path only where they apply', () => {
+    const values = pagesValuesOf({
+      pages: [
+        {
+          url: 'https://shop.example/p',
+          values: [
+            { name: 'price', from: 'price' },
+            { name: 'title', from: 'text', selector: 'h1' },
+          ],
+        },
+        { url: 'https://api.example/v', values: [{ name: 'v', from: 'json', path: '$.v' }] },
+      ],
+      page_rule: { type: 'below', value: 'price', than: 100 },
+    });
+    expect(values).toMatchObject({ rule: 'below', ruleValue: 'price', ruleOperand: '100' });
+    expect(pagesBody(values)).toEqual({
+      pages: [
+        {
+          url: 'https://shop.example/p',
+          values: [
+            { name: 'price', from: 'price' },
+            { name: 'title', from: 'text', selector: 'h1' },
+          ],
+        },
+        { url: 'https://api.example/v', values: [{ name: 'v', from: 'json', path: '$.v' }] },
+      ],
+      page_rule: { type: 'below', value: 'price', than: 100 },
+    });
+  });
+
+  it.each([
+    ['price', '45', 45],
+    ['v', 'true', true],
+    ['v', '2.1', 2.1],
+    ['v', 'beta', 'beta'],
+    ['title', '2.1', '2.1'],
+  ])('should compare %s with %j read as %j', (name, typed, to) => {
+    const values = pagesValuesOf({
+      pages: [
+        {
+          url: 'https://shop.example/p',
+          values: [
+            { name: 'price', from: 'price' },
+            { name: 'title', from: 'text', selector: 'h1' },
+            { name: 'v', from: 'json', path: '$.v' },
+          ],
+        },
+      ],
+      page_rule: null,
+    });
+    const body = pagesBody({ ...values, rule: 'equals', ruleValue: name, ruleOperand: typed });
+    expect(body.page_rule).toEqual({ type: 'equals', value: name, to });
   });
 });

@@ -31,12 +31,23 @@ export function PageTargets(props: { pages: PageTarget[]; rule: PageRule | null 
                 {page.items.selector ? `Items: ${page.items.selector}` : 'Items of its feed'}
               </span>
             )}
+            {page.values && (
+              <span class="source-uri">
+                Values: {page.values.map((value) => `${value.name} (${value.from})`).join(', ')}
+              </span>
+            )}
           </li>
         ))}
       </ul>
       <p>
         Page rule: {rule ? PAGE_RULES[rule.type] : PAGE_RULES.none}
         {rule?.text !== undefined && <>: “{rule.text}”</>}
+        {rule?.value !== undefined && (
+          <>
+            : {rule.value} {rule.type === 'equals' ? '=' : rule.type === 'below' ? '<' : '>'}{' '}
+            {JSON.stringify(rule.than ?? rule.to)}
+          </>
+        )}
       </p>
     </>
   );
@@ -71,6 +82,20 @@ function PageResultItem({ page }: { page: PageResult }): JSX.Element {
       </div>
       {page.title && <span class="source-uri">{page.url}</span>}
       {page.error && <p class="field-error">{page.error}</p>}
+      {page.values && Object.keys(page.values).length > 0 && (
+        <ul class="page-values" aria-label={`Values read on ${page.url}`}>
+          {Object.entries(page.values).map(([name, value]) => (
+            <li key={name}>
+              {name}:{' '}
+              {value === null ? (
+                <span class="muted">not read ({page.value_errors?.[name] ?? 'not found'})</span>
+              ) : (
+                <strong>{String(value)}</strong>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {page.added === null && (
         <p class="muted">Read with its owner's credentials: what it holds is not shown.</p>
       )}

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../database/sql-rows';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
 import type { PageRule, PageTarget } from '../pages/page.types';
+import type { NotifyBehavior } from '../search/search.types';
 import type { CheckHistory } from './decisions/check-outcome';
 
 /** An execution now `running` on a worker, the job that runs it, and which attempt this is. */
@@ -26,6 +27,7 @@ export interface RunDetails {
   previous_at: Date | null;
   pages: PageTarget[] | null;
   page_rule: PageRule | null;
+  notify_behavior: NotifyBehavior;
   /** The last successful verdict a page check may carry (null: none, or a search task). */
   previous_verdict: {
     verdict_execution_id: string;
@@ -130,7 +132,7 @@ export class CheckRunRepository {
     return queryRows<RunDetails>(
       manager,
       `SELECT e.id AS execution_id, t.id AS task_id, t.user_id, t.search_query, t.condition_description,
-              t.output_schema, t.last_known_state, t.pages, t.page_rule,
+              t.output_schema, t.last_known_state, t.pages, t.page_rule, t.notify_behavior,
               p.result -> 'current_state' AS previous_state, p.completed_at AS previous_at,
               CASE WHEN p.id IS NOT NULL AND t.pages IS NOT NULL
                      AND p.created_at > coalesce(t.check_inputs_changed_at, '-infinity')

@@ -119,14 +119,16 @@ export class ExecutionResponse {
     type: 'object',
     additionalProperties: OUTPUT_VALUE_SCHEMA,
     nullable: true,
-    description: "The values of the task's output_schema; null without one",
+    description:
+      "The values of the task's output_schema, or each value its pages declare (read, or null); null without either",
   })
   values: OutputValues | null;
 
   @ApiProperty({
     type: [ValueChangeResponse],
     nullable: true,
-    description: 'Against the previous successful execution with values; null without a schema',
+    description:
+      'Against the previous successful execution with values; null without a schema or page values',
   })
   changes: ValueChangeResponse[] | null;
 
@@ -268,6 +270,8 @@ function readWithHeaders(line: PageResultResponse): PageResultResponse {
     added: null,
     removed: null,
     new_items: null,
+    values: null,
+    value_errors: null,
     fetched_at: line.fetched_at,
   };
 }

@@ -110,7 +110,7 @@ export const TASK_TOOLS: TaskTool[] = [
     name: 'execute_task',
     title: 'Run a task now',
     description:
-      'Queues a check now and answers the pending execution (POST /api/v1/tasks/{id}/execute); force cancels a run in flight. The check runs in the background: follow it with list_executions. Counts under the model-call limit and the monthly budget; a task whose verdict needs no model (a page_rule) counts under the page-check limit instead.',
+      'Queues a check now and answers the pending execution (POST /api/v1/tasks/{id}/execute); force cancels a run in flight. The check runs in the background: follow it with list_executions. Counts under the model-call limit and the monthly budget; a task whose verdict needs no model (a page_rule, or page values with on_change alone) counts under the page-check limit instead.',
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     operation: executeTask,
     input: { dto: ExecuteTaskBodyDto, in: 'body' },

@@ -8,7 +8,8 @@ import { MAX_PAGE_READ_MS } from './pages.config';
 import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-line';
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
-import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
+import { MAX_TITLE_CHARS } from './reading/page-text';
+import { cutText } from './reading/text-bounds';
 import {
   MAX_PAGES,
   type PageItem,
@@ -16,6 +17,7 @@ import {
   type PageSnapshot,
   type PageTarget,
 } from './page.types';
+import { failedPageValues, keptValues, valuesDiffer } from './values/page-values';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -75,7 +77,8 @@ export class PageStage {
   /**
    * The pages of a task (or a preview) of user `userId`. With `everyItemNew` (a preview, which
    * keeps nothing), a list has no baseline: every item it shows is new (docs/pages.md, "Items
-   * and feeds").
+   * and feeds"). The declared values of a page that is an error are each `page error`
+   * (docs/pages.md, "Values read from pages").
    */
   readPages(
     userId: string,
@@ -85,9 +88,12 @@ export class PageStage {
   ): Promise<PageResult[]> {
     const startBy = Date.now() + LATEST_START_MS;
     return Promise.all(
-      pages.map((page) =>
-        this.readPage(userId, page, snapshots.get(page.url) ?? null, startBy, everyItemNew),
-      ),
+      pages.map(async (page) => {
+        const snapshot = snapshots.get(page.url) ?? null;
+        const result = await this.readPage(userId, page, snapshot, startBy, everyItemNew);
+        if (page.values === undefined || result.values !== undefined) return result;
+        return { ...result, values: failedPageValues(page.values) };
+      }),
     );
   }
 
@@ -165,7 +171,9 @@ export function failedPage(
 /**
  * What one fetch means for a page (docs/pages.md, "Page statuses"). Its body (or an error
  * answer's, for a bot check) is read by `reader`, off the event loop, unless it is byte for byte
- * the body the last good text was read from.
+ * the body the last good text was read from. A page whose text is the same but a value differs
+ * is `changed`, with no lines added or removed; one whose text is not read again (a 304, the same
+ * body) keeps its last good fetch's values.
  */
 export async function pageResult(
   page: PageTarget,
@@ -195,6 +203,7 @@ export async function pageResult(
     contentHash: last.contentHash,
     newItemKeys: [],
     keysToRemember: [],
+    ...(page.values === undefined ? {} : { values: keptValues(page.values, last.values) }),
   });
   if (fetched.kind === 'error') {
     const { answer, error } = fetched;
@@ -226,7 +235,7 @@ export async function pageResult(
     httpStatus: fetched.httpStatus,
     etag: fetched.etag ?? null,
     lastModified: fetched.lastModified ?? null,
-    bodyHash: bodyHash(fetched, page.selector, page.items),
+    bodyHash: bodyHash(fetched, page.selector, page.items, page.values),
   };
   const seenKeys =
     page.items === undefined ? undefined : (snapshot?.seenKeys ?? (everyItemNew ? [] : undefined));
@@ -244,6 +253,7 @@ export async function pageResult(
       contentType: fetched.contentType,
       charset: fetched.charset,
       selector: page.selector,
+      ...(page.values === undefined ? {} : { values: page.values }),
       previousText: snapshot?.text ?? null,
       finalUrl: fetched.finalUrl,
       items: page.items,
@@ -252,10 +262,11 @@ export async function pageResult(
     fetched.body,
   );
   if (read.kind === 'error') return failedPage(base, read.error, fetched.httpStatus);
+  const valueChanged = read.status === 'same' && valuesDiffer(snapshot?.values, read.values);
   return withinEntryBound({
     ...base,
     ...validators,
-    status: read.status,
+    status: valueChanged ? 'changed' : read.status,
     title: read.title,
     error: null,
     added: read.added,
@@ -265,5 +276,6 @@ export async function pageResult(
     newItems: read.news?.newItems ?? base.newItems,
     newItemKeys: read.news?.newItemKeys ?? [],
     keysToRemember: read.news?.keysToRemember ?? [],
+    ...(read.values === undefined ? {} : { values: read.values }),
   });
 }

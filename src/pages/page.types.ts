@@ -16,6 +16,7 @@ export interface PageTarget {
   headers?: Record<string, string>;
   /** Read the page as a list of items (docs/pages.md, "Items and feeds"). */
   items?: { selector?: string };
+  values?: PageValueTarget[];
 }
 
 /** One item of a list or a feed, as shown (docs/pages.md, "Items and feeds"). */
@@ -23,6 +24,29 @@ export interface PageItem {
   title: string;
   url: string | null;
 }
+
+/** Where a page's value is read from (docs/pages.md, "Values read from pages"). */
+export type PageValueSource = 'number' | 'text' | 'price' | 'availability' | 'json';
+
+/** A value a page declares, as validated when saved. */
+export interface PageValueTarget {
+  name: string;
+  from: PageValueSource;
+  selector?: string;
+  path?: string;
+}
+
+/** A value as a page holds it: what a JSON page's value may be, or a number or text read. */
+export type PageValue = string | number | boolean | null;
+
+/**
+ * One declared value as a fetch read it: the value and where on the page it was read (for a
+ * rule's reasoning), or why there is none.
+ */
+export type PageValueReading = { value: PageValue; source: string } | { error: string };
+
+/** A page's declared values by name, as one fetch read them. */
+export type PageValueReadings = Record<string, PageValueReading>;
 
 /** What the last good fetch of a page left behind, for conditional requests and comparison. */
 export interface PageSnapshot {
@@ -35,6 +59,8 @@ export interface PageSnapshot {
   bodyHash?: string;
   /** Of a page with items: the hashes of the item keys seen, none before the first good fetch. */
   seenKeys?: string[];
+  /** The page's values as that fetch read them; absent when it declared none. */
+  values?: PageValueReadings;
 }
 
 export type PageStatus = 'new' | 'same' | 'changed' | 'error';
@@ -65,10 +91,14 @@ export interface PageResult {
   newItemKeys: string[];
   /** The hashes of the item keys this fetch saw first, to remember. */
   keysToRemember: string[];
+  /** The page's declared values as read (for `error`, each `page error`); absent without. */
+  values?: PageValueReadings;
 }
 
 export type PageRule =
   | { type: 'changed' }
   | { type: 'new_items' }
   | { type: 'contains'; text: string }
-  | { type: 'not_contains'; text: string };
+  | { type: 'not_contains'; text: string }
+  | { type: 'below' | 'above'; value: string; than: number }
+  | { type: 'equals'; value: string; to: string | number | boolean };

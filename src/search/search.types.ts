@@ -26,4 +26,6 @@ export interface PromptPage {
   removed: string[];
   /** For a page read as a list of items: its new items, shown in place of its text. */
   newItems?: Array<{ title: string; url: string | null }>;
+  /** The values the page declares, each read or null; absent when it declares none. */
+  values?: Record<string, string | number | boolean | null>;
 }

@@ -7,6 +7,7 @@ import { allPagesFailed, pageSources, promptPages } from '../pages/results/page-
 import { pageResultLine } from '../pages/results/page-result-line';
 import { PageResultResponse } from '../pages/results/page-result.response';
 import { PageStage } from '../pages/page-stage.service';
+import { readTaskValues } from '../pages/values/task-values';
 import type { PageTarget } from '../pages/page.types';
 import { pagesConfig, type PagesConfig } from '../pages/pages.config';
 import type { OutputSchema, OutputValues } from '../search/output-schema';
@@ -40,7 +41,8 @@ export class PreviewResponse {
     type: 'object',
     additionalProperties: OUTPUT_VALUE_SCHEMA,
     nullable: true,
-    description: 'The values of the output_schema sent; null without one',
+    description:
+      'The values of the output_schema sent, or those the pages read; null without either',
   })
   values: OutputValues | null;
 
@@ -136,14 +138,17 @@ export class GroundedSearchService {
         condition_met: false,
         answer: failed,
         reasoning: `${failed}. No page could be read, so no model was asked.`,
-        values: null,
+        values: readTaskValues(read),
         grounding_sources: [],
         page_results: pageResults,
       };
     }
     const result = await this.previewCheck(userId, question, outputSchema, shown);
+    const verdict = previewVerdict(result);
     return {
-      ...previewVerdict(result),
+      ...verdict,
+      // Page values are what the pages read, not the model (docs/pages.md, "Values read from pages").
+      values: readTaskValues(read) ?? verdict.values,
       grounding_sources: pageSources(read),
       page_results: pageResults,
     };

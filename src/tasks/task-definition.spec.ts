@@ -4,6 +4,7 @@ import {
   PAGE_RULE_NEEDS_PAGES,
   PAGE_RULE_WITH_ON_CHANGE,
   PAGE_RULE_WITH_SCHEMA,
+  PAGE_VALUES_WITH_SCHEMA,
   readTaskDefinition,
   type TaskDefinition,
   type TaskDefinitionInput,
@@ -74,6 +75,46 @@ describe('readTaskDefinition on create', () => {
     ],
   ] as const)('should refuse a page_rule that does not fit (%j)', (input, detail) => {
     expect(read(input)).toEqual({ refusal: { code: 'page_rule', detail } });
+  });
+
+  describe('with page values', () => {
+    const priced = { ...page, values: [{ name: 'price', from: 'price' }] };
+
+    it('should refuse them with an output_schema', () => {
+      expect(read({ pages: [priced], output_schema: schema })).toEqual({
+        refusal: { code: 'pages', detail: PAGE_VALUES_WITH_SCHEMA },
+      });
+    });
+
+    it('should allow on_change with or without a page_rule', () => {
+      expect(defined({ pages: [priced], notify_behavior: 'on_change' }).pageRule).toBeNull();
+      expect(
+        defined({
+          pages: [priced],
+          notify_behavior: 'on_change',
+          page_rule: { type: 'below', value: 'price', than: 100 },
+        }).pageRule,
+      ).toEqual({ type: 'below', value: 'price', than: 100 });
+    });
+
+    it('should refuse a rule on a value the pages do not declare, an update dropping it too', () => {
+      const detail =
+        "Invalid page_rule: value cost is not one of the values the task's pages declare";
+      expect(
+        read({ pages: [priced], page_rule: { type: 'above', value: 'cost', than: 1 } }),
+      ).toEqual({ refusal: { code: 'page_rule', detail } });
+      const ruled = defined({
+        pages: [priced],
+        page_rule: { type: 'equals', value: 'price', to: 5 },
+      });
+      expect(read({ pages: [page] }, ruled)).toEqual({
+        refusal: {
+          code: 'page_rule',
+          detail:
+            "Invalid page_rule: value price is not one of the values the task's pages declare",
+        },
+      });
+    });
   });
 
   it('should refuse on_change without an output_schema', () => {

@@ -5,6 +5,8 @@ import {
   type AlertPolicyLimits,
 } from '../attention/alert-policy';
 import { validatePageRule } from '../pages/rules/page-rule';
+import { declaredValueNames } from '../pages/values/page-value-names';
+import { valueRuleProblem } from '../pages/values/value-rules';
 import { pageTargets } from '../pages/targets/page-targets.validator';
 import type { PageRule, PageTarget } from '../pages/page.types';
 import {
@@ -67,6 +69,8 @@ export const PAGE_RULE_WITH_SCHEMA =
   'Invalid page_rule: output_schema is not allowed with a page_rule';
 export const PAGE_RULE_WITH_ON_CHANGE =
   'Invalid page_rule: notify_behavior on_change is not allowed with a page_rule';
+export const PAGE_VALUES_WITH_SCHEMA =
+  'Invalid pages: values cannot be combined with output_schema';
 
 /** A rule broken by the request: carries the refusal out of the reading. */
 class Refused extends Error {
@@ -111,8 +115,11 @@ function readField<T>(
  * - without a `search_query`, a task with pages asks `Watch <first page URL>` and is named after
  *   that page (docs/pages.md, "Pages on a task");
  * - clearing `pages` clears the `page_rule`, which needs pages and allows neither an
- *   `output_schema` nor `on_change` (docs/pages.md, "Page rules");
- * - `on_change` compares values, so it needs an `output_schema`;
+ *   `output_schema` nor `on_change` (docs/pages.md, "Page rules") unless the pages read values,
+ *   and a rule on a value names one the pages declare;
+ * - page values and an `output_schema` are two sources of one task's values: not both
+ *   (docs/pages.md, "Values read from pages");
+ * - `on_change` compares values, so it needs an `output_schema` or page values;
  * - `alert_policy` is checked against the resulting `notify_behavior`, a kept one too
  *   (docs/attention.md, "Alert policy").
  * The first rule broken is the refusal. Pure: the hosts of `pages` are looked up by the caller.
@@ -160,8 +167,15 @@ function definitionOf(
     pageRule: pageRule === undefined ? (pages === null ? null : kept.pageRule) : pageRule,
     alertPolicy: kept.alertPolicy,
   };
-  checkPageRule(definition);
-  if (definition.notifyBehavior === 'on_change' && definition.outputSchema === null)
+  const pageValues = declaredValueNames(definition.pages);
+  if (pageValues.length > 0 && definition.outputSchema !== null)
+    throw new Refused({ code: 'pages', detail: PAGE_VALUES_WITH_SCHEMA });
+  checkPageRule(definition, pageValues);
+  if (
+    definition.notifyBehavior === 'on_change' &&
+    definition.outputSchema === null &&
+    pageValues.length === 0
+  )
     throw new Refused({ code: 'notify_behavior', detail: ON_CHANGE_NEEDS_SCHEMA });
   // A request that leaves the policy still has the kept one checked against the notify_behavior.
   definition.alertPolicy = refusing('alert_policy', () =>
@@ -195,18 +209,20 @@ function createDefaults(pages: PageTarget[] | null): TaskDefinition {
 
 /**
  * A page rule decides from the pages alone (docs/pages.md, "Page rules"): it needs pages (and
- * `new_items` a page with items), and no model extracts values for `output_schema` or
- * `on_change` to use.
+ * `new_items` a page with items), no model extracts values for `output_schema` to use, and
+ * `on_change` has values to compare only when the pages read some. A rule on a value names one
+ * the pages declare.
  */
-function checkPageRule(definition: TaskDefinition): void {
-  if (definition.pageRule === null) return;
+function checkPageRule(definition: TaskDefinition, pageValues: readonly string[]): void {
+  const rule = definition.pageRule;
+  if (rule === null) return;
   const refuse = (detail: string) => new Refused({ code: 'page_rule', detail });
   if (definition.pages === null) throw refuse(PAGE_RULE_NEEDS_PAGES);
-  if (
-    definition.pageRule.type === 'new_items' &&
-    !definition.pages.some((page) => page.items !== undefined)
-  )
+  if (rule.type === 'new_items' && !definition.pages.some((page) => page.items !== undefined))
     throw refuse(NEW_ITEMS_RULE_NEEDS_ITEMS);
   if (definition.outputSchema !== null) throw refuse(PAGE_RULE_WITH_SCHEMA);
-  if (definition.notifyBehavior === 'on_change') throw refuse(PAGE_RULE_WITH_ON_CHANGE);
+  if (definition.notifyBehavior === 'on_change' && pageValues.length === 0)
+    throw refuse(PAGE_RULE_WITH_ON_CHANGE);
+  const problem = valueRuleProblem(rule, pageValues);
+  if (problem !== null) throw refuse(`Invalid page_rule: ${problem}`);
 }

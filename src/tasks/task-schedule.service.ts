@@ -140,7 +140,7 @@ export class TaskSchedule {
    */
   private async countEarlyCheck(
     manager: EntityManager,
-    task: Pick<TaskEntity, 'userId' | 'pageRule'>,
+    task: Pick<TaskEntity, 'userId' | 'pageRule' | 'pages' | 'notifyBehavior'>,
     now: Date,
   ): Promise<EarlyCheck> {
     if (!verdictNeedsModel(task)) return { runAt: now, refusal: null };

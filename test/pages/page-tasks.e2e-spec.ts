@@ -120,7 +120,7 @@ describe('Page monitors: the task and execution API', () => {
       [{ type: 'changed', text: 'x' }, 'Invalid page_rule: text is not allowed with type changed'],
       [
         { type: 'matches', text: 'x' },
-        'Invalid page_rule: type must be changed, new_items, contains or not_contains',
+        'Invalid page_rule: type must be changed, new_items, contains, not_contains, below, above or equals',
       ],
       [{ type: 'contains', text: '  ' }, 'Invalid page_rule: text must be 1 to 200 characters'],
     ])('should refuse page_rule %j with 400 "%s"', async (pageRule, detail) => {
@@ -303,6 +303,8 @@ describe('Page monitors: the task and execution API', () => {
               added: null,
               removed: null,
               new_items: null,
+              values: null,
+              value_errors: null,
             }
           : { ...line, error: null },
       );

@@ -338,6 +338,9 @@ describe('What non-owners see of a public task', () => {
         error: null,
         added: null,
         removed: null,
+        new_items: null,
+        values: null,
+        value_errors: null,
         fetched_at: expect.any(String),
       });
       expect(news).toMatchObject({ url: newsUrl, final_url: newsUrl, title: 'Open news' });

@@ -402,11 +402,21 @@ function ConfigOutcomeLine(props: { outcome: ConfigOutcome; label: string }): JS
   );
 }
 
-/** The numeric values of the schema, each as points over time (oldest first). */
+/**
+ * The numeric values of the schema, or those the pages read as numbers (docs/pages.md, "Values
+ * read from pages"), each as points over time (oldest first).
+ */
 function numericSeries(task: Task, executions: Execution[]): Array<[string, Point[]]> {
-  const names = Object.entries(task.output_schema?.properties ?? {})
-    .filter(([, property]) => property.type === 'number' || property.type === 'integer')
-    .map(([name]) => name);
+  const names = [
+    ...Object.entries(task.output_schema?.properties ?? {})
+      .filter(([, property]) => property.type === 'number' || property.type === 'integer')
+      .map(([name]) => name),
+    ...(task.pages ?? []).flatMap((page) =>
+      (page.values ?? [])
+        .filter((value) => value.from !== 'text' && value.from !== 'availability')
+        .map((value) => value.name),
+    ),
+  ];
   const finished = executions.filter((execution) => execution.values !== null).reverse();
   return names
     .map((name): [string, Point[]] => [
@@ -429,9 +439,9 @@ function Charts(props: { task: Task; executions: Execution[] }): JSX.Element {
   if (series.length === 0)
     return (
       <p class="muted">
-        {props.task.output_schema
+        {props.task.output_schema || props.task.pages?.some((page) => page.values)
           ? 'No numeric values recorded yet.'
-          : 'Add an output schema with a number to chart its values here.'}
+          : 'Add an output schema with a number, or a value read from a page, to chart its values here.'}
       </p>
     );
   return (

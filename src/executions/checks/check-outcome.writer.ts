@@ -12,7 +12,6 @@ import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repo
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
-import { outputSchemaKey } from '../../search/output-schema';
 import { ProviderError, type ProviderUsage } from '../../search/search-provider';
 import type { AlertPlan } from '../../attention/decisions/alert-planning';
 import type { UsageRecord } from '../../usage/usage.repository';
@@ -21,7 +20,7 @@ import type { CheckAnswer, FinalPlan, TaskOutcome } from '../decisions/check-out
 import { CheckRunRepository, type ExecutionOutcome } from '../check-run.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
 import { CheckPlanner, type PlannedCheck } from './check.planner';
-import type { ClaimedCheck, FinishedCheck } from './claimed-check';
+import { valuesSchemaOf, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
 /** A check that ends: its execution is written, then (once written) its task moves on. */
 interface EndedCheck extends FinishedCheck {
@@ -265,8 +264,7 @@ function executionOutcome({
     evidence: verdict ? JSON.stringify(verdict.evidence) : null,
     values: verdict?.values ? JSON.stringify(verdict.values) : null,
     changes: verdict?.changes ? JSON.stringify(verdict.changes) : null,
-    valuesSchemaKey:
-      verdict?.values && check.outputSchema ? outputSchemaKey(check.outputSchema) : null,
+    valuesSchemaKey: verdict?.values ? (valuesSchemaOf(check)?.key ?? null) : null,
     usage: usage === null ? null : JSON.stringify(usage),
     pageResults: pageResults === null ? null : JSON.stringify(pageResults.map(pageResultLine)),
   };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '../../config/config-slice';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PageStage } from '../../pages/page-stage.service';
+import { verdictNeedsModel } from '../../pages/rules/page-rule';
 import type { PageResult, PageSnapshot, PageTarget } from '../../pages/page.types';
 import { pagesConfig, type PagesConfig } from '../../pages/pages.config';
 import { decidePageCheck, type PageCheckDecision } from '../decisions/page-check';
@@ -35,6 +36,7 @@ export class CheckPageReader {
     const decision = decidePageCheck({
       pages: results,
       rule: check.pageRule,
+      valuesOnly: check.pageRule === null && !verdictNeedsModel(check),
       earlier: check.earlierVerdict,
       promptMaxChars: this.settings.promptMaxChars,
     });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { CHECK_QUEUE, QUEUE_SCHEMA } from '../../scheduler/job-queue.service';
-import type { PageRule } from '../../pages/page.types';
+import type { VerdictInputs } from '../../pages/rules/page-rule';
 import type { LockedTask, TaskOutcome } from '../decisions/check-outcome';
 
 /** A task's outcome with the execution that produced it and the check job scheduled for it. */
@@ -28,10 +28,11 @@ export class CheckScheduleRepository {
     manager: EntityManager,
     taskId: string,
     userId: string,
-  ): Promise<{ pageRule: PageRule | null } | null> {
-    const rows = await queryRows<{ pageRule: PageRule | null }>(
+  ): Promise<VerdictInputs | null> {
+    const rows = await queryRows<VerdictInputs>(
       manager,
-      'SELECT page_rule AS "pageRule" FROM tasks WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE',
+      `SELECT page_rule AS "pageRule", pages, notify_behavior AS "notifyBehavior" FROM tasks
+       WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE`,
       [taskId, userId],
     );
     return rows[0] ?? null;

@@ -5,6 +5,7 @@ import { InjectConfig } from '../../config/config-slice';
 import { verdictNeedsModel } from '../../pages/rules/page-rule';
 import type { PageSnapshot } from '../../pages/page.types';
 import { SearchProvider, type CheckResult, type PromptPage } from '../../search/search-provider';
+import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource } from '../../search/search.types';
 import { usageConfig, type UsageConfig } from '../../usage/usage.config';
 import { UsageService } from '../../usage/usage.service';
@@ -28,6 +29,8 @@ const VOUCHED_MARGIN_MS = 5_000;
 interface PagesShown {
   pages: PromptPage[];
   sources: GroundingSource[];
+  /** The values the pages read, which are the execution's (null: the pages read none). */
+  values: OutputValues | null;
 }
 
 /**
@@ -107,7 +110,7 @@ export class CheckCaller {
       pageResults: results,
     });
     if (decision.kind === 'failed') {
-      return finished(new CheckError(decision.message, CheckErrorCode.ALL_PAGES_FAILED));
+      return finished(new CheckError(decision.message, decision.code));
     }
     if (decision.kind === 'answered') return finished(decision.answer);
     if (!(await this.stillRuns(check))) {
@@ -150,7 +153,9 @@ export class CheckCaller {
         outputSchema: check.outputSchema,
         ...(shown ? { pages: shown.pages } : {}),
       });
-      return shown ? { ...result, groundingSources: shown.sources } : result;
+      return shown
+        ? { ...result, groundingSources: shown.sources, values: shown.values ?? result.values }
+        : result;
     } catch (error) {
       return asError(error);
     }

@@ -224,6 +224,7 @@ function claimedCheck(
     outputSchema: detail.output_schema,
     pages: detail.pages,
     pageRule: detail.page_rule,
+    notifyBehavior: detail.notify_behavior,
     earlierVerdict: earlierVerdict(detail),
   };
 }

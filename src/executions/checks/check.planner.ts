@@ -3,7 +3,6 @@ import { Clock } from '../../common/clock/clock';
 import { InjectConfig } from '../../config/config-slice';
 import { schedulerConfig, type SchedulerConfig } from '../../scheduler/scheduler.config';
 import { verdictNeedsModel } from '../../pages/rules/page-rule';
-import { outputSchemaKey } from '../../search/output-schema';
 import {
   NO_HISTORY,
   planCheckOutcome,
@@ -13,7 +12,7 @@ import {
 } from '../decisions/check-outcome';
 import { executionsConfig, type ExecutionsConfig } from '../executions.config';
 import { planAlert, type AlertPlan } from '../../attention/decisions/alert-planning';
-import type { FinishedCheck } from './claimed-check';
+import { valuesSchemaOf, type FinishedCheck } from './claimed-check';
 
 /** A finished check and what its outcome means. */
 export interface PlannedCheck extends FinishedCheck {
@@ -44,9 +43,7 @@ export class CheckPlanner {
       const plan = planCheckOutcome({
         task,
         executionId: item.check.executionId,
-        schema: item.check.outputSchema
-          ? { schema: item.check.outputSchema, key: outputSchemaKey(item.check.outputSchema) }
-          : null,
+        schema: valuesSchemaOf(item.check),
         history: histories.get(item.check.taskId) ?? NO_HISTORY,
         outcome: item.outcome,
         job: item.check.job,

@@ -3,7 +3,9 @@ import type { CheckMetric } from '../../metrics/metrics.service';
 import type { PageResult, PageRule, PageTarget } from '../../pages/page.types';
 import type { CheckJobData, QueueJob } from '../../scheduler/job-queue.service';
 import { releaseDeadline } from '../../scheduler/queue-declaration';
-import type { OutputSchema } from '../../search/output-schema';
+import { outputSchemaKey, type OutputSchema } from '../../search/output-schema';
+import { pageValuesSchema } from '../../pages/values/task-values';
+import type { NotifyBehavior } from '../../search/search.types';
 import type { CheckAnswer } from '../decisions/check-outcome';
 import type { EarlierVerdict } from '../decisions/page-check';
 import { CHECK_JOB_EXPIRY_SECONDS } from './check.queue';
@@ -46,6 +48,8 @@ export interface ClaimedCheck {
   /** The task's pages (null: a web search) and page rule when the check was claimed. */
   pages: PageTarget[] | null;
   pageRule: PageRule | null;
+  /** The task's `notify_behavior` when the check was claimed. */
+  notifyBehavior: NotifyBehavior;
   /** The task's last successful verdict, which unchanged pages carry (docs/pages.md). */
   earlierVerdict: EarlierVerdict | null;
   /** Set when its outcome is written: how the check ended, for the metrics. */
@@ -60,6 +64,16 @@ export interface FinishedCheck {
   provider: string;
   /** The pages the check read, in the task's order; null for a task without pages. */
   pageResults: PageResult[] | null;
+}
+
+/**
+ * The schema a check's values are read and compared with, and its key: the task's
+ * `output_schema`, else the values its pages declare (docs/pages.md, "Values read from pages");
+ * null when it has neither.
+ */
+export function valuesSchemaOf(check: ClaimedCheck): { schema: OutputSchema; key: string } | null {
+  const schema = check.outputSchema ?? pageValuesSchema(check.pages);
+  return schema === null ? null : { schema, key: outputSchemaKey(schema) };
 }
 
 /** What every log line of this check carries. */

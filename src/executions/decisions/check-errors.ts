@@ -11,6 +11,8 @@ export enum CheckErrorCode {
   RESULT_NOT_STORED = 'RESULT_NOT_STORED',
   /** No page of a page task could be read: the check fails, without a model call. */
   ALL_PAGES_FAILED = 'ALL_PAGES_FAILED',
+  /** Pages were read but none of the values they declare: the check fails, without a model call. */
+  NO_VALUE_READ = 'NO_VALUE_READ',
   /** Its worker went silent on every attempt it had: the check fails, without running again. */
   INTERRUPTED = 'INTERRUPTED',
   /**

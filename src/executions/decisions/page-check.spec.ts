@@ -41,6 +41,7 @@ function decide(overrides: Partial<PageCheckInput>) {
   return decidePageCheck({
     pages: [page('https://a.example/')],
     rule: null,
+    valuesOnly: false,
     earlier,
     promptMaxChars: 1_000,
     ...overrides,
@@ -59,6 +60,7 @@ describe('decidePageCheck', () => {
     ).toEqual({
       kind: 'failed',
       message: 'All pages failed: https://a.example/: HTTP 503; https://b.example/: timed out',
+      code: 'ALL_PAGES_FAILED',
     });
   });
 
@@ -152,6 +154,61 @@ describe('decidePageCheck', () => {
         },
       ],
       sources: [{ uri: 'https://a.example/final', title: 'A page' }],
+      values: null,
+    });
+  });
+
+  describe('with page values', () => {
+    const priced = (value: number | null, status: PageResult['status'] = 'same') =>
+      page('https://shop.example/p', {
+        status,
+        values:
+          value === null
+            ? { price: { error: 'not found' } }
+            : { price: { value, source: 'JSON-LD offers.price' } },
+      });
+
+    it('should fail the check when no declared value could be read from pages that were read', () => {
+      expect(decide({ pages: [priced(null)] })).toEqual({
+        kind: 'failed',
+        message: 'No value could be read: price: not found',
+        code: 'NO_VALUE_READ',
+      });
+    });
+
+    it('should answer a rule on a value with the values read, met on a first check', () => {
+      const decision = decide({
+        pages: [priced(89.99, 'new')],
+        rule: { type: 'below', value: 'price', than: 100 },
+      });
+      expect(decision).toMatchObject({
+        kind: 'answered',
+        answer: {
+          conditionMet: true,
+          answer: 'price is 89.99, below 100 (https://shop.example/p)',
+          reasoning: 'price was read from JSON-LD offers.price at https://shop.example/p.',
+          currentState: { rule: 'below', met: true, values: { price: 89.99 } },
+          values: { price: 89.99 },
+          usage: null,
+        },
+      });
+    });
+
+    it('should judge nothing and call no model when the task only reports changes', () => {
+      const decision = decide({ pages: [priced(12, 'changed')], valuesOnly: true });
+      expect(decision).toMatchObject({
+        kind: 'answered',
+        answer: { conditionMet: false, values: { price: 12 }, usage: null },
+      });
+    });
+
+    it('should give the model the pages with their values, and keep them for the execution', () => {
+      const decision = decide({ pages: [priced(12, 'changed')] });
+      expect(decision).toMatchObject({
+        kind: 'model',
+        pages: [{ url: 'https://shop.example/p', values: { price: 12 } }],
+        values: { price: 12 },
+      });
     });
   });
 });

@@ -1,9 +1,11 @@
 import { allPagesFailed, pageSources, promptPages } from '../../pages/results/page-prompt';
 import { evaluatePageRule } from '../../pages/rules/page-rule';
+import { noValueRead, readTaskValues } from '../../pages/values/task-values';
 import type { PageResult, PageRule } from '../../pages/page.types';
 import type { OutputValues } from '../../search/output-schema';
 import type { GroundingSource, PromptPage } from '../../search/search.types';
 import type { CheckAnswer } from './check-outcome';
+import { CheckErrorCode } from './check-errors';
 
 /** A task's latest successful execution, as a check whose pages are unchanged may carry it. */
 export interface EarlierVerdict {
@@ -22,6 +24,11 @@ export interface EarlierVerdict {
 export interface PageCheckInput {
   pages: readonly PageResult[];
   rule: PageRule | null;
+  /**
+   * The task reports its page values' changes and judges nothing (`on_change`, page values, no
+   * rule): no model is called.
+   */
+  valuesOnly: boolean;
   earlier: EarlierVerdict | null;
   /** `PAGE_PROMPT_MAX_CHARS`. */
   promptMaxChars: number;
@@ -29,24 +36,37 @@ export interface PageCheckInput {
 
 /** What a check of a task with pages does once its pages are read. */
 export type PageCheckDecision =
-  /** Every page is an error: the check fails with this message. */
-  | { kind: 'failed'; message: string }
+  /** Every page is an error, or no declared value was read: the check fails with this message. */
+  | { kind: 'failed'; message: string; code: CheckErrorCode }
   /** Answered without a model: by the page rule, or the earlier verdict carried. */
   | { kind: 'answered'; answer: CheckAnswer }
-  /** One model call with these pages. */
-  | { kind: 'model'; pages: PromptPage[]; sources: GroundingSource[] };
+  /** One model call with these pages; its execution's values are the pages' (null: none). */
+  | { kind: 'model'; pages: PromptPage[]; sources: GroundingSource[]; values: OutputValues | null };
 
 /**
- * Decides a page check (docs/pages.md, "Checks of page tasks"): every page an error fails it; a
- * page rule answers without a model; unchanged pages carry the earlier verdict (unless that one
- * waits for confirmation); anything else is one model call with the pages that were read.
+ * Decides a page check (docs/pages.md, "Checks of page tasks"): every page an error fails it, and
+ * so does reading no value of those the pages declare; a page rule answers without a model, and
+ * so does a task that only reports its values' changes; unchanged pages carry the earlier verdict
+ * (unless that one waits for confirmation); anything else is one model call with the pages that
+ * were read. The execution's values are the pages' (docs/pages.md, "Values read from pages").
  */
 export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
   const read = input.pages.filter(isRead);
-  if (read.length === 0) return { kind: 'failed', message: allPagesFailed(input.pages) };
+  if (read.length === 0) {
+    return {
+      kind: 'failed',
+      message: allPagesFailed(input.pages),
+      code: CheckErrorCode.ALL_PAGES_FAILED,
+    };
+  }
+  const missing = noValueRead(input.pages);
+  if (missing !== null)
+    return { kind: 'failed', message: missing, code: CheckErrorCode.NO_VALUE_READ };
+  const values = readTaskValues(input.pages);
   const sources = pageSources(input.pages);
-  if (input.rule !== null) {
-    const verdict = evaluatePageRule(input.rule, input.pages);
+  if (input.rule !== null || input.valuesOnly) {
+    const verdict: RuleVerdict =
+      input.rule === null ? valuesRead(values ?? {}) : evaluatePageRule(input.rule, input.pages);
     return {
       kind: 'answered',
       answer: {
@@ -56,7 +76,7 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
         currentState: verdict.currentState,
         nextCheckAt: null,
         groundingSources: sources,
-        values: null,
+        values,
         usage: null,
       },
     };
@@ -72,7 +92,7 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
         currentState: earlier.currentState,
         nextCheckAt: null,
         groundingSources: sources,
-        values: earlier.values,
+        values: values ?? earlier.values,
         usage: null,
         carriedFrom: {
           verdictExecutionId: earlier.verdictExecutionId,
@@ -81,7 +101,36 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
       },
     };
   }
-  return { kind: 'model', pages: promptPages(input.pages, input.promptMaxChars), sources };
+  return {
+    kind: 'model',
+    pages: promptPages(input.pages, input.promptMaxChars),
+    sources,
+    values,
+  };
+}
+
+/**
+ * The verdict of a task that only reports its page values' changes: it judges nothing, so its
+ * condition is never met; its answer lists the values read.
+ */
+function valuesRead(values: OutputValues): RuleVerdict {
+  const listed = Object.entries(values)
+    .map(([name, value]) => `${name}: ${value === null ? 'not read' : JSON.stringify(value)}`)
+    .join(', ');
+  return {
+    claimedMet: false,
+    answer: `Values read: ${listed}`,
+    reasoning: 'This task reports changes of the values its pages read; it judges no condition.',
+    currentState: { values },
+  };
+}
+
+/** A verdict made without a model. */
+interface RuleVerdict {
+  claimedMet: boolean;
+  answer: string;
+  reasoning: string;
+  currentState: Record<string, unknown>;
 }
 
 /** A page that is not `error`. */

@@ -229,6 +229,8 @@ describe('page tasks in every chat channel', () => {
         added: ['Price: *9*', 'In stock'],
         removed: ['Price: 12'],
         new_items: null,
+        values: null,
+        value_errors: null,
         fetched_at: '2026-02-03T04:05:00.000Z',
       },
     ];
@@ -316,6 +318,8 @@ describe('new items in every chat channel', () => {
         added: items.map((item) => `${item.title} ${item.url}`),
         removed: [],
         new_items: items,
+        values: null,
+        value_errors: null,
         fetched_at: '2026-02-03T04:05:00.000Z',
       },
     ];

@@ -10,6 +10,7 @@ import {
   oneLine,
   pageChange,
   pageChangeText,
+  pageValueText,
   type ExecutionContent,
   type MessageParts,
   type NotificationContent,
@@ -45,6 +46,7 @@ export function renderConditionMetEmail(
   const changes = execution.changes ?? [];
   const changedPages = changedPagesOf(execution);
   const pageText = changedPages.length > 0 ? pageChangeText(changedPages) : null;
+  const values = pageValueText(execution);
   const line = attentionLine(content);
 
   const text = [
@@ -59,6 +61,7 @@ export function renderConditionMetEmail(
     'Reasoning:',
     execution.reasoning,
     '',
+    ...(values ? ['Values:', values, ''] : []),
     ...(pageText ? ['Changed pages:', pageText, ''] : []),
     ...(changes.length > 0 ? ['Changes:', changeLines(changes), ''] : []),
     'Sources:',
@@ -91,6 +94,7 @@ export function renderConditionMetEmail(
     paragraphs(execution.answer),
     '<h3>Reasoning</h3>',
     paragraphs(execution.reasoning),
+    ...(values ? ['<h3>Values</h3>', paragraphs(values)] : []),
     ...(pageText ? ['<h3>Changed pages</h3>', pageChangeHtml(changedPages)] : []),
     ...(changes.length > 0 ? ['<h3>Changes</h3>', paragraphs(changeLines(changes))] : []),
     '<h3>Sources</h3>',

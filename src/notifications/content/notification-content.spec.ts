@@ -244,6 +244,8 @@ describe('page tasks', () => {
             added: ['Price: 9', 'In <stock>', 'Ships\ttoday', 'Fourth line'],
             removed: ['Price: 12'],
             new_items: null,
+            values: null,
+            value_errors: null,
             fetched_at: fetchedAt,
           },
           {
@@ -256,6 +258,8 @@ describe('page tasks', () => {
             added: [],
             removed: [],
             new_items: null,
+            values: null,
+            value_errors: null,
             fetched_at: fetchedAt,
           },
         ],
@@ -289,6 +293,22 @@ describe('page tasks', () => {
       '<p><a href="https://shop.example.com/x?a=1&amp;b=2">Shop &lt;x&gt;</a><br>4 lines added, 1 removed</p>',
     );
     expect(html).toContain('<pre>+ Price: 9\n+ In &lt;stock&gt;\n+ Ships today\n- Price: 12</pre>');
+  });
+
+  it('should show the values the pages read in messages and in the condition-met email', () => {
+    const priced = pageTask();
+    priced.execution!.pageResults![0] = {
+      ...priced.execution!.pageResults![0],
+      values: { price: 89.99, stock: null },
+      value_errors: { stock: 'not found' },
+    };
+    const values = 'price: 89.99\nstock: not read (not found)';
+    expect(messageParts(priced).sections).toContainEqual({ label: 'Values', text: values });
+    expect(messageParts({ ...priced, event: 'values_changed' }).sections).toContainEqual({
+      label: 'Values',
+      text: values,
+    });
+    expect(renderEmail(priced).text).toContain(`Values:\n${values}`);
   });
 
   it('should list changed pages in the email of a withdrawn alert', () => {

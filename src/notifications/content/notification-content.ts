@@ -151,6 +151,8 @@ function eventParts(content: NotificationContent): MessageParts {
   const changedPages = changedPagesOf(execution);
   const pageSections =
     changedPages.length > 0 ? [{ label: 'Changed pages', text: pageChangeText(changedPages) }] : [];
+  const values = pageValueText(execution);
+  const valueSections = values === null ? [] : [{ label: 'Values', text: values }];
   const sources = linkedSources(changedPages, execution?.groundingSources ?? []);
   const footer =
     content.event === 'test'
@@ -162,7 +164,7 @@ function eventParts(content: NotificationContent): MessageParts {
         title: `${name}: condition met`,
         summary: `Condition: ${content.task.conditionDescription}`,
         sections: execution
-          ? [...answerSections(execution), ...pageSections, ...changeSections]
+          ? [...answerSections(execution), ...valueSections, ...pageSections, ...changeSections]
           : [],
         sources,
         footer,
@@ -177,6 +179,7 @@ function eventParts(content: NotificationContent): MessageParts {
         sections: [
           ...changeSections,
           ...(execution ? answerSections(execution).slice(0, 1) : []),
+          ...valueSections,
           ...pageSections,
         ],
         sources,
@@ -215,6 +218,21 @@ function eventParts(content: NotificationContent): MessageParts {
         footer,
       };
   }
+}
+
+/**
+ * The values a page task's check read (docs/pages.md, "Values read from pages"), one
+ * `name: value` line each (a value not read says why), or null when its pages read none.
+ */
+export function pageValueText(execution: ExecutionContent | null): string | null {
+  const lines = (execution?.pageResults ?? []).flatMap((page) =>
+    Object.entries(page.values ?? {}).map(([name, value]) =>
+      value === null
+        ? `${name}: not read (${page.value_errors?.[name] ?? 'not found'})`
+        : `${name}: ${formatValue(value)}`,
+    ),
+  );
+  return lines.length === 0 ? null : lines.join('\n');
 }
 
 /** The pages of a page task's check whose text changed, in the task's page order. */

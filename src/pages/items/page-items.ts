@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_DIFF_LINE_CHARS } from '../reading/page-comparison';
-import { cutText } from '../reading/page-text';
+import { cutText } from '../reading/text-bounds';
 import type { PageItem, PageStatus } from '../page.types';
 
 /** At most this many items of a page are read, and as many of their keys remembered. */

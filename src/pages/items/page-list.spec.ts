@@ -260,6 +260,48 @@ describe('readPage of a page with items', () => {
   });
 });
 
+describe('values of a page read as a list', () => {
+  it('should read an HTML list’s values in the pass that reads its items', () => {
+    const html = `<html><body><p class="count">12 openings</p>
+      <ul><li class="job"><a href="/jobs/1">Rust engineer</a></li></ul></body></html>`;
+    const read = readPage(
+      {
+        kind: 'page',
+        contentType: 'text/html',
+        previousText: null,
+        finalUrl: BASE,
+        items: { selector: 'li.job' },
+        values: [{ name: 'openings', from: 'number', selector: '.count' }],
+      },
+      Buffer.from(html),
+    );
+    expect(read).toMatchObject({
+      kind: 'text',
+      text: 'Rust engineer https://news.example/jobs/1',
+      values: { openings: { value: 12, source: 'selector .count: "12 openings"' } },
+    });
+  });
+
+  it('should read a JSON Feed’s json values, and find no other value of a feed', () => {
+    const values = [
+      { name: 'version', from: 'json' as const, path: '$.version' },
+      { name: 'price', from: 'price' as const },
+    ];
+    expect(
+      readPageList(answer('application/feed+json', JSON_FEED), {}, BASE, values),
+    ).toMatchObject({
+      kind: 'text',
+      values: {
+        version: { value: 'https://jsonfeed.org/version/1.1', source: 'path $.version' },
+        price: { error: 'not found' },
+      },
+    });
+    expect(readPageList(answer('application/rss+xml', RSS), {}, BASE, values)).toMatchObject({
+      values: { version: { error: 'not found' }, price: { error: 'not found' } },
+    });
+  });
+});
+
 describe('withinEntryBound of a page with new items', () => {
   it('should keep as many new items as fit, each with its added line', () => {
     const newItems = Array.from({ length: 50 }, (_, index) => ({

@@ -1,5 +1,5 @@
-import { parseHtml } from './html-parser';
-import { PageSelector, SelectorError, type ElementMatcher } from './page-selector';
+import { parseHtml, type HtmlHandler } from './html-parser';
+import { PageSelector, SelectorError } from './page-selector';
 
 /** Elements whose content is never visible text. */
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
@@ -147,55 +147,68 @@ export interface MatchReader {
 }
 
 /**
+ * Another reading of a document in the same pass (a page's values): told every element and
+ * text as the text's reading is, once it knows which elements are last children (when it asks).
+ */
+export interface DocumentListener extends HtmlHandler {
+  readsLastChild: boolean;
+  start(lastChildren: Uint8Array | null): void;
+}
+
+/**
  * An HTML document's visible text and `<title>` (docs/pages.md, "Reading the text"), and with
  * `selector` the text of its matches, in time linear in the document's size: one pass of the
- * parser, testing the selector as each element opens (docs/pages.md, "Selectors"). A selector
- * that reads `:last-child` takes one more pass first, to learn which elements are last children.
- * A selector outside the subset pages accept (saved before it was the rule) matches nothing.
- * `also` reads the same pass with a selector of its own (a list's items).
+ * parser, testing the selector as each element opens (docs/pages.md, "Selectors"), which
+ * `listener` follows too. A selector that reads `:last-child` takes one more pass first, to
+ * learn which elements are last children. A selector outside the subset pages accept (saved
+ * before it was the rule) matches nothing. `also` reads the same pass with a selector of its
+ * own (a list's items).
  */
 export function scanHtml(
   html: string,
   selector?: string,
   also?: { selector: string; reader: MatchReader },
+  listener?: DocumentListener,
 ): ScannedHtml {
   const reading = new PageReading();
-  let last: Uint8Array | undefined;
-  const lastChildrenOnce = (): Uint8Array => (last ??= lastChildren(html));
-  const matcher = selector === undefined ? null : selectorMatcher(selector, lastChildrenOnce);
-  const alsoMatcher = also === undefined ? null : selectorMatcher(also.selector, lastChildrenOnce);
+  const compiled = selector === undefined ? null : compiledSelector(selector);
+  const alsoCompiled = also === undefined ? null : compiledSelector(also.selector);
+  const readsLastChild =
+    compiled?.readsLastChild || alsoCompiled?.readsLastChild || listener?.readsLastChild;
+  const last = readsLastChild ? lastChildren(html) : null;
+  const matcher = compiled?.matcher(last) ?? null;
+  const alsoMatcher = alsoCompiled?.matcher(last) ?? null;
+  listener?.start(last);
   parseHtml(html, {
     open: (name, attributes) => {
       reading.open(name, attributes, matcher?.open(name, attributes) ?? false);
       also?.reader.open(name, attributes, alsoMatcher?.open(name, attributes) ?? false);
+      listener?.open(name, attributes);
     },
     text: (data) => {
       reading.text(data);
       also?.reader.text(data);
+      listener?.text(data);
     },
     close: (name) => {
       matcher?.close();
       reading.close(name);
       alsoMatcher?.close();
       also?.reader.close(name);
+      listener?.close(name);
     },
   });
   return reading.finish();
 }
 
-/** The matcher of `selector`; null for a selector outside the subset. */
-function selectorMatcher(
-  selector: string,
-  lastChildrenOnce: () => Uint8Array,
-): ElementMatcher | null {
-  let compiled: PageSelector;
+/** `selector` compiled; null for a selector outside the subset. */
+export function compiledSelector(selector: string): PageSelector | null {
   try {
-    compiled = new PageSelector(selector);
+    return new PageSelector(selector);
   } catch (error) {
     if (error instanceof SelectorError) return null;
     throw error;
   }
-  return compiled.matcher(compiled.readsLastChild ? lastChildrenOnce() : null);
 }
 
 /** 1 for each element, in document order, that is its parent's last element child. */
@@ -228,6 +241,6 @@ function lastChildren(html: string): Uint8Array {
 const UNCOLLAPSED = /\s\s|[^\S ]/;
 
 /** Most lines need no collapsing: finding that out is cheaper than replacing nothing. */
-function collapse(text: string): string {
+export function collapse(text: string): string {
   return (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }

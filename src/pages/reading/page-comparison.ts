@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { diffLines } from 'diff';
 import type { PageBody } from '../fetching/page-fetcher';
-import { cutText } from './page-text';
-import type { PageStatus } from '../page.types';
+import { cutText } from './text-bounds';
+import type { PageStatus, PageValueTarget } from '../page.types';
 
 /** Lines of each kind kept per page and check, in document order. */
 export const MAX_DIFF_LINES = 50;
@@ -27,21 +27,21 @@ export function contentHash(text: string): string {
 }
 
 /**
- * Hex SHA-256 of what a page's text is read from: the body as it came, its media type and
- * charset, the selector and the items read. An equal hash is the same text, known without
- * reading it again.
+ * Hex SHA-256 of what a page's text and values are read from: the body as it came, its media
+ * type and charset, the selector, the items read and the values declared. An equal hash is the
+ * same text and values, known without reading them again.
  */
 export function bodyHash(
   answer: PageBody,
   selector: string | undefined,
   items?: { selector?: string },
+  values?: readonly PageValueTarget[],
 ): string {
-  // Without items, the JSON of the hashes kept before pages had them.
-  const reading = [answer.contentType, answer.charset ?? null, selector ?? null];
-  return createHash('sha256')
-    .update(JSON.stringify(items === undefined ? reading : [...reading, items]))
-    .update(answer.body)
-    .digest('hex');
+  // Pages without items or values hash as they did before pages had them.
+  const reading: unknown[] = [answer.contentType, answer.charset ?? null, selector ?? null];
+  if (items !== undefined) reading.push(items);
+  if (values !== undefined) reading.push(JSON.stringify(values));
+  return createHash('sha256').update(JSON.stringify(reading)).update(answer.body).digest('hex');
 }
 
 /**

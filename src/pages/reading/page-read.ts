@@ -1,9 +1,9 @@
 import { comparePageText, contentHash, type PageComparison } from './page-comparison';
 import { PageErrorForm } from '../page-errors';
+import type { PageTarget, PageValueReadings, PageValueTarget } from '../page.types';
 import type { PageBody } from '../fetching/page-fetcher';
 import { compareItems, type ItemComparison } from '../items/page-items';
 import { readPageList } from '../items/page-list';
-import type { PageTarget } from '../page.types';
 import { isBotCheckAnswer, readPageText } from './page-text';
 
 /**
@@ -16,6 +16,7 @@ export type PageReadRequest = Omit<PageBody, 'body'> &
     | {
         kind: 'page';
         selector?: string;
+        values?: PageValueTarget[];
         previousText: string | null;
         /** Where the page ended up, which its items' links are resolved against. */
         finalUrl?: string;
@@ -33,6 +34,7 @@ export type PageRead =
       text: string;
       title: string | null;
       contentHash: string;
+      values?: PageValueReadings;
       /** Of a page with items: what is new on it; null for other pages. */
       news: Omit<ItemComparison, 'status' | 'added'> | null;
     } & PageComparison)
@@ -50,10 +52,15 @@ export function readPage(request: PageReadRequest, body: Buffer): PageRead {
       const botCheck = isBotCheckAnswer(answer);
       return { kind: 'error', error: botCheck ? PageErrorForm.BOT_CHECK : request.error };
     }
-    const list = readPageList(answer, request.items, request.finalUrl ?? '');
-    const read = list ?? readPageText(answer, request.selector);
+    const list = readPageList(answer, request.items, request.finalUrl ?? '', request.values);
+    const read = list ?? readPageText(answer, request.selector, request.values);
     if (read.kind === 'error') return read;
-    const page = { kind: 'text' as const, text: read.text, title: read.title };
+    const page = {
+      kind: 'text' as const,
+      text: read.text,
+      title: read.title,
+      ...(read.values === undefined ? {} : { values: read.values }),
+    };
     if (list?.kind !== 'text' || request.items === undefined) {
       return {
         ...page,

@@ -1,4 +1,5 @@
-import { readPageText, isBotCheckAnswer, MAX_JSON_DEPTH, MAX_TEXT_CHARS } from './page-text';
+import { readPageText, isBotCheckAnswer, MAX_TEXT_CHARS } from './page-text';
+import { MAX_JSON_DEPTH } from './text-bounds';
 
 const html = (markup: string, charset?: string) => ({
   contentType: 'text/html',

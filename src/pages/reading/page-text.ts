@@ -1,4 +1,8 @@
 import { scanHtml, type MatchReader, type ScannedHtml } from './html-text';
+import { cutText, nestsTooDeep } from './text-bounds';
+import { HtmlValueScanner } from '../values/html-values';
+import { htmlValues, jsonValues, plainTextValues } from '../values/page-values';
+import type { PageValueReadings, PageValueTarget } from '../page.types';
 import { decodeText, metaCharset } from '../fetching/page-charset';
 import { PageErrorForm, unsupportedContentTypeError } from '../page-errors';
 import type { PageBody } from '../fetching/page-fetcher';
@@ -9,11 +13,6 @@ export const MAX_TEXT_CHARS = 100_000;
 export const MAX_TITLE_CHARS = 300;
 /** An error answer is read for a bot check from this many bytes at its start, no more. */
 export const BOT_CHECK_BYTES = 64_000;
-/**
- * JSON nested deeper than this is `too complex`: V8 serialises JSON by recursion, which a few
- * thousand levels take past the stack.
- */
-export const MAX_JSON_DEPTH = 1_000;
 export const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const BOT_CHECK_TITLES = new Set(['Just a moment...', 'Attention Required! | Cloudflare']);
 const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 'h-captcha'];
@@ -21,30 +20,40 @@ const BOT_CHECK_MARKERS = ['challenge-platform', 'cf-turnstile', 'g-recaptcha', 
 const BOT_CHECK_TEXT_CHARS = 500;
 
 export type PageText =
-  { kind: 'text'; text: string; title: string | null } | { kind: 'error'; error: string };
+  | { kind: 'text'; text: string; title: string | null; values?: PageValueReadings }
+  | { kind: 'error'; error: string };
 
 /**
- * A page's text as a check reads it (docs/pages.md, "Reading the text"), or why it has none.
- * `selector` applies to HTML only.
+ * A page's text as a check reads it (docs/pages.md, "Reading the text"), or why it has none,
+ * and its declared `values` read from the same parse (docs/pages.md, "Values read from pages").
+ * `selector` and `also` (a list's items, read in that parse too) apply to HTML only.
  */
 export function readPageText(
   answer: PageBody,
   selector?: string,
+  values?: readonly PageValueTarget[],
   also?: { selector: string; reader: MatchReader },
 ): PageText {
+  const withValues = (text: PageText, read: () => PageValueReadings): PageText =>
+    text.kind === 'text' && values !== undefined ? { ...text, values: read() } : text;
   if (HTML_TYPES.has(answer.contentType)) {
-    const { source, page } = readHtml(answer, selector, also);
+    const scanner = values === undefined ? undefined : new HtmlValueScanner(values);
+    const { source, page } = readHtml(answer, selector, also, scanner);
     if (isBotCheck(source, page)) return { kind: 'error', error: PageErrorForm.BOT_CHECK };
     const text = selector === undefined ? page.text : page.selected;
     if (text === null) return { kind: 'error', error: PageErrorForm.SELECTOR_MATCHED_NOTHING };
-    return kept(text, page.title);
+    return withValues(kept(text, page.title), () =>
+      htmlValues(values ?? [], (scanner as HtmlValueScanner).finish()),
+    );
   }
   if (answer.contentType === 'text/plain') {
-    return kept(decodeText(answer.body, answer.charset).replace(/\r\n?/g, '\n'), null);
+    const text = decodeText(answer.body, answer.charset).replace(/\r\n?/g, '\n');
+    return withValues(kept(text, null), () => plainTextValues(values ?? [], text));
   }
   if (answer.contentType === 'application/json' || answer.contentType.endsWith('+json')) {
     const json = canonicalJson(decodeText(answer.body, answer.charset));
-    return json === null ? { kind: 'error', error: PageErrorForm.TOO_COMPLEX } : kept(json, null);
+    if (json === null) return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
+    return withValues(kept(json.text, null), () => jsonValues(values ?? [], json.document));
   }
   return { kind: 'error', error: unsupportedContentTypeError(answer.contentType) };
 }
@@ -64,9 +73,10 @@ function readHtml(
   answer: PageBody,
   selector?: string,
   also?: { selector: string; reader: MatchReader },
+  values?: HtmlValueScanner,
 ): { source: string; page: ScannedHtml } {
   const source = decodeText(answer.body, answer.charset ?? metaCharset(answer.body));
-  return { source, page: scanHtml(source, selector, also) };
+  return { source, page: scanHtml(source, selector, also, values) };
 }
 
 function isBotCheck(source: string, page: ScannedHtml): boolean {
@@ -95,54 +105,22 @@ function storable(text: string): string {
   return text.replaceAll('\0', '\uFFFD');
 }
 
-/** At most `maxChars` characters of `text`, never ending in half a surrogate pair. */
-export function cutText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[maxChars - 1]) ? maxChars - 1 : maxChars;
-  return text.slice(0, end);
-}
-
 /**
- * JSON with its keys sorted and a two-space indent, so a reordered object reads the same; a
- * body that does not parse is kept as it came; null for JSON nested deeper than MAX_JSON_DEPTH,
- * found before parsing: V8 parses deep JSON in one go that a reading thread's deadline cannot
- * stop (it ends the thread only once the parse is done), and 5 MB can nest 2,500,000 arrays.
+ * JSON with its keys sorted and a two-space indent, so a reordered object reads the same, and
+ * the document parsed (which values are read from); a body that does not parse is kept as it
+ * came, with no document; null for JSON nested deeper than MAX_JSON_DEPTH, found before
+ * parsing: V8 parses deep JSON in one go that a reading thread's deadline cannot stop (it ends
+ * the thread only once the parse is done), and 5 MB can nest 2,500,000 arrays.
  */
-function canonicalJson(source: string): string | null {
+function canonicalJson(source: string): { text: string; document?: unknown } | null {
   if (nestsTooDeep(source)) return null;
-  let value: unknown;
+  let document: unknown;
   try {
-    value = JSON.parse(source);
+    document = JSON.parse(source);
   } catch {
-    return source;
+    return { text: source };
   }
-  return JSON.stringify(sortedKeys(value), null, 2);
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENING = new Set([0x5b, 0x7b]); // [ {
-const CLOSING = new Set([0x5d, 0x7d]); // ] }
-
-/** Whether `source` nests arrays and objects deeper than MAX_JSON_DEPTH, strings aside. */
-export function nestsTooDeep(source: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < source.length; index++) {
-    const code = source.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (OPENING.has(code)) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) return true;
-    } else if (CLOSING.has(code)) {
-      depth -= 1;
-    }
-  }
-  return false;
+  return { text: JSON.stringify(sortedKeys(document), null, 2), document };
 }
 
 /** Recursive, so only for JSON no deeper than MAX_JSON_DEPTH. */

@@ -1,5 +1,5 @@
 import type { GroundingSource, PromptPage } from '../../search/search.types';
-import { pageTextForPrompt } from './page-result-line';
+import { pageResultLine, pageTextForPrompt } from './page-result-line';
 import type { PageResult } from '../page.types';
 
 type ReadPage = PageResult & { status: PromptPage['status']; text: string };
@@ -20,7 +20,12 @@ function shownUrl(result: PageResult): string {
  */
 export function promptPages(results: readonly PageResult[], maxChars: number): PromptPage[] {
   return results.filter(isRead).map((result) => {
-    const page = { url: shownUrl(result), status: result.status, title: result.title };
+    const page = {
+      url: shownUrl(result),
+      status: result.status,
+      title: result.title,
+      ...(result.values === undefined ? {} : { values: pageResultLine(result).values ?? {} }),
+    };
     if (result.newItems !== null) {
       return { ...page, text: '', added: [], removed: [], newItems: result.newItems };
     }

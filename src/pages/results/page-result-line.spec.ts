@@ -31,6 +31,8 @@ describe('pageResultLine', () => {
       added: ['b'],
       removed: ['a'],
       new_items: null,
+      values: null,
+      value_errors: null,
       fetched_at: '2026-11-26T10:00:00.000Z',
     });
   });

@@ -1,4 +1,4 @@
-import type { PageItem, PageResult } from '../page.types';
+import type { PageItem, PageResult, PageValue } from '../page.types';
 
 /** A page's `final_url` is cut to this many characters, as long as a page's own `url` may be. */
 export const MAX_FINAL_URL_CHARS = 2_048;
@@ -20,6 +20,10 @@ export interface PageResultLine {
   removed: string[];
   /** Of a page with items: its new items; null for other pages. */
   new_items: PageItem[] | null;
+  /** The page's declared values, each read or null; null when it declares none. */
+  values: Record<string, PageValue> | null;
+  /** Why each null value is null; null when the page declares no values. */
+  value_errors: Record<string, string> | null;
   fetched_at: string;
 }
 
@@ -34,7 +38,22 @@ export function pageResultLine(result: PageResult): PageResultLine {
     added: result.added,
     removed: result.removed,
     new_items: result.newItems,
+    ...valuesLine(result),
     fetched_at: result.fetchedAt.toISOString(),
+  };
+}
+
+/** A page's values and why some are null, as its `page_results` entry shows them. */
+function valuesLine(result: PageResult): Pick<PageResultLine, 'values' | 'value_errors'> {
+  if (result.values === undefined) return { values: null, value_errors: null };
+  const readings = Object.entries(result.values);
+  return {
+    values: Object.fromEntries(
+      readings.map(([name, reading]) => [name, 'value' in reading ? reading.value : null]),
+    ),
+    value_errors: Object.fromEntries(
+      readings.flatMap(([name, reading]) => ('error' in reading ? [[name, reading.error]] : [])),
+    ),
   };
 }
 

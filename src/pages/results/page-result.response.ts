@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty } from '../../common/openapi/schema-properties';
 import type { PageResultLine } from './page-result-line';
+import type { PageValue } from '../page.types';
 
 /** An item of a list or a feed (docs/pages.md, "Items and feeds"). */
 export class PageItemResponse {
@@ -69,6 +70,26 @@ export class PageResultResponse implements Omit<PageResultLine, 'added' | 'remov
       'Of a page with items: the first 50 new items in the page’s order ([] when none); null for other pages and for non-owners of a page with headers',
   })
   new_items: PageItemResponse[] | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    nullable: true,
+    description:
+      "The page's declared values by name, each read or null; null when it declares none, and for non-owners of a page with headers",
+  })
+  values: Record<string, PageValue> | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'string',
+      enum: ['not found', 'not a number', 'not a value', 'page error'],
+    },
+    nullable: true,
+    description: 'Why each null value is null; null when the page declares no values',
+  })
+  value_errors: Record<string, string> | null;
 
   @TimestampProperty()
   fetched_at: string;

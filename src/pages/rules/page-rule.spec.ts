@@ -1,5 +1,5 @@
 import type { PageResult } from '../page.types';
-import { evaluatePageRule, validatePageRule } from './page-rule';
+import { evaluatePageRule, validatePageRule, verdictNeedsModel } from './page-rule';
 
 function result(url: string, overrides: Partial<PageResult>): PageResult {
   return {
@@ -26,7 +26,51 @@ function result(url: string, overrides: Partial<PageResult>): PageResult {
 const failed = (url: string) =>
   result(url, { status: 'error', error: 'timed out', text: null, contentHash: null });
 
+describe('verdictNeedsModel', () => {
+  const priced = [
+    { url: 'https://shop.example/', values: [{ name: 'price', from: 'price' as const }] },
+  ];
+  it.each([
+    ['a search task', { pageRule: null, pages: null, notifyBehavior: 'once' }, true],
+    [
+      'a page rule',
+      { pageRule: { type: 'changed' as const }, pages: priced, notifyBehavior: 'once' },
+      false,
+    ],
+    [
+      'page values judged by a model',
+      { pageRule: null, pages: priced, notifyBehavior: 'always' },
+      true,
+    ],
+    [
+      'page values reported on change',
+      { pageRule: null, pages: priced, notifyBehavior: 'on_change' },
+      false,
+    ],
+    [
+      'on_change without page values',
+      { pageRule: null, pages: [{ url: 'https://shop.example/' }], notifyBehavior: 'on_change' },
+      true,
+    ],
+  ])('%s: %p', (_case, task, expected) => {
+    expect(verdictNeedsModel(task)).toBe(expected);
+  });
+});
+
 describe('validatePageRule', () => {
+  it('should read rules on values', () => {
+    expect(validatePageRule({ type: 'above', value: 'price', than: 3 })).toEqual({
+      type: 'above',
+      value: 'price',
+      than: 3,
+    });
+    expect(validatePageRule({ type: 'equals', value: 'stock', to: 'in_stock' })).toEqual({
+      type: 'equals',
+      value: 'stock',
+      to: 'in_stock',
+    });
+  });
+
   it('should accept the three types', () => {
     expect(validatePageRule({ type: 'changed' })).toEqual({ type: 'changed' });
     expect(validatePageRule({ type: 'not_contains', text: '2.0' })).toEqual({
@@ -37,7 +81,10 @@ describe('validatePageRule', () => {
 
   it.each([
     [null, 'must be an object with a type'],
-    [{ type: 'regex', text: 'a' }, 'type must be changed, new_items, contains or not_contains'],
+    [
+      { type: 'regex', text: 'a' },
+      'type must be changed, new_items, contains, not_contains, below, above or equals',
+    ],
     [{ type: 'contains' }, 'text must be 1 to 200 characters'],
     [{ type: 'contains', text: 'x'.repeat(201) }, 'text must be 1 to 200 characters'],
     [{ type: 'changed', text: 'a' }, 'text is not allowed with type changed'],

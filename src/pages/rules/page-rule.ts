@@ -1,6 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 import { newItemsVerdict } from '../items/new-items-rule';
-import type { PageResult, PageRule } from '../page.types';
+import type { PageResult, PageRule, PageTarget } from '../page.types';
+import { declaredValueNames } from '../values/page-value-names';
+import { evaluateValueRule, isValueRule, validateValueRule } from '../values/value-rules';
 
 const MAX_RULE_TEXT_CHARS = 200;
 /** Added and removed lines quoted in a `changed` rule's reasoning, each. */
@@ -10,12 +12,21 @@ function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid page_rule: ${reason}`);
 }
 
+/** What decides whether a task's verdict needs a model. */
+export interface VerdictInputs {
+  pageRule: PageRule | null;
+  pages: readonly PageTarget[] | null;
+  notifyBehavior: string;
+}
+
 /**
  * Whether a task's verdict needs a model: not when a `page_rule` decides each check from the
- * pages (docs/pages.md, "Page rules").
+ * pages (docs/pages.md, "Page rules"), nor when an `on_change` task's pages read values, whose
+ * changes are all it reports (docs/pages.md, "Values read from pages").
  */
-export function verdictNeedsModel(task: { pageRule: PageRule | null }): boolean {
-  return task.pageRule === null;
+export function verdictNeedsModel(task: VerdictInputs): boolean {
+  if (task.pageRule !== null) return false;
+  return task.notifyBehavior !== 'on_change' || declaredValueNames(task.pages).length === 0;
 }
 
 /** A `page_rule` as saved (docs/pages.md, "Page rules"); 400 `Invalid page_rule: ...` otherwise. */
@@ -24,6 +35,10 @@ export function validatePageRule(value: unknown): PageRule {
     throw invalid('must be an object with a type');
   }
   const { type, text, ...rest } = value as Record<string, unknown>;
+  if (type === 'below' || type === 'above' || type === 'equals') {
+    if (text !== undefined) throw invalid(`text is not allowed with type ${type}`);
+    return validateValueRule(type, rest);
+  }
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw invalid(`unknown field ${unknown[0]}`);
   if (type === 'changed' || type === 'new_items') {
@@ -31,7 +46,9 @@ export function validatePageRule(value: unknown): PageRule {
     return { type };
   }
   if (type !== 'contains' && type !== 'not_contains') {
-    throw invalid('type must be changed, new_items, contains or not_contains');
+    throw invalid(
+      'type must be changed, new_items, contains, not_contains, below, above or equals',
+    );
   }
   if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_RULE_TEXT_CHARS) {
     throw invalid(`text must be 1 to ${MAX_RULE_TEXT_CHARS} characters`);
@@ -43,9 +60,7 @@ export interface PageRuleVerdict {
   claimedMet: boolean;
   answer: string;
   reasoning: string;
-  currentState:
-    | { rule: PageRule['type']; met: boolean; content_hashes: Record<string, string> }
-    | { rule: 'new_items'; met: boolean; keys: string[] };
+  currentState: { rule: PageRule['type']; met: boolean } & Record<string, unknown>;
 }
 
 /**
@@ -56,6 +71,7 @@ export interface PageRuleVerdict {
  */
 export function evaluatePageRule(rule: PageRule, results: readonly PageResult[]): PageRuleVerdict {
   if (rule.type === 'new_items') return newItemsVerdict(results);
+  if (isValueRule(rule)) return evaluateValueRule(rule, results);
   const readable = results.filter((result) => result.status !== 'error');
   const verdict =
     rule.type === 'changed' ? changedVerdict(readable) : containsVerdict(rule, readable);

@@ -1,6 +1,6 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TaskEntity } from '../../tasks/task.entity';
-import type { PageStatus } from '../page.types';
+import type { PageStatus, PageValueReadings } from '../page.types';
 
 /**
  * One watched page of a task (docs/pages.md, "Snapshots"): the text of its last good fetch, only
@@ -45,6 +45,10 @@ export class PageSnapshotEntity {
   /** The hex SHA-256 of the body the text was read from, with its type and the selector. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   bodyHash: string | null;
+
+  /** The values the last good fetch read; null when the page declared none. */
+  @Column({ type: 'jsonb', nullable: true })
+  values: PageValueReadings | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   fetchedAt: Date | null;

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../database/sql-rows';
 import { PageSnapshotEntity } from './page-snapshot.entity';
-import type { PageResult, PageSnapshot, PageTarget } from '../page.types';
+import type { PageResult, PageSnapshot, PageTarget, PageValueReadings } from '../page.types';
 
 /** The pages a recorded check read, for its task's snapshots. */
 export interface TaskPageResults {
@@ -50,10 +50,11 @@ export class PageSnapshotRepository {
       etag: string | null;
       last_modified: string | null;
       body_hash: string | null;
+      values: PageValueReadings | null;
     }>(
       this.dataSource.manager,
       `SELECT s.task_id, s.url, s.text, s.title, s.content_hash, s.etag, s.last_modified,
-         s.body_hash
+         s.body_hash, s.values
        FROM unnest($1::uuid[], $2::text[]) AS p(task_id, url)
        JOIN page_snapshots s ON s.task_id = p.task_id AND s.url = p.url
        WHERE s.text IS NOT NULL`,
@@ -68,6 +69,7 @@ export class PageSnapshotRepository {
         ...(row.etag === null ? {} : { etag: row.etag }),
         ...(row.last_modified === null ? {} : { lastModified: row.last_modified }),
         ...(row.body_hash === null ? {} : { bodyHash: row.body_hash }),
+        ...(row.values === null ? {} : { values: row.values }),
       });
       byTask.set(row.task_id, snapshots);
     }
@@ -124,13 +126,13 @@ export class PageSnapshotRepository {
       result.status === 'new' || result.status === 'changed' || result.newItems !== null;
     await manager.query(
       `INSERT INTO page_snapshots AS s (task_id, url, status, http_status, title, text,
-         content_hash, etag, last_modified, body_hash, fetched_at, changed_at)
+         content_hash, etag, last_modified, body_hash, fetched_at, changed_at, values)
        SELECT v.task_id, v.url, v.status, v.http_status, v.title, v.text, v.content_hash, v.etag,
-         v.last_modified, v.body_hash, v.fetched_at, v.fetched_at
+         v.last_modified, v.body_hash, v.fetched_at, v.fetched_at, v.values
        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+         $7::text[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::jsonb[])
          AS v(task_id, url, status, http_status, title, text, content_hash, etag, last_modified,
-           body_hash, fetched_at)
+           body_hash, fetched_at, values)
        JOIN tasks t ON t.id = v.task_id
          AND t.pages @> jsonb_build_array(jsonb_build_object('url', v.url))
        ON CONFLICT (task_id, url) DO UPDATE SET
@@ -144,6 +146,7 @@ export class PageSnapshotRepository {
            ELSE excluded.last_modified END,
          body_hash = CASE WHEN excluded.content_hash IS NULL THEN s.body_hash
            ELSE excluded.body_hash END,
+         values = CASE WHEN excluded.content_hash IS NULL THEN s.values ELSE excluded.values END,
          fetched_at = coalesce(excluded.fetched_at, s.fetched_at),
          changed_at = CASE
            WHEN excluded.text IS NOT NULL AND s.content_hash IS DISTINCT FROM excluded.content_hash
@@ -161,6 +164,9 @@ export class PageSnapshotRepository {
         rows.map((row) => (good(row) ? row.result.lastModified : null)),
         rows.map((row) => (good(row) ? row.result.bodyHash : null)),
         rows.map((row) => (good(row) ? row.result.fetchedAt : null)),
+        rows.map((row) =>
+          good(row) && row.result.values !== undefined ? JSON.stringify(row.result.values) : null,
+        ),
       ],
     );
   }

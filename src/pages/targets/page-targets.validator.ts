@@ -4,13 +4,14 @@ import { BlockedDestinationError } from '../../common/outbound/network-guard';
 import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
 import { MAX_PAGES, type PageTarget } from '../page.types';
 import { selectorProblem } from '../reading/page-selector';
+import { checkTaskValues, pageValueTargets } from '../values/page-values.validator';
 
 const MAX_URL_CHARS = 2048;
 const MAX_SELECTOR_CHARS = 200;
 const MAX_PAGE_HEADERS = 10;
 /** HTTP itself sets these; a page may not. */
 const REFUSED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const FIELDS = new Set(['url', 'selector', 'headers', 'items']);
+const FIELDS = new Set(['url', 'selector', 'headers', 'items', 'values']);
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid pages: ${reason}`);
@@ -52,6 +53,7 @@ export function pageTargets(value: unknown): PageTarget[] {
     if (seen.has(page.url)) throw invalid(`${page.url} is listed twice`);
     seen.add(page.url);
   }
+  checkTaskValues(pages);
   return pages;
 }
 
@@ -65,11 +67,13 @@ function pageTarget(entry: unknown, at: string): PageTarget {
   const selector = pageSelector(fields.selector, at);
   const headers = pageHeaders(fields.headers, at);
   const items = pageItems(fields.items, at, selector);
+  const values = pageValueTargets(fields.values, at, checkedSelector);
   return {
     url: pageUrl(fields.url, at),
     ...(selector === undefined ? {} : { selector }),
     ...(headers === undefined ? {} : { headers }),
     ...(items === undefined ? {} : { items }),
+    ...(values === undefined ? {} : { values }),
   };
 }
 

@@ -113,7 +113,7 @@ export class CreateTaskDto {
   @PageRuleProperty({
     required: false,
     description:
-      'Decides each check from the pages without a model; needs pages, refused with output_schema and on_change',
+      'Decides each check from the pages without a model; needs pages, refused with output_schema, and with on_change unless the pages read values',
   })
   @OptionalRawJson()
   page_rule?: unknown;

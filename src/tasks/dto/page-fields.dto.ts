@@ -18,6 +18,40 @@ export class PageItemsDto {
   selector?: string;
 }
 
+/** A value a page reads (docs/pages.md, "Values read from pages"). */
+export class PageValueDto {
+  @ApiProperty({
+    pattern: '^[a-z][a-z0-9_]{0,39}$',
+    description: "Unique across the task's pages",
+  })
+  name: string;
+
+  @ApiProperty({
+    enum: ['number', 'text', 'price', 'availability', 'json'],
+    description:
+      'number: the first number in the first match of selector (on text/plain pages, of the ' +
+      'whole text); text: the text of the first match of selector; price: the product price ' +
+      'from JSON-LD, microdata or price meta tags (with selector, the first number in its ' +
+      'first match); availability: in_stock, out_of_stock, preorder or backorder from JSON-LD ' +
+      'or microdata; json: the first node of path on a JSON page',
+  })
+  from: 'number' | 'text' | 'price' | 'availability' | 'json';
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Required with text; optional with number and price; refused otherwise',
+  })
+  selector?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'An RFC 9535 JSONPath, such as $.data.version: required with json only',
+  })
+  path?: string;
+}
+
 export class PageTargetDto {
   @ApiProperty({ maxLength: 2048, description: 'An http or https URL without user info' })
   url: string;
@@ -48,11 +82,23 @@ export class PageTargetDto {
       'when it shows items never seen before, listed in page_results[].new_items. Not with selector',
   })
   items?: PageItemsDto;
+
+  @ApiPropertyOptional({
+    type: [PageValueDto],
+    minItems: 1,
+    maxItems: 10,
+    description:
+      "Values read from the page at every check: at most 10 across the task's pages, refused " +
+      "with output_schema. They fill the execution's values and changes",
+  })
+  values?: PageValueDto[];
 }
 
 export class PageRuleDto {
-  @ApiProperty({ enum: ['changed', 'new_items', 'contains', 'not_contains'] })
-  type: 'changed' | 'new_items' | 'contains' | 'not_contains';
+  @ApiProperty({
+    enum: ['changed', 'new_items', 'contains', 'not_contains', 'below', 'above', 'equals'],
+  })
+  type: 'changed' | 'new_items' | 'contains' | 'not_contains' | 'below' | 'above' | 'equals';
 
   @ApiPropertyOptional({
     minLength: 1,
@@ -62,6 +108,24 @@ export class PageRuleDto {
       '(which needs a page with items)',
   })
   text?: string;
+
+  @ApiPropertyOptional({
+    description: "For below, above and equals: the name of one of the pages' values",
+  })
+  value?: string;
+
+  @ApiPropertyOptional({
+    type: Number,
+    description: 'For below and above: met when the value is a number strictly below or above it',
+  })
+  than?: number;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+    description:
+      'For equals: met when the value equals it (strings trimmed, compared case-insensitively)',
+  })
+  to?: string | number | boolean;
 }
 
 /** `pages` in requests and answers; the class is named in `@ApiExtraModels`. */
