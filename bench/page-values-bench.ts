@@ -31,7 +31,10 @@ const VALUES = [
   { name: 'stock', from: 'availability' },
 ];
 
-/** A 100 kB catalogue page with a product's JSON-LD offer whose price falls by 1 each edition. */
+/**
+ * A 100 kB catalogue page with a product's JSON-LD offer whose price falls by 1 each edition, the
+ * price also shown in the page's text.
+ */
 function productRender(): PageRender {
   const body = cataloguePage(PAGE_BYTES, '');
   return (n, edition) => {
@@ -46,7 +49,7 @@ function productRender(): PageRender {
         availability: 'https://schema.org/InStock',
       },
     };
-    const head = `<!doctype html><html><head><title>Product ${n}</title><script type="application/ld+json">${JSON.stringify(offer)}</script></head><body><h1>Product ${n}</h1>\n`;
+    const head = `<!doctype html><html><head><title>Product ${n}</title><script type="application/ld+json">${JSON.stringify(offer)}</script></head><body><h1>Product ${n}</h1><p class="price">${offer.offers.price} EUR</p>\n`;
     return {
       contentType: 'text/html; charset=utf-8',
       body: Buffer.concat([Buffer.from(head), body]),

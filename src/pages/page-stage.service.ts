@@ -237,16 +237,19 @@ export async function pageResult(
     lastModified: fetched.lastModified ?? null,
     bodyHash: bodyHash(fetched, page.selector, page.items, page.values),
   };
-  const seenKeys =
-    page.items === undefined ? undefined : (snapshot?.seenKeys ?? (everyItemNew ? [] : undefined));
+  const loadSeenKeys =
+    page.items === undefined
+      ? undefined
+      : (snapshot?.seenKeys ?? (everyItemNew ? () => Promise.resolve([]) : undefined));
   // The body the last good text was read from, byte for byte: the same text, not read again
   // (unless its items have no baseline yet).
   if (
     snapshot !== null &&
     snapshot.bodyHash === validators.bodyHash &&
-    (page.items === undefined || seenKeys !== undefined)
+    (page.items === undefined || loadSeenKeys !== undefined)
   )
     return unchanged(snapshot, validators);
+  const seenKeys = await loadSeenKeys?.();
   const read = await reader.read(
     {
       kind: 'page',

@@ -57,8 +57,11 @@ export interface PageSnapshot {
   lastModified?: string;
   /** `bodyHash` of the fetch the text was read from. */
   bodyHash?: string;
-  /** Of a page with items: the hashes of the item keys seen, none before the first good fetch. */
-  seenKeys?: string[];
+  /**
+   * Of a page with items: loads the hashes of the item keys seen, which only a body that changed
+   * needs; absent before the page's first good fetch.
+   */
+  seenKeys?: () => Promise<string[]>;
   /** The page's values as that fetch read them; absent when it declared none. */
   values?: PageValueReadings;
 }

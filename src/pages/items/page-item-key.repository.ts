@@ -11,18 +11,21 @@ export const MAX_SEEN_KEYS = MAX_ITEMS;
 
 /**
  * `page_item_keys` (docs/pages.md, "Items and feeds"): the item keys each page with items has
- * shown, by task and URL, as the snapshots are. Loaded before a batch of checks reads its pages;
- * written with the checks' results, and only for pages that showed new keys: a check that finds
- * nothing new writes nothing here.
+ * shown, by task and URL, as the snapshots are. Which pages have keys is asked before a batch of
+ * checks reads its pages, and a page's keys are read only when its body changed; they are written
+ * with the checks' results, and only for pages that showed new keys: a check that finds nothing
+ * new writes nothing here.
  */
 @Injectable()
 export class PageItemKeyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The snapshots of these checks' pages with items, each with the hashes of the keys its page
-   * has shown, in one statement. A page with a snapshot and no keys (items newly asked of it)
-   * is left without: its next good fetch is the baseline.
+   * The snapshots of these checks' pages with items, each given the loader of the hashes of the
+   * keys its page has shown, after one statement that finds which pages have any: a page whose
+   * body did not change needs none of them (docs/pages.md, "Items and feeds"). A page with a
+   * snapshot and no keys (items newly asked of it) is left without: its next good fetch is the
+   * baseline.
    */
   async withSeenKeys(
     snapshots: Map<string, Map<string, PageSnapshot>>,
@@ -32,19 +35,27 @@ export class PageItemKeyRepository {
       urls.filter((url) => snapshots.get(taskId)?.has(url)).map((url) => ({ taskId, url })),
     );
     if (pages.length === 0) return snapshots;
-    const rows = await queryRows<{ task_id: string; url: string; keys: string[] }>(
+    const rows = await queryRows<{ task_id: string; url: string }>(
       this.dataSource.manager,
-      `SELECT k.task_id, k.url, array_agg(k.key_hash) AS keys
-       FROM unnest($1::uuid[], $2::text[]) AS p(task_id, url)
-       JOIN page_item_keys k ON k.task_id = p.task_id AND k.url = p.url
-       GROUP BY k.task_id, k.url`,
+      `SELECT p.task_id, p.url FROM unnest($1::uuid[], $2::text[]) AS p(task_id, url)
+       WHERE EXISTS (SELECT 1 FROM page_item_keys k WHERE k.task_id = p.task_id AND k.url = p.url)`,
       [pages.map((page) => page.taskId), pages.map((page) => page.url)],
     );
     for (const row of rows) {
       const snapshot = snapshots.get(row.task_id)?.get(row.url);
-      if (snapshot !== undefined) snapshot.seenKeys = row.keys;
+      if (snapshot !== undefined) snapshot.seenKeys = () => this.seenKeys(row.task_id, row.url);
     }
     return snapshots;
+  }
+
+  /** The hashes of the keys one page has shown. */
+  private async seenKeys(taskId: string, url: string): Promise<string[]> {
+    const rows = await queryRows<{ key_hash: string }>(
+      this.dataSource.manager,
+      'SELECT key_hash FROM page_item_keys WHERE task_id = $1 AND url = $2',
+      [taskId, url],
+    );
+    return rows.map((row) => row.key_hash);
   }
 
   /**
