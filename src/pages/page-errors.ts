@@ -9,6 +9,9 @@ export const PageErrorForm = {
   NO_TEXT: 'no text',
   BOT_CHECK: 'blocked by a bot check',
   TOO_COMPLEX: 'too complex',
+  NO_BROWSER: 'no browser',
+  BROWSER_FAILED: 'browser failed',
+  WAIT_FOR_MATCHED_NOTHING: 'wait_for matched nothing',
 } as const;
 
 export function httpStatusError(status: number): string {

@@ -9,7 +9,14 @@ import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-lin
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
-import { MAX_PAGES, type PageResult, type PageSnapshot, type PageTarget } from './page.types';
+import { BrowserPageFetcher } from './browser/browser-page-fetcher';
+import {
+  MAX_PAGES,
+  type PageRender,
+  type PageResult,
+  type PageSnapshot,
+  type PageTarget,
+} from './page.types';
 
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
@@ -63,6 +70,7 @@ export class PageStage {
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
     private readonly reader: PageReader,
+    private readonly browser: BrowserPageFetcher,
   ) {}
 
   /** The pages of a task (or a preview) of user `userId`. */
@@ -91,7 +99,7 @@ export class PageStage {
       at: startBy,
       answer: () =>
         failedPage(
-          { url: page.url, finalUrl: null, fetchedAt: this.clock.now() },
+          { url: page.url, render: renderOf(page), finalUrl: null, fetchedAt: this.clock.now() },
           PageErrorForm.TIMED_OUT,
           null,
         ),
@@ -100,6 +108,13 @@ export class PageStage {
       userId,
       new URL(page.url).hostname,
       async () => {
+        if (page.render === 'browser') {
+          const { fetched, screenshot } = await this.browser.fetchPage(page);
+          const result = await pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
+          return screenshot === null || result.status === 'error'
+            ? result
+            : { ...result, screenshot };
+        }
         const fetched = await this.fetcher.fetchPage(page, snapshot ?? {});
         return pageResult(page, snapshot, fetched, this.clock.now(), this.reader);
       },
@@ -108,8 +123,12 @@ export class PageStage {
   }
 }
 
-/** What every result of a page says: which page, where it ended up, and when. */
-type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt'>;
+/** What every result of a page says: which page, how it was loaded, where it ended up, and when. */
+type PageResultBase = Pick<PageResult, 'url' | 'render' | 'finalUrl' | 'fetchedAt'>;
+
+function renderOf(page: PageTarget): PageRender {
+  return page.render ?? 'http';
+}
 
 /** A page that could not be read, with the short fixed form of why. */
 export function failedPage(
@@ -147,7 +166,7 @@ export async function pageResult(
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
-  const base = { url: page.url, finalUrl, fetchedAt };
+  const base = { url: page.url, render: renderOf(page), finalUrl, fetchedAt };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,

@@ -14,7 +14,13 @@ export interface PageTarget {
   url: string;
   selector?: string;
   headers?: Record<string, string>;
+  /** How the page is loaded: `http` (the default) or `browser` (docs/pages.md, "Pages that need a browser"). */
+  render?: PageRender;
+  /** With `render: "browser"`: a CSS selector the page is read once it matches. */
+  wait_for?: string;
 }
+
+export type PageRender = 'http' | 'browser';
 
 /** What the last good fetch of a page left behind, for conditional requests and comparison. */
 export interface PageSnapshot {
@@ -32,6 +38,7 @@ export type PageStatus = 'new' | 'same' | 'changed' | 'error';
 /** One page as a check read it. */
 export interface PageResult {
   url: string;
+  render: PageRender;
   finalUrl: string | null;
   status: PageStatus;
   httpStatus: number | null;
@@ -49,6 +56,8 @@ export interface PageResult {
   lastModified: string | null;
   /** `bodyHash` of what the text was read from; null for `error`. */
   bodyHash: string | null;
+  /** A good browser read's PNG of the viewport (docs/pages.md, "Screenshots"). */
+  screenshot?: Buffer;
 }
 
 export type PageRule =

@@ -241,7 +241,7 @@ export function standingAlert(
 
 /** A page as anyone but its owner may see it: its headers hold cookies and tokens. */
 export function withoutHeaders(page: PageTarget): PageTarget {
-  return page.selector === undefined
-    ? { url: page.url }
-    : { url: page.url, selector: page.selector };
+  const shown = { ...page };
+  delete shown.headers;
+  return shown;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty } from '../../common/openapi/schema-properties';
+import type { PageRender } from '../page.types';
 import type { PageResultLine } from './page-result-line';
 
 /**
@@ -9,6 +10,9 @@ import type { PageResultLine } from './page-result-line';
 export class PageResultResponse implements Omit<PageResultLine, 'added' | 'removed'> {
   @ApiProperty()
   url: string;
+
+  @ApiProperty({ enum: ['http', 'browser'], description: 'How the page was loaded' })
+  render: PageRender;
 
   @ApiProperty({
     type: String,

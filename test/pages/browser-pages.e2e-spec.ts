@@ -1,0 +1,212 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { Test, type TestingModule } from '@nestjs/testing';
+import pino from 'pino';
+import { ClockModule } from '../../src/common/clock/clock';
+import { LoggingModule } from '../../src/common/logging/logging.module';
+import { BlockedDestinationError } from '../../src/common/outbound/network-guard';
+import { OutboundHttpClient } from '../../src/common/outbound/outbound-http.client';
+import { OutboundHttpModule } from '../../src/common/outbound/outbound-http.module';
+import { AppConfigModule } from '../../src/config/config.module';
+import { readConfig } from '../../src/config/config-slice';
+import { PACKAGE_INFO } from '../../src/config/package-info';
+import { serverConfig } from '../../src/config/server.config';
+import { browserConfig } from '../../src/pages/browser/browser.config';
+import { BROWSER_DESTINATION_CHECK } from '../../src/pages/browser/browser-page-fetcher';
+import { PageStage } from '../../src/pages/page-stage.service';
+import type { PageTarget } from '../../src/pages/page.types';
+import { pagesConfig } from '../../src/pages/pages.config';
+import { PagesModule } from '../../src/pages/pages.module';
+import { closeNow } from '../support/loopback';
+import { PageServer } from '../support/page-server';
+import { waitFor } from '../support/wait';
+
+const PUBLIC_URL = 'https://monitor.example.org';
+const USER = 'browser-page-user';
+/** A second loopback address, which the guard of these tests refuses. */
+const REFUSED_HOST = '127.0.0.2';
+
+/**
+ * The page stage with the Chromium of this machine (found on PATH), its egress proxy asking the
+ * guard with private networks allowed, except for REFUSED_HOST.
+ */
+async function browserStage(): Promise<TestingModule> {
+  const slices = {
+    server: serverConfig,
+    pages: pagesConfig,
+    browser: browserConfig,
+  };
+  const config = readConfig({ PUBLIC_URL, PATH: process.env.PATH }, slices);
+  const module = await Test.createTestingModule({
+    imports: [
+      AppConfigModule.forRoot(slices, config),
+      LoggingModule.forRoot(pino({ level: 'silent' })),
+      ClockModule,
+      OutboundHttpModule.forRoot({ allowPrivateNetworks: true, dnsServers: [], isGlobal: true }),
+      PagesModule,
+    ],
+  })
+    .overrideProvider(BROWSER_DESTINATION_CHECK)
+    .useFactory({
+      factory: (http: OutboundHttpClient) => (host: string) =>
+        host === REFUSED_HOST
+          ? Promise.reject(new BlockedDestinationError(host))
+          : http.resolveUserHost(host),
+      inject: [OutboundHttpClient],
+    })
+    .compile();
+  return module.init();
+}
+
+/** Pids of the Chromium processes this test process started. */
+function chromiumChildren(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), 'chrom'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+describe('Pages that need a browser, in a real Chromium', () => {
+  let server: PageServer;
+  let refused: Server;
+  let refusedRequests: string[];
+  let refusedPort: number;
+  let open: TestingModule;
+  let stage: PageStage;
+
+  beforeAll(async () => {
+    server = await new PageServer().start();
+    refusedRequests = [];
+    refused = createServer((request, response) => {
+      refusedRequests.push(request.url ?? '');
+      response.end('secret');
+    });
+    await new Promise<void>((resolve) => refused.listen(0, REFUSED_HOST, resolve));
+    refusedPort = (refused.address() as { port: number }).port;
+    open = await browserStage();
+    stage = open.get(PageStage);
+  });
+  afterAll(async () => {
+    await open.close();
+    await closeNow(refused);
+    await server.stop();
+  });
+
+  const readOne = async (page: Omit<PageTarget, 'render'>) =>
+    (await stage.readPages(USER, [{ ...page, render: 'browser' }], new Map()))[0];
+
+  it('should read text a script draws, with the service User-Agent, and keep a screenshot', async () => {
+    const url = server.fixed(
+      '/drawn',
+      200,
+      'text/html',
+      '<title>App</title><body><div id="app"></div><script>' +
+        "document.getElementById('app').textContent = 'Drawn by JavaScript';</script></body>",
+    );
+    const result = await readOne({ url });
+    expect(result).toMatchObject({
+      status: 'new',
+      render: 'browser',
+      httpStatus: 200,
+      title: 'App',
+      text: 'Drawn by JavaScript',
+      finalUrl: url,
+    });
+    expect(result.screenshot?.subarray(1, 4).toString()).toBe('PNG');
+    expect(server.requestsTo('/drawn')[0].headers['user-agent']).toBe(
+      `TaskMonitor/${PACKAGE_INFO.version} (+${PUBLIC_URL})`,
+    );
+  });
+
+  it('should wait for wait_for, and say when it matched nothing', async () => {
+    const url = server.fixed(
+      '/late',
+      200,
+      'text/html',
+      '<body><script>setTimeout(() => { const p = document.createElement("p");' +
+        ' p.className = "ready"; p.textContent = "Late text"; document.body.append(p); }, 1500);' +
+        '</script></body>',
+    );
+    expect(await readOne({ url, wait_for: 'p.ready' })).toMatchObject({ text: 'Late text' });
+    const none = server.fixed('/none', 200, 'text/html', '<p>Here</p>');
+    expect(await readOne({ url: none, wait_for: '#never' })).toMatchObject({
+      status: 'error',
+      error: 'wait_for matched nothing',
+    });
+  }, 60_000);
+
+  it('should give every page a fresh context: a cookie set by one read is not sent by the next', async () => {
+    const url = server.page('/cookie', (_request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'seen=1; Path=/' })
+        .end('<p>Cookie page</p>');
+    });
+    await readOne({ url });
+    await readOne({ url });
+    const requests = server.requestsTo('/cookie');
+    expect(requests).toHaveLength(2);
+    expect(requests[1].headers.cookie).toBeUndefined();
+  });
+
+  it("should send the page's headers to its own origin only", async () => {
+    const other = `http://localhost:${server.port}/other.js`;
+    server.fixed('/other.js', 200, 'text/javascript', '1;');
+    server.fixed('/own.js', 200, 'text/javascript', '2;');
+    const url = server.fixed(
+      '/with-headers',
+      200,
+      'text/html',
+      `<p>Headers</p><script src="/own.js"></script><script src="${other}"></script>`,
+    );
+    await readOne({ url, headers: { Authorization: 'Bearer secret' } });
+    expect(server.requestsTo('/with-headers')[0].headers.authorization).toBe('Bearer secret');
+    expect(server.requestsTo('/own.js')[0].headers.authorization).toBe('Bearer secret');
+    expect(server.requestsTo('/other.js')[0].headers.authorization).toBeUndefined();
+  });
+
+  it('should never let a refused subresource or a refused redirect reach its server', async () => {
+    const refusedOrigin = `http://${REFUSED_HOST}:${refusedPort}`;
+    const url = server.fixed(
+      '/leaky',
+      200,
+      'text/html',
+      `<p>Leaky</p><img src="${refusedOrigin}/image.png">` +
+        `<script>fetch("${refusedOrigin}/fetch").catch(() => {});</script>`,
+    );
+    expect(await readOne({ url })).toMatchObject({ status: 'new', text: 'Leaky' });
+    const redirect = server.redirect('/to-refused', `${refusedOrigin}/document`);
+    expect(await readOne({ url: redirect })).toMatchObject({
+      status: 'error',
+      error: 'address not allowed',
+    });
+    expect(refusedRequests).toEqual([]);
+  });
+
+  it('should time out a page that never goes idle', async () => {
+    const url = server.fixed(
+      '/busy',
+      200,
+      'text/html',
+      '<p>Busy</p><script>setInterval(() => fetch("/poll").catch(() => {}), 200);</script>',
+    );
+    server.fixed('/poll', 200, 'text/plain', 'ok');
+    expect(await readOne({ url })).toMatchObject({ status: 'error', error: 'timed out' });
+  }, 60_000);
+
+  it('should fail only the page in flight when the browser dies, and start a new one for the next', async () => {
+    let arrived = false;
+    const url = server.page('/hanging', () => {
+      arrived = true;
+    });
+    const held = readOne({ url });
+    await waitFor(async () => arrived, { what: 'the page to be requested' });
+    for (const pid of chromiumChildren()) process.kill(pid, 'SIGKILL');
+    expect(await held).toMatchObject({ status: 'error', error: 'browser failed' });
+    const next = server.fixed('/after', 200, 'text/html', '<p>After the crash</p>');
+    expect(await readOne({ url: next })).toMatchObject({ status: 'new', text: 'After the crash' });
+  }, 60_000);
+});
