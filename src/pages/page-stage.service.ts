@@ -9,7 +9,7 @@ import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-lin
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { cutText, MAX_TITLE_CHARS } from './reading/page-text';
-import { BrowserPageFetcher } from './browser/browser-page-fetcher';
+import { BROWSER_TURN_MS, BrowserPageFetcher } from './browser/browser-page-fetcher';
 import {
   MAX_PAGES,
   type PageRender,
@@ -44,7 +44,16 @@ export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
  * then its read, which may wait behind the reads of the instance's other slots before its own
  * `PAGE_READ_CPU_MS` starts.
  */
-const WORST_CASE_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+/**
+ * A browser page's worst case (docs/pages.md, "Pages that need a browser"): only pages holding a
+ * slot wait in the browser's line, so at most PAGES_AT_ONCE - 1 are ahead of it; with the least
+ * `BROWSER_PAGES_AT_ONCE`, 1, each takes its whole turn before the page takes its own, then its
+ * read.
+ */
+const WORST_CASE_BROWSER_PAGE_MS =
+  PAGES_AT_ONCE * BROWSER_TURN_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
 /**
  * The longest the pages of one check can take, which its job's expiry counts on: every page has
  * started by LATEST_START_MS, or given up then, and each started page ends within its worst case.
