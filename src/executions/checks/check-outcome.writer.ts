@@ -7,6 +7,7 @@ import {
   type DeliveryJob,
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/results/page-result-line';
+import { PageScreenshotRepository } from '../../pages/browser/screenshots/page-screenshot.repository';
 import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
@@ -54,6 +55,7 @@ export class CheckOutcomeWriter {
     private readonly usage: UsageService,
     private readonly worker: WorkerIdentity,
     private readonly snapshots: PageSnapshotRepository,
+    private readonly screenshots: PageScreenshotRepository,
   ) {}
 
   /**
@@ -164,14 +166,13 @@ export class CheckOutcomeWriter {
    * queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
-    await this.snapshots.store(
-      manager,
-      moving.flatMap(({ check, outcome, pageResults }) =>
-        pageResults === null
-          ? []
-          : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
-      ),
+    const pages = moving.flatMap(({ check, outcome, pageResults }) =>
+      pageResults === null
+        ? []
+        : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
     );
+    await this.snapshots.store(manager, pages);
+    await this.screenshots.store(manager, pages);
     await this.queue.removeChecks(
       manager,
       moving.flatMap(({ plan }) => (plan.checkJobToRemove ? [plan.checkJobToRemove] : [])),
