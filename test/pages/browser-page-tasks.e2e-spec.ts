@@ -1,8 +1,11 @@
 import { expectDetail } from '../support/errors';
 import { Factory, type TestUser } from '../support/factory';
 import { PageServer } from '../support/page-server';
+import { parseExposition, sampleValue } from '../support/prometheus-text';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { ROOMY_RATE_LIMITS, TaskApi, uniqueQuery, type TaskBody } from '../tasks/task-api';
+
+const METRICS_TOKEN = 'metrics-token-for-browser-pages';
 
 /**
  * docs/pages.md, "Pages that need a browser": a task's browser page is read by Debian's Chromium,
@@ -19,7 +22,7 @@ describe('Browser pages of a task', () => {
   beforeAll(async () => {
     server = await new PageServer().start();
     testApp = await startTestApp({
-      env: { ...ROOMY_RATE_LIMITS, CHROMIUM_PATH: '/usr/bin/chromium' },
+      env: { ...ROOMY_RATE_LIMITS, METRICS_TOKEN, CHROMIUM_PATH: '/usr/bin/chromium' },
     });
     const factory = new Factory(testApp);
     owner = await factory.user();
@@ -72,6 +75,16 @@ describe('Browser pages of a task', () => {
     expectDetail(await screenshot(0), 404, 'Screenshot not found');
     expectDetail(await screenshot(2), 404, 'Screenshot not found');
     expectDetail(await screenshot(1, stranger), 404, 'Task not found');
+
+    const metrics = await testApp.http
+      .get('/metrics')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
+    const families = parseExposition(metrics.text);
+    const fetches = (render: string) =>
+      sampleValue(families, 'monitor_page_fetches_total', { status: 'new', render });
+    expect([fetches('http'), fetches('browser')]).toEqual([1, 1]);
+    expect(sampleValue(families, 'monitor_browser_pages_in_flight')).toBe(0);
   }, 60_000);
 });
 
