@@ -6,6 +6,9 @@ export interface PageRow {
   url: string;
   selector: string;
   headers: Record<string, string>;
+  /** Loaded in a browser (`render: "browser"`), with the selector it waits for, if any. */
+  browser: boolean;
+  waitFor: string;
 }
 
 /** The pages a task watches and its page rule, as the form edits them. */
@@ -26,6 +29,8 @@ export function pageRow(page: PageTarget): PageRow {
     url: page.url,
     selector: page.selector ?? '',
     headers: page.headers ?? {},
+    browser: page.render === 'browser',
+    waitFor: page.wait_for ?? '',
   };
 }
 
@@ -48,6 +53,8 @@ export function pagesBody(values: PagesValues): {
       url: page.url.trim(),
       ...(page.selector.trim() === '' ? {} : { selector: page.selector.trim() }),
       ...(Object.keys(page.headers).length === 0 ? {} : { headers: page.headers }),
+      ...(page.browser ? { render: 'browser' as const } : {}),
+      ...(page.browser && page.waitFor.trim() !== '' ? { wait_for: page.waitFor.trim() } : {}),
     }));
   return {
     pages: pages.length === 0 ? null : pages,

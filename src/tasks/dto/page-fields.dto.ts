@@ -28,6 +28,21 @@ export class PageTargetDto {
       'Request headers for a page behind a cookie or a token: secrets, shown to the owner only',
   })
   headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    enum: ['http', 'browser'],
+    description:
+      'How the page is loaded: http (the default) or browser, a headless Chromium that runs its scripts',
+  })
+  render?: 'http' | 'browser';
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'With render browser: a CSS selector (the subset of selector) the page is read once it matches',
+  })
+  wait_for?: string;
 }
 
 export class PageRuleDto {
