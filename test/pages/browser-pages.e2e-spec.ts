@@ -122,6 +122,17 @@ describe('Pages that need a browser, in a real Chromium', () => {
     );
   });
 
+  it('should give a page no WebRTC, which would reach addresses past the egress proxy', async () => {
+    const url = server.fixed(
+      '/webrtc',
+      200,
+      'text/html',
+      '<p id="rtc"></p><script>document.getElementById("rtc").textContent =' +
+        ' "RTCPeerConnection is " + typeof RTCPeerConnection;</script>',
+    );
+    expect(await readOne({ url })).toMatchObject({ text: 'RTCPeerConnection is undefined' });
+  });
+
   it('should wait for wait_for, and say when it matched nothing', async () => {
     const url = server.fixed(
       '/late',

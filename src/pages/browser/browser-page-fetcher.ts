@@ -20,6 +20,8 @@ import { EgressProxy, type DestinationCheck } from './egress-proxy';
 
 /** The SSRF guard the egress proxy asks, provided by `PagesModule`. */
 export const BROWSER_DESTINATION_CHECK = Symbol('browser destination check');
+/** A load past its own deadline by this much is given up, whatever step it is at. */
+const BROWSER_GRACE_MS = 1_000;
 /** Closing a page's context, and its proxy listener, takes at most this long. */
 const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
 /**
@@ -27,7 +29,7 @@ const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
  * page loaded and read, its context closed.
  */
 export const BROWSER_TURN_MS =
-  BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_CLOSE_TIMEOUT_MS;
+  BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
 /** All browser pages share one line: no owner or host of their own. */
 const LINE = 'browser';
 
@@ -82,21 +84,40 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
       return failed(PageErrorForm.BROWSER_FAILED);
     }
     const egress = await this.proxy.open();
-    let context: BrowserContext | null = null;
-    try {
-      context = await browser.newContext({
+    const deadline = Date.now() + BROWSER_PAGE_TIMEOUT_MS;
+    const opened: { context?: BrowserContext } = {};
+    const load = async (): Promise<BrowserRead> => {
+      const context = await browser.newContext({
         ...BROWSER_CONTEXT_OPTIONS,
         userAgent: this.options.userAgent,
         proxy: { server: egress.server },
       });
-      return await loadInBrowser(context, page, egress, Date.now() + BROWSER_PAGE_TIMEOUT_MS);
+      opened.context = context;
+      return loadInBrowser(context, page, egress, deadline);
+    };
+    const loading = load();
+    try {
+      // Each step of the load has the deadline; this catches a browser that stops answering
+      // between them.
+      return await withDeadline(loading, BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS, () =>
+        failed(PageErrorForm.TIMED_OUT),
+      );
     } catch {
       return failed(
         browser.isConnected() ? PageErrorForm.CONNECTION_FAILED : PageErrorForm.BROWSER_FAILED,
       );
     } finally {
-      const closed = Promise.allSettled([context?.close(), egress.close()]).then(() => undefined);
+      const closed = Promise.allSettled([opened.context?.close(), egress.close()]).then(
+        () => undefined,
+      );
       await withDeadline(closed, BROWSER_CLOSE_TIMEOUT_MS, () => undefined);
+      // A context opened after the load was given up is closed once it is there.
+      void loading
+        .then(
+          () => opened.context?.close(),
+          () => opened.context?.close(),
+        )
+        .catch(() => undefined);
     }
   }
 }

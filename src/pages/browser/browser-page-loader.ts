@@ -5,6 +5,14 @@ import { httpStatusError, PageErrorForm } from '../page-errors';
 import type { PageTarget } from '../page.types';
 import type { EgressListener } from './egress-proxy';
 
+/**
+ * WebRTC reaches addresses over UDP, past the egress proxy: a page gets no peer connections, in
+ * whatever browser it loads (a browser service is not started with the service's own flags).
+ */
+const WITHOUT_PEER_CONNECTIONS =
+  'for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"]) ' +
+  'delete globalThis[name];';
+
 /** A browser page loads and settles within this long (docs/pages.md, "Pages that need a browser"). */
 export const BROWSER_PAGE_TIMEOUT_MS = 30_000;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -40,6 +48,7 @@ export async function loadInBrowser(
     ([name]) => name.toLowerCase() !== USER_AGENT_HEADER,
   );
   await context.route('**/*', (route) => routeRequest(route, origin, headers));
+  await context.addInitScript(WITHOUT_PEER_CONNECTIONS);
   const tab = await context.newPage();
   context.on('page', (popup) => {
     if (popup !== tab) void popup.close().catch(() => undefined);

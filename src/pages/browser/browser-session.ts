@@ -73,6 +73,8 @@ export class BrowserSession {
       timeout,
       // Playwright adds `--proxy-bypass-list=<-loopback>`: loopback goes through the proxy too.
       proxy: { server: listener.server },
+      // WebRTC sends UDP past any proxy; only what the proxy carries may leave.
+      args: ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'],
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
