@@ -86,6 +86,21 @@ describe('Browser pages of a task', () => {
     expect([fetches('http'), fetches('browser')]).toEqual([1, 1]);
     expect(sampleValue(families, 'monitor_browser_pages_in_flight')).toBe(0);
   }, 60_000);
+
+  it('should read the browser pages of a preview the same way', async () => {
+    const url = server.fixed('/down', 503, 'text/html', '<p>Down for maintenance</p>');
+    const preview = await testApp.http
+      .post('/api/v1/tasks/preview')
+      .set('Authorization', owner.auth)
+      .send({ search_query: 'Is it back?', pages: [{ url, render: 'browser' }] })
+      .expect(200);
+    expect(preview.body).toMatchObject({
+      condition_met: false,
+      page_results: [
+        { url, render: 'browser', status: 'error', http_status: 503, error: 'HTTP 503' },
+      ],
+    });
+  }, 60_000);
 });
 
 describe('Browser pages without a browser', () => {

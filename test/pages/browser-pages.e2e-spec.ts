@@ -30,13 +30,13 @@ const REFUSED_HOST = '127.0.0.2';
  * The page stage with the Chromium of this machine (found on PATH), its egress proxy asking the
  * guard with private networks allowed, except for REFUSED_HOST.
  */
-async function browserStage(): Promise<TestingModule> {
+async function browserStage(env: Record<string, string | undefined> = {}): Promise<TestingModule> {
   const slices = {
     server: serverConfig,
     pages: pagesConfig,
     browser: browserConfig,
   };
-  const config = readConfig({ PUBLIC_URL, PATH: process.env.PATH }, slices);
+  const config = readConfig({ PUBLIC_URL, PATH: process.env.PATH, ...env }, slices);
   const module = await Test.createTestingModule({
     imports: [
       AppConfigModule.forRoot(slices, config),
@@ -220,4 +220,18 @@ describe('Pages that need a browser, in a real Chromium', () => {
     const next = server.fixed('/after', 200, 'text/html', '<p>After the crash</p>');
     expect(await readOne({ url: next })).toMatchObject({ status: 'new', text: 'After the crash' });
   }, 60_000);
+
+  it('should read a stored browser page as the error no browser once there is none', async () => {
+    const none = await browserStage({ CHROMIUM_PATH: '/nonexistent/chromium' });
+    try {
+      const url = server.fixed('/unread', 200, 'text/html', '<p>Never read</p>');
+      const [result] = await none
+        .get(PageStage)
+        .readPages(USER, [{ url, render: 'browser' }], new Map());
+      expect(result).toMatchObject({ status: 'error', render: 'browser', error: 'no browser' });
+      expect(server.requestsTo('/unread')).toEqual([]);
+    } finally {
+      await none.close();
+    }
+  });
 });
