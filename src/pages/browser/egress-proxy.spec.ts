@@ -7,7 +7,9 @@ import { EgressProxy, type EgressListener } from './egress-proxy';
 const check = (host: string) =>
   host === 'refused.test'
     ? Promise.reject(new BlockedDestinationError(host))
-    : Promise.resolve({ address: '127.0.0.1', family: 4 as const });
+    : host === 'unknown.test'
+      ? Promise.reject(new Error(`${host} does not resolve`))
+      : Promise.resolve({ address: '127.0.0.1', family: 4 as const });
 
 /** Sends `head` to the proxy raw and answers the first bytes it sends back. */
 function raw(listener: EgressListener, head: string): Promise<string> {
@@ -99,5 +101,22 @@ describe('EgressProxy', () => {
     expect(await get('refused.test')).toMatchObject({ status: 403 });
     expect(connections).toBe(1);
     expect(listener.refused(`http://refused.test:${targetPort}/`)).toBe(true);
+  });
+
+  it('should close a plain HTTP request to a host that does not resolve without an answer', async () => {
+    const { port } = new URL(listener.server);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET http://unknown.test:${targetPort}/ HTTP/1.1\r\nHost: unknown.test\r\n\r\n`,
+        ),
+      );
+      let data = '';
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+      socket.once('close', () => resolve(data));
+      socket.once('error', reject);
+    });
+    expect(received).toBe('');
+    expect(listener.refused(`http://unknown.test:${targetPort}/`)).toBe(false);
   });
 });

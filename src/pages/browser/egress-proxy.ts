@@ -150,7 +150,9 @@ export class EgressProxy {
       refused.add(authorityOf(target));
       return void response.writeHead(403, { 'content-type': 'text/plain' }).end();
     }
-    if (destination === 'failed') return void response.writeHead(502).end();
+    // No answer at all, as a host that cannot be reached gives none: the page reads it as a
+    // connection that failed, not as a document of the proxy's.
+    if (destination === 'failed') return void response.destroy();
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined && !PROXY_HEADERS.has(name)) headers[name] = value;
@@ -166,10 +168,7 @@ export class EgressProxy {
     });
     upstream.once('socket', (socket: Socket) => track(socket));
     upstream.once('timeout', () => upstream.destroy());
-    upstream.once('error', () => {
-      if (response.headersSent) response.destroy();
-      else response.writeHead(502).end();
-    });
+    upstream.once('error', () => response.destroy());
     upstream.once('response', (answer) => {
       upstream.setTimeout(0);
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
