@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { chromium, type BrowserServer } from 'playwright-core';
 import pino from 'pino';
 import { ClockModule } from '../../src/common/clock/clock';
 import { LoggingModule } from '../../src/common/logging/logging.module';
@@ -197,6 +198,16 @@ describe('Pages that need a browser, in a real Chromium', () => {
     expect(refusedRequests).toEqual([]);
   });
 
+  it('should refuse a document the browser holds over 5 MB as too large', async () => {
+    const url = server.fixed(
+      '/huge',
+      200,
+      'text/html',
+      '<p id="huge"></p><script>document.getElementById("huge").textContent = "x".repeat(5000001);</script>',
+    );
+    expect(await readOne({ url })).toMatchObject({ status: 'error', error: 'too large' });
+  });
+
   it('should time out a page that never goes idle', async () => {
     const url = server.fixed(
       '/busy',
@@ -233,5 +244,52 @@ describe('Pages that need a browser, in a real Chromium', () => {
     } finally {
       await none.close();
     }
+  });
+});
+
+describe('Pages that need a browser, in a browser service (BROWSER_WS_ENDPOINT)', () => {
+  let server: PageServer;
+  let refused: Server;
+  let refusedRequests: string[];
+  let service: BrowserServer;
+  let open: TestingModule;
+
+  beforeAll(async () => {
+    server = await new PageServer().start();
+    refusedRequests = [];
+    refused = createServer((request, response) => {
+      refusedRequests.push(request.url ?? '');
+      response.end('secret');
+    });
+    await new Promise<void>((resolve) => refused.listen(0, REFUSED_HOST, resolve));
+    // A browser service of its own, launched without the service's proxy: each page's context
+    // names its listener.
+    service = await chromium.launchServer({
+      executablePath: '/usr/bin/chromium',
+      wsPath: '/playwright',
+    });
+    open = await browserStage({ BROWSER_WS_ENDPOINT: service.wsEndpoint() });
+  });
+  afterAll(async () => {
+    await open.close();
+    await service.close();
+    await closeNow(refused);
+    await server.stop();
+  });
+
+  it('should read a drawn page through the service, every request through the egress proxy', async () => {
+    const { port } = refused.address() as { port: number };
+    const url = server.fixed(
+      '/remote',
+      200,
+      'text/html',
+      '<p id="app"></p><script>document.getElementById("app").textContent = "Drawn remotely";' +
+        `fetch("http://${REFUSED_HOST}:${port}/leak").catch(() => {});</script>`,
+    );
+    const [result] = await open
+      .get(PageStage)
+      .readPages(USER, [{ url, render: 'browser' }], new Map());
+    expect(result).toMatchObject({ status: 'new', render: 'browser', text: 'Drawn remotely' });
+    expect(refusedRequests).toEqual([]);
   });
 });
