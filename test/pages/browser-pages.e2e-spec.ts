@@ -232,6 +232,21 @@ describe('Pages that need a browser, in a real Chromium', () => {
     expect(await readOne({ url: next })).toMatchObject({ status: 'new', text: 'After the crash' });
   }, 60_000);
 
+  it('should fail the page, not the check, when the egress proxy cannot listen where it is told', async () => {
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine.
+    const unreachable = await browserStage({ BROWSER_PROXY_HOST: '192.0.2.1' });
+    try {
+      const url = server.fixed('/no-way-out', 200, 'text/html', '<p>No way out</p>');
+      const [result] = await unreachable
+        .get(PageStage)
+        .readPages(USER, [{ url, render: 'browser' }], new Map());
+      expect(result).toMatchObject({ status: 'error', error: 'browser failed' });
+      expect(server.requestsTo('/no-way-out')).toEqual([]);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it('should read a stored browser page as the error no browser once there is none', async () => {
     const none = await browserStage({ CHROMIUM_PATH: '/nonexistent/chromium' });
     try {

@@ -16,7 +16,7 @@ import {
   type BrowserRead,
 } from './browser-page-loader';
 import { BROWSER_START_TIMEOUT_MS, BrowserSession } from './browser-session';
-import { EgressProxy, type DestinationCheck } from './egress-proxy';
+import { EgressProxy, type DestinationCheck, type EgressListener } from './egress-proxy';
 
 /** The SSRF guard the egress proxy asks, provided by `PagesModule`. */
 export const BROWSER_DESTINATION_CHECK = Symbol('browser destination check');
@@ -78,12 +78,15 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
 
   private async turn(page: PageTarget): Promise<BrowserRead> {
     let browser: Browser;
+    let egress: EgressListener;
     try {
       browser = await this.session.current();
+      // A listener that cannot open (BROWSER_PROXY_HOST not an address of this machine) leaves
+      // the browser no way out.
+      egress = await this.proxy.open();
     } catch {
       return failed(PageErrorForm.BROWSER_FAILED);
     }
-    const egress = await this.proxy.open();
     const deadline = Date.now() + BROWSER_PAGE_TIMEOUT_MS;
     const opened: { context?: BrowserContext } = {};
     const load = async (): Promise<BrowserRead> => {

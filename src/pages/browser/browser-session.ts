@@ -66,7 +66,10 @@ export class BrowserSession {
     }
     if (chromiumPath === null) throw new Error('no browser is configured');
     this.launchListener ??= this.proxy.open();
-    const listener = await this.launchListener;
+    const listener = await this.launchListener.catch((error: unknown) => {
+      this.launchListener = null;
+      throw error;
+    });
     return chromium.launch({
       executablePath: chromiumPath,
       headless: true,
