@@ -178,6 +178,14 @@ describe('Pages that need a browser, in a real Chromium', () => {
     expect(server.requestsTo('/with-headers')[0].headers.authorization).toBe('Bearer secret');
     expect(server.requestsTo('/own.js')[0].headers.authorization).toBe('Bearer secret');
     expect(server.requestsTo('/other.js')[0].headers.authorization).toBeUndefined();
+
+    server.fixed('/elsewhere', 200, 'text/html', '<p>Elsewhere</p>');
+    const away = server.redirect('/away', `http://localhost:${server.port}/elsewhere`);
+    expect(await readOne({ url: away, headers: { Authorization: 'Bearer secret' } })).toMatchObject(
+      { text: 'Elsewhere' },
+    );
+    expect(server.requestsTo('/away')[0].headers.authorization).toBe('Bearer secret');
+    expect(server.requestsTo('/elsewhere')[0].headers.authorization).toBeUndefined();
   });
 
   it('should never let a refused subresource or a refused redirect reach its server', async () => {

@@ -47,7 +47,7 @@ export async function loadInBrowser(
   const headers = Object.entries(page.headers ?? {}).filter(
     ([name]) => name.toLowerCase() !== USER_AGENT_HEADER,
   );
-  await context.route('**/*', (route) => routeRequest(route, origin, headers));
+  await context.route('**/*', (route) => routeRequest(route, origin, headers, deadline));
   await context.addInitScript(WITHOUT_PEER_CONNECTIONS);
   const tab = await context.newPage();
   context.on('page', (popup) => {
@@ -131,11 +131,17 @@ async function readDocument(
   return { fetched: { kind: 'body', httpStatus, finalUrl, ...document }, screenshot };
 }
 
-/** Aborts other schemes; adds the page's headers to requests to its own origin. */
+/**
+ * Aborts other schemes; sends the page's headers with requests to its own origin. Those are
+ * fetched here, through the context's proxy, without following redirects: Chromium would carry
+ * headers given to a request on to every hop of its redirects, whatever their origin, while the
+ * browser, following the redirect it is handed, asks the next hop afresh.
+ */
 async function routeRequest(
   route: Route,
   origin: string,
   headers: ReadonlyArray<[string, string]>,
+  deadline: number,
 ): Promise<void> {
   const request = route.request();
   let url: URL;
@@ -146,7 +152,16 @@ async function routeRequest(
   }
   if (!SCHEMES.has(url.protocol)) return route.abort('blockedbyclient');
   if (headers.length === 0 || url.origin !== origin) return route.continue();
-  return route.continue({ headers: { ...request.headers(), ...Object.fromEntries(headers) } });
+  try {
+    const response = await route.fetch({
+      headers: { ...request.headers(), ...Object.fromEntries(headers) },
+      maxRedirects: 0,
+      timeout: Math.max(1, deadline - Date.now()),
+    });
+    await route.fulfill({ response });
+  } catch {
+    await route.abort('failed').catch(() => undefined);
+  }
 }
 
 export function failed(error: string): BrowserRead {
