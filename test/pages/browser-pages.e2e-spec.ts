@@ -186,6 +186,15 @@ describe('Pages that need a browser, in a real Chromium', () => {
     );
     expect(server.requestsTo('/away')[0].headers.authorization).toBe('Bearer secret');
     expect(server.requestsTo('/elsewhere')[0].headers.authorization).toBeUndefined();
+
+    // The browser asks a redirect's next hop afresh, with no added headers, even on the origin.
+    server.fixed('/hop-2', 200, 'text/html', '<p>Second hop</p>');
+    const hop = server.redirect('/hop-1', '/hop-2');
+    expect(await readOne({ url: hop, headers: { Authorization: 'Bearer secret' } })).toMatchObject({
+      text: 'Second hop',
+    });
+    expect(server.requestsTo('/hop-1')[0].headers.authorization).toBe('Bearer secret');
+    expect(server.requestsTo('/hop-2')[0].headers.authorization).toBeUndefined();
   });
 
   it('should never let a refused subresource or a refused redirect reach its server', async () => {
