@@ -54,12 +54,14 @@ export class TaskQueries {
   /**
    * Owner only: the PNG of the last good browser read of the task's page at `index` (from 0, in
    * the task's page order; docs/pages.md, "Screenshots"). 404 `Screenshot not found` when the
-   * page has none or there is no such page.
+   * page has none, is not read in a browser, or there is no such page.
    */
   async screenshotOf(caller: AuthenticatedUser, id: string, index: string): Promise<Buffer> {
     const task = await this.findOwned(caller, id);
     const page = /^\d{1,2}$/.test(index) ? task.pages?.[Number(index)] : undefined;
-    const png = page === undefined ? null : await this.screenshots.findPng(task.id, page.url);
+    // A page no longer read in a browser shows no screenshot of when it was.
+    const png =
+      page?.render === 'browser' ? await this.screenshots.findPng(task.id, page.url) : null;
     if (png === null) throw new NotFoundException(SCREENSHOT_NOT_FOUND);
     return png;
   }

@@ -76,6 +76,14 @@ describe('Browser pages of a task', () => {
     expectDetail(await screenshot(2), 404, 'Screenshot not found');
     expectDetail(await screenshot(1, stranger), 404, 'Task not found');
 
+    // Read over HTTP from now on, the page shows no screenshot of when it was read in a browser.
+    await testApp.http
+      .put(`/api/v1/tasks/${task.id}`)
+      .set('Authorization', owner.auth)
+      .send({ pages: [{ url: plain }, { url: drawn }] })
+      .expect(200);
+    expectDetail(await screenshot(1), 404, 'Screenshot not found');
+
     const metrics = await testApp.http
       .get('/metrics')
       .set('Authorization', `Bearer ${METRICS_TOKEN}`)
