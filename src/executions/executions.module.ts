@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PagesModule } from '../pages/pages.module';
 import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
+import { PageScreenshotsModule } from '../pages/browser/screenshots/page-screenshots.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
@@ -29,6 +30,7 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
     IdempotencyModule,
     PagesModule,
     PageSnapshotsModule,
+    PageScreenshotsModule,
   ],
   controllers: [ExecutionsController],
   providers: [

@@ -8,6 +8,7 @@ import {
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/results/page-result-line';
 import { PageItemKeyRepository } from '../../pages/items/page-item-key.repository';
+import { PageScreenshotRepository } from '../../pages/browser/screenshots/page-screenshot.repository';
 import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
@@ -55,6 +56,7 @@ export class CheckOutcomeWriter {
     private readonly worker: WorkerIdentity,
     private readonly snapshots: PageSnapshotRepository,
     private readonly itemKeys: PageItemKeyRepository,
+    private readonly screenshots: PageScreenshotRepository,
   ) {}
 
   /**
@@ -161,8 +163,8 @@ export class CheckOutcomeWriter {
 
   /**
    * Moves the tasks of recorded checks on: the pages read become the snapshots (and the item keys
-   * they showed first are remembered), a superseded check job goes, the next check is scheduled,
-   * the task row is written and the deliveries are queued.
+   * they showed first are remembered, their screenshots kept), a superseded check job goes, the
+   * next check is scheduled, the task row is written and the deliveries are queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
     const stored = moving.flatMap(({ check, outcome, pageResults }) =>
@@ -172,6 +174,7 @@ export class CheckOutcomeWriter {
     );
     await this.snapshots.store(manager, stored);
     await this.itemKeys.remember(manager, stored);
+    await this.screenshots.store(manager, stored);
     await this.queue.removeChecks(
       manager,
       moving.flatMap(({ plan }) => (plan.checkJobToRemove ? [plan.checkJobToRemove] : [])),

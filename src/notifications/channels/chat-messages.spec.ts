@@ -221,6 +221,7 @@ describe('page tasks in every chat channel', () => {
     base.execution!.pageResults = [
       {
         url: 'https://shop.example.com/x',
+        render: 'http',
         final_url: 'https://shop.example.com/x',
         status: 'changed',
         http_status: 200,
