@@ -74,7 +74,9 @@ describe('pagesBody of browser pages', () => {
       waitFor: ' #app ',
     };
     const plain = { ...pageRow({ url: 'https://example.com/' }), waitFor: '#ignored' };
-    expect(pagesBody({ ...NO_RULE, rows: [browser, plain], rule: 'none', ruleText: '' }).pages).toEqual([
+    expect(
+      pagesBody({ ...NO_RULE, rows: [browser, plain], rule: 'none', ruleText: '' }).pages,
+    ).toEqual([
       { url: 'https://example.com/app', render: 'browser', wait_for: '#app' },
       { url: 'https://example.com/' },
     ]);

@@ -8,6 +8,7 @@ import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { CheckOutcomeRecorder } from './checks/check-outcome.recorder';
 import { CheckOutcomeWriter } from './checks/check-outcome.writer';
+import { CheckPagesWriter } from './checks/check-pages.writer';
 import { CheckRunnerService } from './checks/check-runner.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { CheckCaller } from './checks/check.caller';
@@ -44,6 +45,7 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
     CheckPageReader,
     CheckPlanner,
     CheckOutcomeWriter,
+    CheckPagesWriter,
     CheckOutcomeRecorder,
     CheckRunnerService,
     StaleExecutionSweeper,

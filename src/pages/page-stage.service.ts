@@ -222,7 +222,13 @@ export async function pageResult(
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
-  const base = { url: page.url, render: renderOf(page), finalUrl, fetchedAt, newItems: noItems(page) };
+  const base = {
+    url: page.url,
+    render: renderOf(page),
+    finalUrl,
+    fetchedAt,
+    newItems: noItems(page),
+  };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,

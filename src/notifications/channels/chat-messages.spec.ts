@@ -311,6 +311,7 @@ describe('new items in every chat channel', () => {
     base.execution!.pageResults = [
       {
         url: 'https://jobs.example/feed',
+        render: 'http',
         final_url: 'https://jobs.example/feed',
         status: 'changed',
         http_status: 200,
