@@ -9,8 +9,8 @@ const METRICS_TOKEN = 'metrics-token-for-browser-pages';
 
 /**
  * docs/pages.md, "Pages that need a browser": a task's browser page is read by Debian's Chromium,
- * its result says so, and its last screenshot is served to its
- * owner.
+ * its result says so, its values and items are read as an HTML page's are, and its last
+ * screenshot is served to its owner.
  */
 describe('Browser pages of a task', () => {
   let testApp: TestApp;
@@ -93,6 +93,69 @@ describe('Browser pages of a task', () => {
       sampleValue(families, 'monitor_page_fetches_total', { status: 'new', render });
     expect([fetches('http'), fetches('browser')]).toEqual([1, 1]);
     expect(sampleValue(families, 'monitor_browser_pages_in_flight')).toBe(0);
+  }, 60_000);
+
+  it('should read the values and the new items of a page a script draws', async () => {
+    const drawn = (jobs: string[], price: string) =>
+      server.fixed(
+        '/jobs',
+        200,
+        'text/html',
+        '<ul id="jobs"></ul><p class="price"></p><script>' +
+          `for (const job of ${JSON.stringify(jobs)}) {` +
+          ' const item = document.createElement("li"); item.textContent = job;' +
+          ' document.getElementById("jobs").append(item); }' +
+          `document.querySelector(".price").textContent = ${JSON.stringify(price)};</script>`,
+      );
+    const url = drawn(['Job 1'], '30 €');
+    const task = (
+      await testApp.http
+        .post('/api/v1/tasks')
+        .set('Authorization', owner.auth)
+        .send({
+          search_query: uniqueQuery('browser lists'),
+          state: 'paused',
+          pages: [
+            {
+              url,
+              render: 'browser',
+              wait_for: '#jobs li',
+              items: { selector: '#jobs li' },
+              values: [{ name: 'price', from: 'number', selector: '.price' }],
+            },
+          ],
+          page_rule: { type: 'new_items' },
+        })
+        .expect(200)
+    ).body as TaskBody;
+    const check = async () => {
+      const pending = await api.execute(owner, task.id);
+      return api.waitForExecution(owner, task.id, pending.id);
+    };
+
+    expect(await check()).toMatchObject({
+      status: 'success',
+      claimed_met: false,
+      values: { price: 30 },
+      page_results: [
+        { url, render: 'browser', status: 'new', new_items: [], values: { price: 30 } },
+      ],
+    });
+    drawn(['Job 1', 'Job 2'], '25 €');
+    expect(await check()).toMatchObject({
+      status: 'success',
+      claimed_met: true,
+      values: { price: 25 },
+      page_results: [
+        {
+          url,
+          render: 'browser',
+          status: 'changed',
+          new_items: [{ title: 'Job 2', url: null }],
+          values: { price: 25 },
+        },
+      ],
+    });
   }, 60_000);
 
   it('should read the browser pages of a preview the same way', async () => {
