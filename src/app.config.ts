@@ -10,6 +10,7 @@ import { executionsConfig } from './executions/executions.config';
 import { mcpConfig } from './mcp/mcp.config';
 import { metricsConfig } from './metrics/metrics.config';
 import { pagesConfig } from './pages/pages.config';
+import { browserConfig } from './pages/browser/browser.config';
 import { CHANNEL_CONFIGS } from './notifications/channels/channel-registry';
 import { notificationsConfig } from './notifications/notifications.config';
 import { retentionConfig } from './retention/retention.config';
@@ -35,6 +36,7 @@ export const CONFIG_SLICES = {
   scheduler: schedulerConfig,
   search: searchConfig,
   pages: pagesConfig,
+  browser: browserConfig,
   usage: usageConfig,
   tasks: tasksConfig,
   executions: executionsConfig,

@@ -300,6 +300,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/tasks/{id}/pages/{index}/screenshot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The last screenshot of a task's browser page (owner only)
+     * @description `index` counts from 0 in the task's page order. The viewport of the page's last good browser read; 404 `Screenshot not found` when it has none.
+     */
+    get: operations['TasksController_screenshot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/tasks/{id}/acknowledge': {
     parameters: {
       query?: never;
@@ -910,6 +930,11 @@ export interface components {
     };
     PageResultResponse: {
       url: string;
+      /**
+       * @description How the page was loaded
+       * @enum {string}
+       */
+      render: 'http' | 'browser';
       /** @description The URL read, after redirects; null for non-owners of a page with headers */
       final_url: string | null;
       /** @enum {string} */
@@ -1049,6 +1074,13 @@ export interface components {
       items?: components['schemas']['PageItemsDto'];
       /** @description Values read from the page at every check: at most 10 across the task's pages, refused with output_schema. They fill the execution's values and changes */
       values?: components['schemas']['PageValueDto'][];
+      /**
+       * @description How the page is loaded: http (the default) or browser, a headless Chromium that runs its scripts
+       * @enum {string}
+       */
+      render?: 'http' | 'browser';
+      /** @description With render browser: a CSS selector (the subset of selector) the page is read once it matches */
+      wait_for?: string;
     };
     PageRuleDto: {
       /** @enum {string} */
@@ -3548,6 +3580,82 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PageSnapshotResponse'][];
+        };
+      };
+      /** @description Credentials missing, invalid or expired, or the account is deactivated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Invalid input: one entry per rejected value */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorResponse'];
+        };
+      };
+      /** @description Rate limit exceeded */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          /** @description The limit of the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description When the window resets (epoch seconds) */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RateLimitErrorResponse'];
+        };
+      };
+      /** @description A dependency is unavailable (identity-provider keys, search provider) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  TasksController_screenshot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        index: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PNG */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
         };
       };
       /** @description Credentials missing, invalid or expired, or the account is deactivated */

@@ -106,3 +106,33 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw error;
   }
 }
+
+/**
+ * An image the API serves (a page's screenshot) as a `data:` URL for an `<img>`, which cannot send
+ * the session's key itself (and the console's content policy takes images from itself and
+ * `data:` only); null for a 404.
+ */
+export async function apiImage(path: string): Promise<string | null> {
+  const key = session.key();
+  const response = await fetch(path, {
+    headers: key === null ? {} : { Authorization: `Bearer ${key}` },
+  });
+  if (response.status === 404) return null;
+  if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => null);
+    const detail =
+      typeof payload === 'object' && payload !== null && 'detail' in payload
+        ? payload.detail
+        : null;
+    const error = new ApiError(response.status, detail);
+    if (response.status === 401) session.expire(error.message);
+    throw error;
+  }
+  const blob = await response.blob();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error ?? new Error('The image could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}

@@ -12,7 +12,10 @@ import {
 import { PageValuesEditor } from './page-values-editor';
 import { Field } from './ui';
 
-/** Pages to fetch instead of searching the web (url, selector, headers), and the page rule. */
+/**
+ * Pages to fetch instead of searching the web (url, selector, browser and wait_for, headers), and
+ * the page rule.
+ */
 export function PageFields(props: {
   values: PagesValues;
   errors: Record<string, string>;
@@ -95,6 +98,34 @@ export function PageFields(props: {
                     maxLength={200}
                     value={page.itemsSelector}
                     onInput={(event) => edit(index, { itemsSelector: event.currentTarget.value })}
+                  />
+                )}
+              </Field>
+            )}
+            <label class="check" for={`${id}-browser`}>
+              <input
+                id={`${id}-browser`}
+                type="checkbox"
+                checked={page.browser}
+                onChange={(event) => edit(index, { browser: event.currentTarget.checked })}
+              />
+              Page {index + 1} needs a browser (its scripts draw it)
+            </label>
+            {page.browser && (
+              <Field
+                id={`${id}-wait-for`}
+                label={`Page ${index + 1} wait for (optional CSS selector)`}
+                hint="Read once an element matches; else once the network is quiet for 500 ms."
+              >
+                {(attributes) => (
+                  <input
+                    {...attributes}
+                    type="text"
+                    autoComplete="off"
+                    spellcheck={false}
+                    maxLength={200}
+                    value={page.waitFor}
+                    onInput={(event) => edit(index, { waitFor: event.currentTarget.value })}
                   />
                 )}
               </Field>

@@ -66,6 +66,25 @@ describe('pagesBody with items', () => {
   });
 });
 
+describe('pagesBody of browser pages', () => {
+  it('should send render browser, and wait_for only with it', () => {
+    const browser = {
+      ...pageRow({ url: 'https://example.com/app' }),
+      browser: true,
+      waitFor: ' #app ',
+    };
+    const plain = { ...pageRow({ url: 'https://example.com/' }), waitFor: '#ignored' };
+    expect(
+      pagesBody({ ...NO_RULE, rows: [browser, plain], rule: 'none', ruleText: '' }).pages,
+    ).toEqual([
+      { url: 'https://example.com/app', render: 'browser', wait_for: '#app' },
+      { url: 'https://example.com/' },
+    ]);
+    const stored = { url: 'https://example.com/app', render: 'browser' as const, wait_for: '#app' };
+    expect(pagesBody(pagesValuesOf({ pages: [stored], page_rule: null })).pages).toEqual([stored]);
+  });
+});
+
 describe('pagesValuesOf', () => {
   it('should fill the form from the task and round-trip to the same body', () => {
     const pages = [{ url: 'https://example.com/', selector: 'main', headers: { 'X-Token': 't' } }];

@@ -27,6 +27,9 @@ export interface PageRow {
   /** The selector of an HTML list's items; none for a feed. */
   itemsSelector: string;
   values: PageValueRow[];
+  /** Loaded in a browser (`render: "browser"`), with the selector it waits for, if any. */
+  browser: boolean;
+  waitFor: string;
 }
 
 /** The pages a task watches and its page rule, as the form edits them. */
@@ -66,6 +69,8 @@ export function pageRow(page: PageTarget): PageRow {
     items: page.items !== undefined,
     itemsSelector: page.items?.selector ?? '',
     values: (page.values ?? []).map(pageValueRow),
+    browser: page.render === 'browser',
+    waitFor: page.wait_for ?? '',
   };
 }
 
@@ -149,6 +154,8 @@ export function pagesBody(values: PagesValues): {
       ...(Object.keys(page.headers).length === 0 ? {} : { headers: page.headers }),
       ...(page.items ? { items: itemsOf(page.itemsSelector) } : {}),
       ...(page.values.length === 0 ? {} : { values: page.values.map(valueBody) }),
+      ...(page.browser ? { render: 'browser' as const } : {}),
+      ...(page.browser && page.waitFor.trim() !== '' ? { wait_for: page.waitFor.trim() } : {}),
     }));
   return { pages: pages.length === 0 ? null : pages, page_rule: ruleBody(values) };
 }

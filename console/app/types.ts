@@ -25,6 +25,7 @@ export type PageValueSource = PageValueTarget['from'];
 export type PageRule = Schemas['PageRuleDto'];
 export type PageRuleType = PageRule['type'];
 export type PageResult = Schemas['PageResultResponse'];
+export type PageSnapshot = Schemas['PageSnapshotResponse'];
 export type AlertPolicy = Schemas['AlertPolicyDto'];
 export type StandingAlert = Schemas['StandingAlertResponse'];
 export type Preferences = Schemas['PreferencesResponse'];

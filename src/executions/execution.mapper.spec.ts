@@ -41,6 +41,7 @@ function pageExecution(): ExecutionEntity {
     pageResults: [
       {
         url: MEMBERS,
+        render: 'http',
         final_url: 'https://shop.example/members/home',
         status: 'changed',
         http_status: 200,
@@ -55,6 +56,7 @@ function pageExecution(): ExecutionEntity {
       },
       {
         url: NEWS,
+        render: 'http',
         final_url: NEWS,
         status: 'same',
         http_status: 200,
@@ -85,6 +87,7 @@ describe('toExecutionResponse', () => {
     expect(shown.page_results).toEqual([
       {
         url: MEMBERS,
+        render: 'http',
         final_url: null,
         status: 'changed',
         http_status: 200,

@@ -262,6 +262,7 @@ function publicResult(
 function readWithHeaders(line: PageResultResponse): PageResultResponse {
   return {
     url: line.url,
+    render: line.render,
     final_url: null,
     status: line.status,
     http_status: line.http_status,

@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { PagesModule } from '../pages/pages.module';
 import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
+import { PageScreenshotsModule } from '../pages/browser/screenshots/page-screenshots.module';
 import { UsersModule } from '../users/users.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { CheckOutcomeRecorder } from './checks/check-outcome.recorder';
 import { CheckOutcomeWriter } from './checks/check-outcome.writer';
+import { CheckPagesWriter } from './checks/check-pages.writer';
 import { CheckRunnerService } from './checks/check-runner.service';
 import { CheckScheduleRepository } from './checks/check-schedule.repository';
 import { CheckCaller } from './checks/check.caller';
@@ -29,6 +31,7 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
     IdempotencyModule,
     PagesModule,
     PageSnapshotsModule,
+    PageScreenshotsModule,
   ],
   controllers: [ExecutionsController],
   providers: [
@@ -42,6 +45,7 @@ import { StaleExecutionSweepTimer } from './checks/stale-execution-sweep.timer';
     CheckPageReader,
     CheckPlanner,
     CheckOutcomeWriter,
+    CheckPagesWriter,
     CheckOutcomeRecorder,
     CheckRunnerService,
     StaleExecutionSweeper,

@@ -71,8 +71,14 @@ export class MetricsService {
 
   private readonly pageFetches = new Counter({
     name: 'monitor_page_fetches_total',
-    help: "Pages fetched by page tasks' checks, by page status (new, same, changed, error)",
-    labelNames: ['status'] as const,
+    help: "Pages fetched by page tasks' checks, by page status (new, same, changed, error) and render (http, browser)",
+    labelNames: ['status', 'render'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly browserPagesInFlight = new Gauge({
+    name: 'monitor_browser_pages_in_flight',
+    help: 'Pages loading in the browser in this instance now',
     registers: [this.registry],
   });
 
@@ -126,8 +132,16 @@ export class MetricsService {
     this.modelCalls.inc({ provider, kind });
   }
 
-  recordPageFetch(status: string): void {
-    this.pageFetches.inc({ status });
+  recordPageFetch(status: string, render: string): void {
+    this.pageFetches.inc({ status, render });
+  }
+
+  browserPageStarted(): void {
+    this.browserPagesInFlight.inc();
+  }
+
+  browserPageEnded(): void {
+    this.browserPagesInFlight.dec();
   }
 
   recordCheckWithoutModel(): void {

@@ -10,6 +10,9 @@ export const PageErrorForm = {
   BOT_CHECK: 'blocked by a bot check',
   TOO_COMPLEX: 'too complex',
   NOT_A_FEED: 'not a feed',
+  NO_BROWSER: 'no browser',
+  BROWSER_FAILED: 'browser failed',
+  WAIT_FOR_MATCHED_NOTHING: 'wait_for matched nothing',
 } as const;
 
 export function httpStatusError(status: number): string {

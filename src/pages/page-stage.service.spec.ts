@@ -13,6 +13,7 @@ import {
   pageResult,
 } from './page-stage.service';
 import type { PageSnapshot, PageTarget } from './page.types';
+import type { BrowserPageFetcher } from './browser/browser-page-fetcher';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
@@ -37,6 +38,7 @@ describe('pageResult', () => {
     });
     expect(read).toEqual({
       url: 'https://e.example/',
+      render: 'http',
       finalUrl: 'https://e.example/b',
       status: 'changed',
       httpStatus: 200,
@@ -198,13 +200,16 @@ class HeldFetcher extends PageFetcher {
   }
 }
 
+/** The pages of these tests are all read over HTTP: no browser is asked. */
+const httpOnly = {} as BrowserPageFetcher;
+
 describe('PageStage', () => {
   const spread = (name: string, count: number) =>
     Array.from({ length: count }, (_, n) => ({ url: `https://${name}-${n}.example/` }));
 
   it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts and users', async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock(), reader);
+    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
     const reads = ['a', 'b', 'c'].map((user) =>
       stage.readPages(user, spread(user, PAGES_AT_ONCE), new Map()),
     );
@@ -218,7 +223,7 @@ describe('PageStage', () => {
 
   it("should read at most PAGES_PER_USER_AT_ONCE of one user's pages at once, and another user's as soon as a slot frees", async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock(), reader);
+    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
     const many = stage.readPages('many', spread('many', 100), new Map());
     await new Promise((resolve) => setImmediate(resolve));
     expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
@@ -238,7 +243,7 @@ describe('PageStage', () => {
     jest.useFakeTimers();
     try {
       const fetcher = new HeldFetcher();
-      const stage = new PageStage(fetcher, new Clock(), reader);
+      const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
       const held = Promise.all(
         ['a', 'b'].map((user) =>
           stage.readPages(user, spread(user, PAGES_PER_USER_AT_ONCE), new Map()),

@@ -10,9 +10,11 @@ import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { MAX_TITLE_CHARS } from './reading/page-text';
 import { cutText } from './reading/text-bounds';
+import { BROWSER_TURN_MS, BrowserPageFetcher } from './browser/browser-page-fetcher';
 import {
   MAX_PAGES,
   type PageItem,
+  type PageRender,
   type PageResult,
   type PageSnapshot,
   type PageTarget,
@@ -46,7 +48,16 @@ export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
  * then its read, which may wait behind the reads of the instance's other slots before its own
  * `PAGE_READ_CPU_MS` starts.
  */
-const WORST_CASE_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+/**
+ * A browser page's worst case (docs/pages.md, "Pages that need a browser"): only pages holding a
+ * slot wait in the browser's line, so at most PAGES_AT_ONCE - 1 are ahead of it; with the least
+ * `BROWSER_PAGES_AT_ONCE`, 1, each takes its whole turn before the page takes its own, then its
+ * read.
+ */
+const WORST_CASE_BROWSER_PAGE_MS =
+  PAGES_AT_ONCE * BROWSER_TURN_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
 /**
  * The longest the pages of one check can take, which its job's expiry counts on: every page has
  * started by LATEST_START_MS, or given up then, and each started page ends within its worst case.
@@ -72,6 +83,7 @@ export class PageStage {
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
     private readonly reader: PageReader,
+    private readonly browser: BrowserPageFetcher,
   ) {}
 
   /**
@@ -113,7 +125,13 @@ export class PageStage {
       at: startBy,
       answer: () =>
         failedPage(
-          { url: page.url, finalUrl: null, fetchedAt: this.clock.now(), newItems: noItems(page) },
+          {
+            url: page.url,
+            render: renderOf(page),
+            finalUrl: null,
+            fetchedAt: this.clock.now(),
+            newItems: noItems(page),
+          },
           PageErrorForm.TIMED_OUT,
           null,
         ),
@@ -122,6 +140,21 @@ export class PageStage {
       userId,
       new URL(page.url).hostname,
       async (fetchDone) => {
+        if (page.render === 'browser') {
+          const { fetched, screenshot } = await this.browser.fetchPage(page);
+          fetchDone();
+          const result = await pageResult(
+            page,
+            snapshot,
+            fetched,
+            this.clock.now(),
+            this.reader,
+            everyItemNew,
+          );
+          return screenshot === null || result.status === 'error'
+            ? result
+            : { ...result, screenshot };
+        }
         // A page whose items have no baseline yet is read whole, not answered with a 304.
         const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
         const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
@@ -134,10 +167,14 @@ export class PageStage {
 }
 
 /**
- * What every result of a page says: which page, where it ended up, and when; and of a page with
- * items, its new items (none unless the fetch found some).
+ * What every result of a page says: which page, how it was loaded, where it ended up, and when;
+ * and of a page with items, its new items (none unless the fetch found some).
  */
-type PageResultBase = Pick<PageResult, 'url' | 'finalUrl' | 'fetchedAt' | 'newItems'>;
+type PageResultBase = Pick<PageResult, 'url' | 'render' | 'finalUrl' | 'fetchedAt' | 'newItems'>;
+
+function renderOf(page: PageTarget): PageRender {
+  return page.render ?? 'http';
+}
 
 /** A page's `newItems` when a fetch finds none: `[]` for a page with items, else null. */
 function noItems(page: PageTarget): PageItem[] | null {
@@ -185,7 +222,13 @@ export async function pageResult(
 ): Promise<PageResult> {
   const finalUrl =
     fetched.finalUrl === undefined ? null : cutText(fetched.finalUrl, MAX_FINAL_URL_CHARS);
-  const base = { url: page.url, finalUrl, fetchedAt, newItems: noItems(page) };
+  const base = {
+    url: page.url,
+    render: renderOf(page),
+    finalUrl,
+    fetchedAt,
+    newItems: noItems(page),
+  };
   /** The last good fetch's text again, with this fetch's status and validators. */
   const unchanged = (
     last: PageSnapshot,

@@ -17,7 +17,13 @@ export interface PageTarget {
   /** Read the page as a list of items (docs/pages.md, "Items and feeds"). */
   items?: { selector?: string };
   values?: PageValueTarget[];
+  /** How the page is loaded: `http` (the default) or `browser` (docs/pages.md, "Pages that need a browser"). */
+  render?: PageRender;
+  /** With `render: "browser"`: a CSS selector the page is read once it matches. */
+  wait_for?: string;
 }
+
+export type PageRender = 'http' | 'browser';
 
 /** One item of a list or a feed, as shown (docs/pages.md, "Items and feeds"). */
 export interface PageItem {
@@ -71,6 +77,7 @@ export type PageStatus = 'new' | 'same' | 'changed' | 'error';
 /** One page as a check read it. */
 export interface PageResult {
   url: string;
+  render: PageRender;
   finalUrl: string | null;
   status: PageStatus;
   httpStatus: number | null;
@@ -96,6 +103,8 @@ export interface PageResult {
   keysToRemember: string[];
   /** The page's declared values as read (for `error`, each `page error`); absent without. */
   values?: PageValueReadings;
+  /** A good browser read's PNG of the viewport (docs/pages.md, "Screenshots"). */
+  screenshot?: Buffer;
 }
 
 export type PageRule =

@@ -16,6 +16,9 @@ import {
 import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
 import { PageTargetsValidator } from './targets/page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
+import { BROWSER_DESTINATION_CHECK, BrowserPageFetcher } from './browser/browser-page-fetcher';
+import type { DestinationCheck } from './browser/egress-proxy';
+import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
 export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageFetchOptions {
@@ -30,17 +33,28 @@ export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageRe
   return { threads: readingThreads(PAGES_AT_ONCE), deadlineMs: pages.readCpuMs };
 }
 
+/** The egress proxy of browser pages checks hosts as the page fetcher does: pinned DNS, SSRF guard. */
+export function browserDestinationCheck(http: OutboundHttpClient): DestinationCheck {
+  return (host) => http.resolveUserHost(host);
+}
+
 /**
- * Page monitors (docs/pages.md): the page stage of a check (`fetching/`, then `reading/` on a
- * pool of threads), the validation of `pages` (`targets/`) and `page_rule` (`rules/`), what a
- * check shows of its pages (`results/`); the snapshots of what each page last showed are
- * `PageSnapshotsModule` (`snapshots/`). Needs the global outbound client, clock and
- * configuration, and no database.
+ * Page monitors (docs/pages.md): the page stage of a check (`fetching/`, or `browser/` for pages
+ * that need a browser, then `reading/` on a pool of threads), the validation of `pages`
+ * (`targets/`) and `page_rule` (`rules/`), what a check shows of its pages (`results/`); the
+ * snapshots of what each page last showed are `PageSnapshotsModule` (`snapshots/`). Needs the
+ * global outbound client, clock, metrics and configuration, and no database.
  */
 @Module({
   providers: [
     { provide: PAGE_FETCH_OPTIONS, useFactory: pageFetchOptions, inject: [serverConfig.token] },
     PageFetcher,
+    {
+      provide: BROWSER_DESTINATION_CHECK,
+      useFactory: browserDestinationCheck,
+      inject: [OutboundHttpClient],
+    },
+    BrowserPageFetcher,
     { provide: PAGE_READER_OPTIONS, useFactory: pageReaderOptions, inject: [pagesConfig.token] },
     PageReader,
     PageStage,

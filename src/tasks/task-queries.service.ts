@@ -1,6 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ExecutionRepository } from '../executions/execution.repository';
+import { PageScreenshotRepository } from '../pages/browser/screenshots/page-screenshot.repository';
 import { PageSnapshotReads } from '../pages/snapshots/page-snapshot.reads';
 import type { PageSnapshotResponse } from '../pages/snapshots/page-snapshot.response';
 import type { TaskEntity } from './task.entity';
@@ -9,6 +10,7 @@ import { toTaskResponse, type TaskResponse } from './task.mapper';
 import { TaskRepository } from './task.repository';
 
 export const TASK_NOT_FOUND = 'Task not found';
+export const SCREENSHOT_NOT_FOUND = 'Screenshot not found';
 
 /** The reads of tasks: the caller's own, a public one, and the answers that show them. */
 @Injectable()
@@ -17,6 +19,7 @@ export class TaskQueries {
     private readonly taskRows: TaskRepository,
     private readonly executions: ExecutionRepository,
     private readonly pageSnapshots: PageSnapshotReads,
+    private readonly screenshots: PageScreenshotRepository,
   ) {}
 
   async listOwn(
@@ -46,6 +49,21 @@ export class TaskQueries {
   /** Owner only: the last good fetch of each of the task's pages, in the task's page order. */
   async pagesOf(caller: AuthenticatedUser, id: string): Promise<PageSnapshotResponse[]> {
     return this.pageSnapshots.ofTask(await this.findOwned(caller, id));
+  }
+
+  /**
+   * Owner only: the PNG of the last good browser read of the task's page at `index` (from 0, in
+   * the task's page order; docs/pages.md, "Screenshots"). 404 `Screenshot not found` when the
+   * page has none, is not read in a browser, or there is no such page.
+   */
+  async screenshotOf(caller: AuthenticatedUser, id: string, index: string): Promise<Buffer> {
+    const task = await this.findOwned(caller, id);
+    const page = /^\d{1,2}$/.test(index) ? task.pages?.[Number(index)] : undefined;
+    // A page no longer read in a browser shows no screenshot of when it was.
+    const png =
+      page?.render === 'browser' ? await this.screenshots.findPng(task.id, page.url) : null;
+    if (png === null) throw new NotFoundException(SCREENSHOT_NOT_FOUND);
+    return png;
   }
 
   /** The task as its owner sees it, its last execution embedded. */

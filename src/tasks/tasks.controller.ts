@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  StreamableFile,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { CurrentUser, OptionalAuth } from '../common/decorators/auth.decorators';
@@ -22,6 +33,7 @@ import {
   createTask,
   deleteTask,
   getTask,
+  getPageScreenshot,
   getTaskPages,
   listTasks,
   previewTask,
@@ -135,6 +147,27 @@ export class TasksController {
     @Param('id', UuidParamPipe) id: string,
   ): Promise<PageSnapshotResponse[]> {
     return getTaskPages.run(this.queries, caller, { id });
+  }
+
+  @Get(':id/pages/:index/screenshot')
+  @Runs(getPageScreenshot)
+  @ApiRoute({
+    summary: "The last screenshot of a task's browser page (owner only)",
+    description:
+      "`index` counts from 0 in the task's page order. The viewport of the page's last good browser read; 404 `Screenshot not found` when it has none.",
+    response: {
+      description: 'The PNG',
+      content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    },
+    errors: [404, 422],
+  })
+  async screenshot(
+    @CurrentUser() caller: AuthenticatedUser,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('index') index: string,
+  ): Promise<StreamableFile> {
+    const png = await getPageScreenshot.run(this.queries, caller, { id, index });
+    return new StreamableFile(png, { type: 'image/png' });
   }
 
   @Put(':id')

@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PagesModule } from '../pages/pages.module';
 import { PageSnapshotsModule } from '../pages/snapshots/page-snapshots.module';
+import { PageScreenshotsModule } from '../pages/browser/screenshots/page-screenshots.module';
 import { SearchModule } from '../search/search.module';
 import { UsageModule } from '../usage/usage.module';
 import { UsersModule } from '../users/users.module';
@@ -30,6 +31,7 @@ import { TaskSchedule } from './task-schedule.service';
     IdempotencyModule,
     PagesModule,
     PageSnapshotsModule,
+    PageScreenshotsModule,
   ],
   controllers: [TasksController, TaskSharingController],
   providers: [

@@ -38,6 +38,13 @@ export const getTaskPages = defineOperation({
   run: (tasks, caller: AuthenticatedUser, { id }) => tasks.pagesOf(caller, id),
 });
 
+export const getPageScreenshot = defineOperation({
+  service: TaskQueries,
+  ids: ['id', 'index'],
+  callsModel: false,
+  run: (tasks, caller: AuthenticatedUser, { id, index }) => tasks.screenshotOf(caller, id, index),
+});
+
 export const createTask = defineOperation({
   service: TaskCreationService,
   ids: [],

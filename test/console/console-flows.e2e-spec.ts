@@ -436,6 +436,40 @@ describe('Console in the browser', () => {
     await tab.audit('task-page-results');
   });
 
+  it("should show each page's last text, and a browser page's last screenshot beside it", async () => {
+    const user = await factory.user();
+    const task = await factory.task(user, { name: 'Drawn page watch' });
+    const pageUrl = `${receiver.url}/drawn`;
+    await testApp.db.query(`UPDATE tasks SET pages = $2::jsonb WHERE id = $1`, [
+      task.id,
+      JSON.stringify([{ url: pageUrl, render: 'browser', wait_for: '#app' }]),
+    ]);
+    await testApp.db.query(
+      `INSERT INTO page_snapshots (task_id, url, status, http_status, title, text, content_hash,
+         fetched_at, changed_at)
+       VALUES ($1, $2, 'new', 200, 'Drawn', 'Drawn by a script', $3, now(), now())`,
+      [task.id, pageUrl, 'a'.repeat(64)],
+    );
+    // A 1 x 1 transparent PNG.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+      'base64',
+    );
+    await testApp.db.query(
+      `INSERT INTO page_screenshots (task_id, url, png, taken_at) VALUES ($1, $2, $3, now())`,
+      [task.id, pageUrl, png],
+    );
+    await tab.signIn(user.apiKey);
+    await tab.goto(`#/tasks/${task.id}`);
+    const snapshots = tab.page.getByRole('list', { name: 'What each page last showed' });
+    await snapshots.getByText('Drawn by a script').waitFor();
+    const image = snapshots.getByRole('img', {
+      name: `The page ${pageUrl} as the browser last drew it`,
+    });
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${png.toString('base64')}`);
+  });
+
   it('should be usable by keyboard alone, with a visible focus', async () => {
     const user = await factory.user();
     const task = await factory.task(user, { name: 'Keyboard watch' });

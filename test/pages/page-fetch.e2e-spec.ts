@@ -13,6 +13,7 @@ import { PageStage } from '../../src/pages/page-stage.service';
 import type { PageSnapshot, PageTarget } from '../../src/pages/page.types';
 import { PagesModule } from '../../src/pages/pages.module';
 import { pagesConfig } from '../../src/pages/pages.config';
+import { browserConfig } from '../../src/pages/browser/browser.config';
 import { PageServer } from '../support/page-server';
 
 const PUBLIC_URL = 'https://monitor.example.org';
@@ -24,7 +25,7 @@ async function pageStage(
   allowPrivateNetworks: boolean,
   timeoutMs = TIMEOUT_MS,
 ): Promise<TestingModule> {
-  const slices = { server: serverConfig, pages: pagesConfig };
+  const slices = { server: serverConfig, pages: pagesConfig, browser: browserConfig };
   const config = readConfig({ PUBLIC_URL }, slices);
   const module = await Test.createTestingModule({
     imports: [

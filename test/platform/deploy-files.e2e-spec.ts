@@ -64,10 +64,10 @@ describe('docker-compose.yml', () => {
     expect(() => composeFile()).not.toThrow();
   });
 
-  it('should start the service and its PostgreSQL when no profile is given', () => {
+  it('should start the service, its PostgreSQL and its browser when no profile is given', () => {
     const { services } = composeFile();
     const always = Object.keys(services).filter((name) => !services[name].profiles?.length);
-    expect(always.sort()).toEqual(['app', 'postgres']);
+    expect(always.sort()).toEqual(['app', 'browser', 'postgres']);
     expect(services.app.build).toBe('.');
     expect(existsSync(join(ROOT, 'Dockerfile'))).toBe(true);
   });
@@ -102,9 +102,17 @@ describe('docker-compose.yml', () => {
   it('should hand the app every variable of .env.example through an optional .env, setting only what compose decides', () => {
     const { app } = composeFile().services;
     expect(app.env_file).toEqual([{ path: '.env', required: false }]);
-    // Compose decides these four: production, the published port on every interface of the
-    // container, and its own PostgreSQL. They win over .env.
-    const decided = ['DATABASE_URL', 'HOST', 'NODE_ENV', 'PORT'];
+    // Compose decides these: production, the published port on every interface of the
+    // container, its own PostgreSQL, and its browser with the way back to the app's egress
+    // proxy. They win over .env.
+    const decided = [
+      'BROWSER_PROXY_HOST',
+      'BROWSER_WS_ENDPOINT',
+      'DATABASE_URL',
+      'HOST',
+      'NODE_ENV',
+      'PORT',
+    ];
     expect(Object.keys(app.environment ?? {}).sort()).toEqual(decided);
     const documented = [...read('.env.example').matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map(
       (match) => match[1],

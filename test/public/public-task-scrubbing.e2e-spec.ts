@@ -331,6 +331,8 @@ describe('What non-owners see of a public task', () => {
       const [members, news] = run.page_results as Array<Record<string, unknown>>;
       expect(members).toEqual({
         url: membersUrl,
+        // How it was loaded is part of the page, which non-owners see.
+        render: 'http',
         final_url: null,
         status: expect.stringMatching(/^(new|changed)$/),
         http_status: 200,

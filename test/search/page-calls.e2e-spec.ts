@@ -139,6 +139,7 @@ describe.each(CASES)('A page call on $name', ({ name, create, searchCalls }) => 
       page_results: [
         {
           url: missing,
+          render: 'http',
           final_url: missing,
           status: 'error',
           http_status: 503,

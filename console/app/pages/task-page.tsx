@@ -13,6 +13,7 @@ import {
   TASK_STATES,
 } from '../labels';
 import { PageResults, PageTargets } from '../page-results';
+import { PageSnapshots } from '../page-snapshots';
 import { navigate } from '../router';
 import { AlertCard, describeAlertPolicy } from '../standing-alert';
 import type { Execution, SendRecord, Task, TestSendResult } from '../types';
@@ -256,6 +257,7 @@ function TaskDetails(props: { task: Task }): JSX.Element {
             <dt>Pages</dt>
             <dd>
               <PageTargets pages={task.pages} rule={task.page_rule ?? null} />
+              <PageSnapshots taskId={task.id} pages={task.pages} />
             </dd>
           </>
         )}

@@ -7,8 +7,6 @@ import {
   type DeliveryJob,
 } from '../../notifications/delivery/delivery-job';
 import { pageResultLine } from '../../pages/results/page-result-line';
-import { PageItemKeyRepository } from '../../pages/items/page-item-key.repository';
-import { PageSnapshotRepository } from '../../pages/snapshots/page-snapshot.repository';
 import type { PageResult } from '../../pages/page.types';
 import { CHECK_QUEUE, JobQueueService } from '../../scheduler/job-queue.service';
 import { WorkerIdentity } from '../../scheduler/worker-identity';
@@ -19,6 +17,7 @@ import { UsageService } from '../../usage/usage.service';
 import type { CheckAnswer, FinalPlan, TaskOutcome } from '../decisions/check-outcome';
 import { CheckRunRepository, type ExecutionOutcome } from '../check-run.repository';
 import { CheckScheduleRepository } from './check-schedule.repository';
+import { CheckPagesWriter } from './check-pages.writer';
 import { CheckPlanner, type PlannedCheck } from './check.planner';
 import { valuesSchemaOf, type ClaimedCheck, type FinishedCheck } from './claimed-check';
 
@@ -53,8 +52,7 @@ export class CheckOutcomeWriter {
     private readonly queue: JobQueueService,
     private readonly usage: UsageService,
     private readonly worker: WorkerIdentity,
-    private readonly snapshots: PageSnapshotRepository,
-    private readonly itemKeys: PageItemKeyRepository,
+    private readonly pages: CheckPagesWriter,
   ) {}
 
   /**
@@ -161,8 +159,8 @@ export class CheckOutcomeWriter {
 
   /**
    * Moves the tasks of recorded checks on: the pages read become the snapshots (and the item keys
-   * they showed first are remembered), a superseded check job goes, the next check is scheduled,
-   * the task row is written and the deliveries are queued.
+   * they showed first are remembered, their screenshots kept), a superseded check job goes, the
+   * next check is scheduled, the task row is written and the deliveries are queued.
    */
   private async moveTasksOn(manager: EntityManager, moving: MovingCheck[]): Promise<void> {
     const stored = moving.flatMap(({ check, outcome, pageResults }) =>
@@ -170,8 +168,7 @@ export class CheckOutcomeWriter {
         ? []
         : [{ taskId: check.taskId, results: pagesToStore(outcome, pageResults) }],
     );
-    await this.snapshots.store(manager, stored);
-    await this.itemKeys.remember(manager, stored);
+    await this.pages.store(manager, stored);
     await this.queue.removeChecks(
       manager,
       moving.flatMap(({ plan }) => (plan.checkJobToRemove ? [plan.checkJobToRemove] : [])),

@@ -32,7 +32,7 @@ export class CheckPageReader {
     snapshots: ReadonlyMap<string, PageSnapshot>,
   ): Promise<ReadPages> {
     const results = await this.stage.readPages(check.userId, pages, snapshots);
-    for (const result of results) this.metrics.recordPageFetch(result.status);
+    for (const result of results) this.metrics.recordPageFetch(result.status, result.render);
     const decision = decidePageCheck({
       pages: results,
       rule: check.pageRule,

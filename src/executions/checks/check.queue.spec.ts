@@ -1,3 +1,4 @@
+import { BROWSER_TURN_MS } from '../../pages/browser/browser-page-fetcher';
 import { MAX_PAGES } from '../../pages/page.types';
 import { PAGE_FETCH_TIMEOUT_MS } from '../../pages/fetching/page-fetcher';
 import { LATEST_START_MS, PAGES_AT_ONCE } from '../../pages/page-stage.service';
@@ -20,6 +21,13 @@ describe('the check queue expiry', () => {
 
   it("should outlast a page task's check when the last page to start waits behind every slot's read", () => {
     const lastPage = LATEST_START_MS + PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+    expect(CHECK_JOB_EXPIRY_SECONDS * 1000).toBeGreaterThanOrEqual(
+      lastPage + worstCaseCheckMs() + CHECK_BOOKKEEPING_MS,
+    );
+  });
+
+  it("should outlast a browser page's check when it waits behind every other slot's browser page, one at a time", () => {
+    const lastPage = LATEST_START_MS + PAGES_AT_ONCE * (BROWSER_TURN_MS + MAX_PAGE_READ_MS);
     expect(CHECK_JOB_EXPIRY_SECONDS * 1000).toBeGreaterThanOrEqual(
       lastPage + worstCaseCheckMs() + CHECK_BOOKKEEPING_MS,
     );

@@ -4,6 +4,7 @@ import { decidePageCheck, type EarlierVerdict, type PageCheckInput } from './pag
 function page(url: string, overrides: Partial<PageResult> = {}): PageResult {
   return {
     url,
+    render: 'http',
     finalUrl: url,
     status: 'same',
     httpStatus: 200,

@@ -221,6 +221,7 @@ describe('page tasks in every chat channel', () => {
     base.execution!.pageResults = [
       {
         url: 'https://shop.example.com/x',
+        render: 'http',
         final_url: 'https://shop.example.com/x',
         status: 'changed',
         http_status: 200,
@@ -310,6 +311,7 @@ describe('new items in every chat channel', () => {
     base.execution!.pageResults = [
       {
         url: 'https://jobs.example/feed',
+        render: 'http',
         final_url: 'https://jobs.example/feed',
         status: 'changed',
         http_status: 200,

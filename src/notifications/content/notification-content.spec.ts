@@ -236,6 +236,7 @@ describe('page tasks', () => {
         pageResults: [
           {
             url: 'https://shop.example.com/x',
+            render: 'http',
             final_url: 'https://shop.example.com/x?a=1&b=2',
             status: 'changed',
             http_status: 200,
@@ -250,6 +251,7 @@ describe('page tasks', () => {
           },
           {
             url: 'https://other.example.com/',
+            render: 'http',
             final_url: 'https://other.example.com/',
             status: 'same',
             http_status: 304,

@@ -4,6 +4,7 @@ import { evaluatePageRule, validatePageRule } from '../rules/page-rule';
 function page(url: string, overrides: Partial<PageResult> = {}): PageResult {
   return {
     url,
+    render: 'http',
     finalUrl: url,
     status: 'same',
     httpStatus: 200,

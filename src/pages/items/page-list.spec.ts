@@ -310,6 +310,7 @@ describe('withinEntryBound of a page with new items', () => {
     }));
     const bounded = withinEntryBound({
       url: BASE,
+      render: 'http',
       finalUrl: BASE,
       status: 'changed',
       httpStatus: 200,

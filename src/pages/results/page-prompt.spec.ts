@@ -4,6 +4,7 @@ import type { PageResult } from '../page.types';
 function result(overrides: Partial<PageResult>): PageResult {
   return {
     url: 'https://shop.example/item',
+    render: 'http',
     finalUrl: null,
     status: 'new',
     httpStatus: 200,

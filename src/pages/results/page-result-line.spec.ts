@@ -4,6 +4,7 @@ describe('pageResultLine', () => {
   it('should write a page result in the shape of an execution’s page_results', () => {
     const line = pageResultLine({
       url: 'https://e.example/',
+      render: 'http',
       finalUrl: 'https://e.example/home',
       status: 'changed',
       httpStatus: 200,
@@ -23,6 +24,7 @@ describe('pageResultLine', () => {
     });
     expect(line).toEqual({
       url: 'https://e.example/',
+      render: 'http',
       final_url: 'https://e.example/home',
       status: 'changed',
       http_status: 200,

@@ -1,4 +1,4 @@
-import type { PageItem, PageResult, PageValue } from '../page.types';
+import type { PageItem, PageRender, PageResult, PageValue } from '../page.types';
 
 /** A page's `final_url` is cut to this many characters, as long as a page's own `url` may be. */
 export const MAX_FINAL_URL_CHARS = 2_048;
@@ -11,6 +11,8 @@ export const MAX_PAGE_RESULT_BYTES = 64_000;
 /** One entry of an execution's `page_results` (docs/pages.md, "Page results"). */
 export interface PageResultLine {
   url: string;
+  /** How the page was loaded (docs/pages.md, "Pages that need a browser"). */
+  render: PageRender;
   final_url: string | null;
   status: PageResult['status'];
   http_status: number | null;
@@ -30,6 +32,7 @@ export interface PageResultLine {
 export function pageResultLine(result: PageResult): PageResultLine {
   return {
     url: result.url,
+    render: result.render,
     final_url: result.finalUrl,
     status: result.status,
     http_status: result.httpStatus,

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TimestampProperty } from '../../common/openapi/schema-properties';
+import type { PageRender } from '../page.types';
 import type { PageResultLine } from './page-result-line';
 import type { PageValue } from '../page.types';
 
@@ -19,6 +20,9 @@ export class PageItemResponse {
 export class PageResultResponse implements Omit<PageResultLine, 'added' | 'removed' | 'new_items'> {
   @ApiProperty()
   url: string;
+
+  @ApiProperty({ enum: ['http', 'browser'], description: 'How the page was loaded' })
+  render: PageRender;
 
   @ApiProperty({
     type: String,

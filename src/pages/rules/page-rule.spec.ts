@@ -4,6 +4,7 @@ import { evaluatePageRule, validatePageRule, verdictNeedsModel } from './page-ru
 function result(url: string, overrides: Partial<PageResult>): PageResult {
   return {
     url,
+    render: 'http',
     finalUrl: url,
     status: 'same',
     httpStatus: 200,

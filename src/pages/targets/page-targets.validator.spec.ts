@@ -160,13 +160,66 @@ describe('PageTargetsValidator', () => {
   const guarded = new OutboundHttpClient({ allowPrivateNetworks: false, dnsServers: [] });
   const open = new OutboundHttpClient({ allowPrivateNetworks: true, dnsServers: [] });
   afterAll(() => [guarded, open].forEach((client) => client.onApplicationShutdown()));
+  const chromium = {
+    wsEndpoint: null,
+    chromiumPath: '/usr/bin/chromium',
+    pagesAtOnce: 2,
+    proxyHost: '127.0.0.1',
+  };
+  const noBrowser = { ...chromium, chromiumPath: null };
 
   it('should refuse a private address unless private networks are allowed', async () => {
     const pages = [{ url: 'http://93.184.216.34/' }, { url: 'http://127.0.0.1:8080/' }];
-    await expect(new PageTargetsValidator(guarded).checkHosts(pages)).rejects.toThrow(
+    await expect(new PageTargetsValidator(guarded, chromium).checkHosts(pages)).rejects.toThrow(
       'Invalid pages: url 127.0.0.1 resolves to a private or reserved address ' +
         '(private and local addresses are refused; set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow them)',
     );
-    await expect(new PageTargetsValidator(open).checkHosts(pages)).resolves.toBeUndefined();
+    await expect(
+      new PageTargetsValidator(open, chromium).checkHosts(pages),
+    ).resolves.toBeUndefined();
+  });
+
+  it('should refuse a browser page when no browser is configured, naming the entry', async () => {
+    const pages = pageTargets([
+      { url: 'http://93.184.216.34/' },
+      { url: 'http://93.184.216.34/app', render: 'browser' },
+    ]);
+    await expect(new PageTargetsValidator(open, noBrowser).checkHosts(pages)).rejects.toThrow(
+      new BadRequestException(
+        'Invalid pages: pages[1].render: no browser is configured (set BROWSER_WS_ENDPOINT or CHROMIUM_PATH)',
+      ),
+    );
+    await expect(
+      new PageTargetsValidator(open, chromium).checkHosts(pages),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe('pageTargets render and wait_for', () => {
+  it('should keep render and a wait_for of a browser page', () => {
+    expect(
+      pageTargets([
+        { url: 'https://e.example/a', render: 'http' },
+        { url: 'https://e.example/b', render: 'browser', wait_for: '#app .ready' },
+      ]),
+    ).toEqual([
+      { url: 'https://e.example/a', render: 'http' },
+      { url: 'https://e.example/b', render: 'browser', wait_for: '#app .ready' },
+    ]);
+  });
+
+  it.each([
+    [{ render: 'chrome' }, 'pages[0].render must be "http" or "browser"'],
+    [{ wait_for: '#app' }, 'pages[0].wait_for needs render "browser"'],
+    [{ render: 'http', wait_for: '#app' }, 'pages[0].wait_for needs render "browser"'],
+    [
+      { render: 'browser', wait_for: 'x'.repeat(201) },
+      'pages[0].wait_for: must be a CSS selector of 1 to 200 characters',
+    ],
+    [{ render: 'browser', wait_for: 'div:has(p)' }, 'pages[0].wait_for: '],
+  ])('should refuse %j', (fields, reason) => {
+    expect(() => pageTargets([{ url: 'https://e.example/a', ...fields }])).toThrow(
+      `Invalid pages: ${reason}`,
+    );
   });
 });

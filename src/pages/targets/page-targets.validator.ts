@@ -2,7 +2,9 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { headerProblem } from '../../common/http/header-problem';
 import { BlockedDestinationError } from '../../common/outbound/network-guard';
 import { OutboundHttpClient } from '../../common/outbound/outbound-http.client';
-import { MAX_PAGES, type PageTarget } from '../page.types';
+import { InjectConfig } from '../../config/config-slice';
+import { browserConfig, hasBrowser, type BrowserConfig } from '../browser/browser.config';
+import { MAX_PAGES, type PageRender, type PageTarget } from '../page.types';
 import { selectorProblem } from '../reading/page-selector';
 import { checkTaskValues, pageValueTargets } from '../values/page-values.validator';
 
@@ -11,7 +13,8 @@ const MAX_SELECTOR_CHARS = 200;
 const MAX_PAGE_HEADERS = 10;
 /** HTTP itself sets these; a page may not. */
 const REFUSED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const FIELDS = new Set(['url', 'selector', 'headers', 'items', 'values']);
+const FIELDS = new Set(['url', 'selector', 'headers', 'items', 'values', 'render', 'wait_for']);
+const RENDERS: readonly PageRender[] = ['http', 'browser'];
 
 function invalid(reason: string): BadRequestException {
   return new BadRequestException(`Invalid pages: ${reason}`);
@@ -24,10 +27,22 @@ function invalid(reason: string): BadRequestException {
  */
 @Injectable()
 export class PageTargetsValidator {
-  constructor(private readonly http: OutboundHttpClient) {}
+  constructor(
+    private readonly http: OutboundHttpClient,
+    @InjectConfig(browserConfig) private readonly browser: BrowserConfig,
+  ) {}
 
-  /** The SSRF guard for the hosts of pages whose shape `pageTargets` has read. */
+  /**
+   * The SSRF guard for the hosts of pages whose shape `pageTargets` has read, after a browser
+   * for those that need one.
+   */
   async checkHosts(pages: readonly PageTarget[]): Promise<void> {
+    const needsBrowser = pages.findIndex((page) => page.render === 'browser');
+    if (needsBrowser >= 0 && !hasBrowser(this.browser)) {
+      throw invalid(
+        `pages[${needsBrowser}].render: no browser is configured (set BROWSER_WS_ENDPOINT or CHROMIUM_PATH)`,
+      );
+    }
     const hosts = [...new Set(pages.map((page) => new URL(page.url).hostname))];
     await Promise.all(hosts.map((host) => this.checkHost(host)));
   }
@@ -68,13 +83,30 @@ function pageTarget(entry: unknown, at: string): PageTarget {
   const headers = pageHeaders(fields.headers, at);
   const items = pageItems(fields.items, at, selector);
   const values = pageValueTargets(fields.values, at, checkedSelector);
+  const render = pageRender(fields, at);
   return {
     url: pageUrl(fields.url, at),
     ...(selector === undefined ? {} : { selector }),
     ...(headers === undefined ? {} : { headers }),
     ...(items === undefined ? {} : { items }),
     ...(values === undefined ? {} : { values }),
+    ...render,
   };
+}
+
+/** `render` and, with `browser`, `wait_for` (docs/pages.md, "Pages that need a browser"). */
+function pageRender(
+  fields: Record<string, unknown>,
+  at: string,
+): Pick<PageTarget, 'render' | 'wait_for'> {
+  const render = fields.render ?? undefined;
+  if (render !== undefined && !RENDERS.includes(render as PageRender)) {
+    throw invalid(`${at}.render must be "http" or "browser"`);
+  }
+  const waitFor = fields.wait_for ?? undefined;
+  if (waitFor === undefined) return render === undefined ? {} : { render: render as PageRender };
+  if (render !== 'browser') throw invalid(`${at}.wait_for needs render "browser"`);
+  return { render, wait_for: checkedSelector(waitFor, `${at}.wait_for`) };
 }
 
 /** The URL as WHATWG parsing writes it, so two spellings of one URL compare equal. */

@@ -4,6 +4,7 @@ import { evaluateValueRule, validateValueRule, type ValueRule } from './value-ru
 function page(values: PageValueReadings): PageResult {
   return {
     url: 'https://shop.example/p',
+    render: 'http',
     finalUrl: 'https://shop.example/p',
     status: 'same',
     httpStatus: 200,

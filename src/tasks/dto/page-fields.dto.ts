@@ -92,6 +92,21 @@ export class PageTargetDto {
       "with output_schema. They fill the execution's values and changes",
   })
   values?: PageValueDto[];
+
+  @ApiPropertyOptional({
+    enum: ['http', 'browser'],
+    description:
+      'How the page is loaded: http (the default) or browser, a headless Chromium that runs its scripts',
+  })
+  render?: 'http' | 'browser';
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'With render browser: a CSS selector (the subset of selector) the page is read once it matches',
+  })
+  wait_for?: string;
 }
 
 export class PageRuleDto {

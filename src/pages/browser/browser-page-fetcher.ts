@@ -1,0 +1,126 @@
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { withDeadline } from '../../common/clock/deadline';
+import { InjectConfig } from '../../config/config-slice';
+import { MetricsService } from '../../metrics/metrics.service';
+import { PAGE_FETCH_OPTIONS, type PageFetchOptions } from '../fetching/page-fetcher';
+import { PageErrorForm } from '../page-errors';
+import { PageSlots } from '../page-slots';
+import type { PageTarget } from '../page.types';
+import { browserConfig, hasBrowser, type BrowserConfig } from './browser.config';
+import {
+  BROWSER_CONTEXT_OPTIONS,
+  BROWSER_PAGE_TIMEOUT_MS,
+  failed,
+  loadInBrowser,
+  type BrowserRead,
+} from './browser-page-loader';
+import { BROWSER_START_TIMEOUT_MS, BrowserSession } from './browser-session';
+import { EgressProxy, type DestinationCheck, type EgressListener } from './egress-proxy';
+
+/** The SSRF guard the egress proxy asks, provided by `PagesModule`. */
+export const BROWSER_DESTINATION_CHECK = Symbol('browser destination check');
+/** A load past its own deadline by this much is given up, whatever step it is at. */
+const BROWSER_GRACE_MS = 1_000;
+/** Closing a page's context, and its proxy listener, takes at most this long. */
+const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * The longest one browser page holds its browser slot: the browser started or connected, the
+ * page loaded and read, its context closed.
+ */
+export const BROWSER_TURN_MS =
+  BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
+/** All browser pages share one line: no owner or host of their own. */
+const LINE = 'browser';
+
+/**
+ * Reads pages with `render: "browser"` (docs/pages.md, "Pages that need a browser"): at most
+ * `BROWSER_PAGES_AT_ONCE` at once in this instance, the rest waiting in order, each in a fresh
+ * context of the browser (`BrowserSession`), all of its traffic through a listener of its own on
+ * the egress proxy. A page's own failure, the browser's death included, is a result, never an
+ * exception.
+ */
+@Injectable()
+export class BrowserPageFetcher implements OnApplicationShutdown {
+  private readonly proxy: EgressProxy;
+  private readonly session: BrowserSession;
+  private readonly slots: PageSlots;
+
+  constructor(
+    @InjectConfig(browserConfig) private readonly config: BrowserConfig,
+    @Inject(BROWSER_DESTINATION_CHECK) check: DestinationCheck,
+    @Inject(PAGE_FETCH_OPTIONS) private readonly options: PageFetchOptions,
+    /** Absent where the page stage runs without the service's metrics (its own tests). */
+    @Optional() private readonly metrics: MetricsService | null,
+  ) {
+    this.proxy = new EgressProxy(check, config.proxyHost);
+    this.session = new BrowserSession(config, this.proxy);
+    const limit = config.pagesAtOnce;
+    this.slots = new PageSlots({ total: limit, perOwner: limit, perHost: limit });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.session.close();
+  }
+
+  /** One page, once its turn comes; `no browser` at once when there is none. */
+  async fetchPage(page: PageTarget): Promise<BrowserRead> {
+    if (!hasBrowser(this.config)) return failed(PageErrorForm.NO_BROWSER);
+    return this.slots.run(LINE, LINE, async () => {
+      this.metrics?.browserPageStarted();
+      try {
+        return await this.turn(page);
+      } finally {
+        this.metrics?.browserPageEnded();
+      }
+    });
+  }
+
+  private async turn(page: PageTarget): Promise<BrowserRead> {
+    let browser: Browser;
+    let egress: EgressListener;
+    try {
+      browser = await this.session.current();
+      // A listener that cannot open (BROWSER_PROXY_HOST not an address of this machine) leaves
+      // the browser no way out.
+      egress = await this.proxy.open();
+    } catch {
+      return failed(PageErrorForm.BROWSER_FAILED);
+    }
+    const deadline = Date.now() + BROWSER_PAGE_TIMEOUT_MS;
+    const opened: { context?: BrowserContext } = {};
+    const load = async (): Promise<BrowserRead> => {
+      const context = await browser.newContext({
+        ...BROWSER_CONTEXT_OPTIONS,
+        userAgent: this.options.userAgent,
+        proxy: { server: egress.server },
+      });
+      opened.context = context;
+      return loadInBrowser(context, page, egress, deadline);
+    };
+    const loading = load();
+    try {
+      // Each step of the load has the deadline; this catches a browser that stops answering
+      // between them.
+      return await withDeadline(loading, BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS, () =>
+        failed(PageErrorForm.TIMED_OUT),
+      );
+    } catch {
+      return failed(
+        browser.isConnected() ? PageErrorForm.CONNECTION_FAILED : PageErrorForm.BROWSER_FAILED,
+      );
+    } finally {
+      const closed = Promise.allSettled([opened.context?.close(), egress.close()]).then(
+        () => undefined,
+      );
+      await withDeadline(closed, BROWSER_CLOSE_TIMEOUT_MS, () => undefined);
+      // A context opened after the load was given up is closed once it is there.
+      void loading
+        .then(
+          () => opened.context?.close(),
+          () => opened.context?.close(),
+        )
+        .catch(() => undefined);
+    }
+  }
+}
