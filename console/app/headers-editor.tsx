@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { Field, type FieldAttributes } from './ui';
+import { Field, plainText } from './ui';
 
 interface HeaderRow {
   key: number;
@@ -15,20 +15,6 @@ function repeatedName(rows: HeaderRow[], index: number): string | undefined {
   return name !== '' && earlier
     ? 'This header is already set above; only the first is sent.'
     : undefined;
-}
-
-/** A text input for a header's name or value: typed as it is, never completed or corrected. */
-function plainText(value: string, onText: (text: string) => void) {
-  return (attributes: FieldAttributes): JSX.Element => (
-    <input
-      {...attributes}
-      type="text"
-      autoComplete="off"
-      spellcheck={false}
-      value={value}
-      onInput={(event) => onText(event.currentTarget.value)}
-    />
-  );
 }
 
 /**

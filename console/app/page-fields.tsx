@@ -10,7 +10,7 @@ import {
   type PagesValues,
 } from './page-form';
 import { PageValuesEditor } from './page-values-editor';
-import { Field } from './ui';
+import { Field, plainText } from './ui';
 
 /**
  * Pages to fetch instead of searching the web (url, selector, browser and wait_for, headers), and
@@ -57,17 +57,7 @@ export function PageFields(props: {
               label={`Page ${index + 1} CSS selector (optional)`}
               hint="Only the text of the matching elements is read (HTML pages)."
             >
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="text"
-                  autoComplete="off"
-                  spellcheck={false}
-                  maxLength={200}
-                  value={page.selector}
-                  onInput={(event) => edit(index, { selector: event.currentTarget.value })}
-                />
-              )}
+              {plainText(page.selector, (text) => edit(index, { selector: text }), 200)}
             </Field>
             <Field
               id={`${id}-items`}
@@ -89,17 +79,7 @@ export function PageFields(props: {
                 label={`Page ${index + 1} items selector (HTML lists)`}
                 hint="Each matching element is an item: its text is the title, its first link the URL. Leave empty for a feed."
               >
-                {(attributes) => (
-                  <input
-                    {...attributes}
-                    type="text"
-                    autoComplete="off"
-                    spellcheck={false}
-                    maxLength={200}
-                    value={page.itemsSelector}
-                    onInput={(event) => edit(index, { itemsSelector: event.currentTarget.value })}
-                  />
-                )}
+                {plainText(page.itemsSelector, (text) => edit(index, { itemsSelector: text }), 200)}
               </Field>
             )}
             <label class="check" for={`${id}-browser`}>
@@ -117,17 +97,7 @@ export function PageFields(props: {
                 label={`Page ${index + 1} wait for (optional CSS selector)`}
                 hint="Read once an element matches; else once the network is quiet for 500 ms."
               >
-                {(attributes) => (
-                  <input
-                    {...attributes}
-                    type="text"
-                    autoComplete="off"
-                    spellcheck={false}
-                    maxLength={200}
-                    value={page.waitFor}
-                    onInput={(event) => edit(index, { waitFor: event.currentTarget.value })}
-                  />
-                )}
+                {plainText(page.waitFor, (text) => edit(index, { waitFor: text }), 200)}
               </Field>
             )}
             <HeadersEditor

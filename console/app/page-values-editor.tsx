@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { VALUE_SOURCES } from './labels';
 import { pageValueRow, type PageValueRow } from './page-form';
 import type { PageValueSource } from './types';
-import { Field } from './ui';
+import { Field, plainText } from './ui';
 
 /** The values one page reads (docs/pages.md, "Values read from pages"): name, source, selector or path. */
 export function PageValuesEditor(props: {
@@ -28,17 +28,7 @@ export function PageValuesEditor(props: {
         return (
           <div class="field-row" key={value.key}>
             <Field id={`${id}-name`} label={`${label} name`} hint="a-z, 0-9 and _">
-              {(attributes) => (
-                <input
-                  {...attributes}
-                  type="text"
-                  autoComplete="off"
-                  spellcheck={false}
-                  maxLength={40}
-                  value={value.name}
-                  onInput={(event) => edit(index, { name: event.currentTarget.value })}
-                />
-              )}
+              {plainText(value.name, (text) => edit(index, { name: text }), 40)}
             </Field>
             <Field id={`${id}-from`} label={`${label} read from`}>
               {(attributes) => (
@@ -63,17 +53,7 @@ export function PageValuesEditor(props: {
                 label={`${label} JSONPath`}
                 hint="For example $.data.version"
               >
-                {(attributes) => (
-                  <input
-                    {...attributes}
-                    type="text"
-                    autoComplete="off"
-                    spellcheck={false}
-                    maxLength={200}
-                    value={value.path}
-                    onInput={(event) => edit(index, { path: event.currentTarget.value })}
-                  />
-                )}
+                {plainText(value.path, (text) => edit(index, { path: text }), 200)}
               </Field>
             ) : (
               value.from !== 'availability' && (
@@ -81,17 +61,7 @@ export function PageValuesEditor(props: {
                   id={`${id}-selector`}
                   label={`${label} CSS selector${value.from === 'text' ? '' : ' (optional)'}`}
                 >
-                  {(attributes) => (
-                    <input
-                      {...attributes}
-                      type="text"
-                      autoComplete="off"
-                      spellcheck={false}
-                      maxLength={200}
-                      value={value.selector}
-                      onInput={(event) => edit(index, { selector: event.currentTarget.value })}
-                    />
-                  )}
+                  {plainText(value.selector, (text) => edit(index, { selector: text }), 200)}
                 </Field>
               )
             )}

@@ -175,6 +175,24 @@ export interface FieldAttributes {
   'aria-invalid'?: boolean;
 }
 
+/**
+ * A text input for what is typed exactly as it is (a header, a CSS selector, a name, a path),
+ * never completed or corrected, for a `Field`.
+ */
+export function plainText(value: string, onText: (text: string) => void, maxLength?: number) {
+  return (attributes: FieldAttributes): JSX.Element => (
+    <input
+      {...attributes}
+      type="text"
+      autoComplete="off"
+      spellcheck={false}
+      maxLength={maxLength}
+      value={value}
+      onInput={(event) => onText(event.currentTarget.value)}
+    />
+  );
+}
+
 /** A labelled form field with its error (from the API's `detail`) right below it. */
 export function Field(props: {
   id: string;
