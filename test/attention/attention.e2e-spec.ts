@@ -72,6 +72,28 @@ describe('Attention', () => {
     );
   }
 
+  /**
+   * Resumes a paused task and waits for the check its resume makes due at once: a check run
+   * besides it would race it (a 409, or one alert more).
+   */
+  async function resumeAndCheck(taskId: string): Promise<void> {
+    await testApp.http
+      .put(`/api/v1/tasks/${taskId}`)
+      .set('Authorization', user.auth)
+      .send({ state: 'active' })
+      .expect(200);
+    await waitFor(
+      async () => {
+        const { rows } = await testApp.db.query(
+          "SELECT 1 FROM executions WHERE task_id = $1 AND status = 'success'",
+          [taskId],
+        );
+        return rows.length > 0 || undefined;
+      },
+      { what: "the resume's check" },
+    );
+  }
+
   async function getTask(taskId: string): Promise<Record<string, unknown>> {
     const { body } = await testApp.http
       .get(`/api/v1/tasks/${taskId}`)
@@ -143,13 +165,8 @@ describe('Attention', () => {
        WHERE id = $1`,
       [task.id],
     );
-    await testApp.http
-      .put(`/api/v1/tasks/${task.id}`)
-      .set('Authorization', user.auth)
-      .send({ state: 'active' })
-      .expect(200);
     const checkedAt = Date.now();
-    await runCheck(task.id);
+    await resumeAndCheck(task.id);
     await waitFor(async () => receiver.requestsTo(path).length === 1 || undefined, {
       what: 'the alert',
     });
@@ -223,12 +240,7 @@ describe('Attention', () => {
       .expect(409);
     expect(none.body).toEqual({ detail: 'No alert to acknowledge' });
 
-    await testApp.http
-      .put(`/api/v1/tasks/${task.id}`)
-      .set('Authorization', user.auth)
-      .send({ state: 'active' })
-      .expect(200);
-    await runCheck(task.id);
+    await resumeAndCheck(task.id);
     const bodies = await waitFor(
       async () => {
         const received = receiver
@@ -272,12 +284,7 @@ describe('Attention', () => {
   it('should fold the alerts of a cooldown into one with data.folded, records held then sent or skipped', async () => {
     const path = `/cooldown-${randomUUID()}`;
     const task = await webhookTask(path, { alert_policy: { cooldown: '4s' } });
-    await testApp.http
-      .put(`/api/v1/tasks/${task.id}`)
-      .set('Authorization', user.auth)
-      .send({ state: 'active' })
-      .expect(200);
-    await runCheck(task.id);
+    await resumeAndCheck(task.id);
     await waitFor(async () => receiver.requestsTo(path).length === 1 || undefined, {
       what: 'the first alert',
     });
@@ -365,12 +372,7 @@ describe('Attention', () => {
       request.path.startsWith(path) ? { status: 404, body: 'gone' } : { status: 200, body: 'ok' },
     );
     const task = await webhookTask(path, {});
-    await testApp.http
-      .put(`/api/v1/tasks/${task.id}`)
-      .set('Authorization', user.auth)
-      .send({ state: 'active' })
-      .expect(200);
-    await runCheck(task.id);
+    await resumeAndCheck(task.id);
     await runCheck(task.id);
     const config = await waitFor(
       async () => {
