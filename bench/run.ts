@@ -23,6 +23,7 @@ const BENCHMARKS = [
   'pages-checks-bench.ts',
   'hostile-pages-bench.ts',
   'page-values-bench.ts',
+  'browser-pages-bench.ts',
 ];
 
 function run(command: string, args: string[]): void {

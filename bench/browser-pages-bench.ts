@@ -1,0 +1,443 @@
+/**
+ * Pages that need a browser (docs/pages.md, "Pages that need a browser"), against the built
+ * service and the Chromium it starts itself (`CHROMIUM_PATH`, else found on `PATH`):
+ *  A. One instance, BROWSER_PAGES_AT_ONCE=2, BENCH_BROWSER_PAGES (default 300) due tasks, each
+ *     watching one page that JavaScript draws (a small HTML shell whose script builds some 100 kB
+ *     of text in the DOM), all new: browser pages/s, against a bare playwright-core script in the
+ *     same run doing what the service does for each page (a fresh context, `load`, then 500 ms
+ *     without requests, the DOM serialised, a viewport screenshot), two pages at a time.
+ *  B. One instance, BENCH_BROWSER_RSS_PAGES (default 1,000) browser pages: the resident memory of
+ *     the service and its Chromium (VmRSS of the service's process and of every process under it)
+ *     after 100 checks and after all of them.
+ *  C. Two instances, BENCH_PAGES_DUE (default 2,000) tasks watching 100 kB HTML pages read over
+ *     plain HTTP, unchanged and without validators (each body fetched again): their checks/s alone,
+ *     and while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances.
+ *     The median of BENCH_PAGES_ROUNDS (default 3) runs each, taking turns.
+ * BENCH_BROWSER_ONLY=speed|rss|beside runs one of them (and leaves BENCHMARKS.md alone).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { chromium } from 'playwright-core';
+import type { Pool } from 'pg';
+import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
+import { readConfig } from '../src/config/config-slice';
+import { browserConfig } from '../src/pages/browser/browser.config';
+import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
+import {
+  cataloguePage,
+  machineLine,
+  seedDueTasks,
+  sleep,
+  startServer,
+  writeBenchmarkSection,
+  type Outcome,
+} from './bench-support';
+import {
+  BenchPageServer,
+  PAGES_DUE,
+  ROUNDS,
+  catalogueRender,
+  measuredCpu,
+  startInstances,
+  type PageRender,
+} from './page-bench-support';
+
+const BROWSER_PAGES = Number(process.env.BENCH_BROWSER_PAGES ?? 300);
+const RSS_PAGES = Number(process.env.BENCH_BROWSER_RSS_PAGES ?? 1000);
+const BESIDE = Number(process.env.BENCH_BROWSER_BESIDE ?? 200);
+const PAGES_AT_ONCE = 2;
+const PAGE_BYTES = 100_000;
+/** The first RSS sample is taken after this many checks (a tenth of them in a shorter run). */
+const RSS_FIRST_SAMPLE = 100;
+const RSS_LIMIT_KB = 1.2 * 1024 * 1024;
+const SOURCES = [{ uri: 'https://www.shop.example/products/42', title: 'Example product' }];
+const BROWSER_FIELDS = { pageFields: { render: 'browser' } };
+
+/**
+ * A page that JavaScript draws: a shell of a few hundred bytes whose script builds some
+ * PAGE_BYTES of catalogue items in the DOM.
+ */
+const drawnRender: PageRender = (n, edition) => ({
+  contentType: 'text/html; charset=utf-8',
+  body: Buffer.from(
+    `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}, edition ${edition}</h1>
+<div id="items"></div><script>
+const items = document.getElementById('items');
+for (let item = 0, size = 0; size < ${PAGE_BYTES}; item++) {
+  const div = document.createElement('div');
+  div.className = 'item';
+  div.innerHTML = '<h2>Item ' + item + '</h2><p>Some <b>bold</b> text and <a href="/i/' + item +
+    '">a link</a>, price ' + item + '.99 EUR</p><ul><li>size S</li><li>size M</li></ul>';
+  items.appendChild(div);
+  size += div.outerHTML.length;
+}
+</script></body></html>`,
+  ),
+});
+
+/** The Chromium the service would start, found as the service finds it. */
+function chromiumPath(): string {
+  const path = readConfig(process.env, { browser: browserConfig }).browser.chromiumPath;
+  if (path === null) throw new Error('no Chromium: set CHROMIUM_PATH or put chromium on PATH');
+  return path;
+}
+
+/**
+ * `urls` read as the service reads a browser page, PAGES_AT_ONCE at a time, each in a fresh
+ * context, by playwright-core alone: pages/s once Chromium is running, and the CPU per page of
+ * the bench's process and what runs under it, but the service `idleService` left idle meanwhile.
+ */
+async function barePlaywright(
+  urls: string[],
+  idleService: number,
+): Promise<{ pagesPerSecond: number; cpuMs: number }> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true });
+  try {
+    let next = 0;
+    const read = async () => {
+      while (next < urls.length) {
+        const url = urls[next++];
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const tab = await context.newPage();
+        await tab.goto(url, { waitUntil: 'load' });
+        await tab.waitForLoadState('networkidle');
+        await tab.content();
+        await tab.screenshot({ type: 'png' });
+        await context.close();
+      }
+    };
+    // The bench's process and what runs under it, but the service left idle meanwhile: the
+    // script, its Chromium, and the page server (a small part).
+    const cpu = () => treeCpuSeconds(process.pid) - treeCpuSeconds(idleService);
+    const started = Date.now();
+    const cpuBefore = cpu();
+    await Promise.all(Array.from({ length: PAGES_AT_ONCE }, read));
+    const cpuMs = ((cpu() - cpuBefore) * 1000) / urls.length;
+    return { pagesPerSecond: urls.length / ((Date.now() - started) / 1000), cpuMs };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Every process under `root`, `root` included, from /proc. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const parent = Number(
+        readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1],
+      );
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const tree = [root];
+  for (let index = 0; index < tree.length; index++) tree.push(...(children.get(tree[index]) ?? []));
+  return tree;
+}
+
+/**
+ * Memory of `root` and every process under it, KiB: VmRSS summed (shared pages counted in each
+ * process) and Pss summed (shared pages divided among the processes sharing them).
+ */
+function treeMemoryKb(root: number): { rss: number; pss: number } {
+  const field = (file: string, name: string) => {
+    try {
+      return Number(new RegExp(`${name}:\\s+(\\d+)`).exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  return processTree(root).reduce(
+    (sum, pid) => ({
+      rss: sum.rss + field(`/proc/${pid}/status`, 'VmRSS'),
+      pss: sum.pss + field(`/proc/${pid}/smaps_rollup`, 'Pss'),
+    }),
+    { rss: 0, pss: 0 },
+  );
+}
+
+/**
+ * CPU seconds of `root` and every process under it, with those of the processes under them that
+ * ended since (take differences over a run only).
+ */
+function treeCpuSeconds(root: number): number {
+  return processTree(root).reduce((sum, pid) => {
+    try {
+      // utime, stime, and cutime and cstime: those of its children that ended (a page's renderer).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + fields.slice(11, 15).reduce((total, ticks) => total + Number(ticks), 0) / 100;
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+/** Page statuses and renders the checks made since `since` read, `3 changed/browser`. */
+async function pageStatuses(pool: Pool, since: Date): Promise<string> {
+  const { rows } = await pool.query<{ status: string; render: string; count: number }>(
+    `SELECT r->>'status' AS status, r->>'render' AS render, count(*)::int AS count
+     FROM executions, jsonb_array_elements(page_results) r WHERE created_at >= $1
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    [since.toISOString()],
+  );
+  return rows.map((row) => `${row.count} ${row.status}/${row.render}`).join(', ') || '–';
+}
+
+/** Starts Chromium in the instance: one browser page checked before anything is measured. */
+async function warmUp(pool: Pool, boss: Parameters<typeof seedDueTasks>[1], url: string) {
+  const seeded = await seedDueTasks(pool, boss, 1, 1, 0, { ...BROWSER_FIELDS, pageUrl: () => url });
+  await renderOutcome(pool, seeded.dueAt, 'browser', 1, 60_000);
+}
+
+interface Speed {
+  service: Outcome;
+  statuses: string;
+  serviceCpuMs: number;
+  bare: { pagesPerSecond: number; cpuMs: number };
+}
+
+/** Scenario A: the service's browser pages/s and the bare script's, on the same pages. */
+async function speed(
+  adminUrl: string,
+  gemini: GeminiStandIn,
+  pages: BenchPageServer,
+): Promise<Speed> {
+  const run = await startInstances(adminUrl, 'browser_speed', gemini, 1);
+  try {
+    await warmUp(run.pool, run.boss, pages.url(BROWSER_PAGES));
+    const fields = { ...BROWSER_FIELDS, pageUrl: (n: number) => pages.url(n) };
+    const seeded = await seedDueTasks(
+      run.pool,
+      run.boss,
+      BROWSER_PAGES,
+      BROWSER_PAGES,
+      1500,
+      fields,
+    );
+    const pid = run.services[0].child.pid!;
+    const cpuBefore = treeCpuSeconds(pid);
+    const service = await renderOutcome(run.pool, seeded.dueAt, 'browser', seeded.due);
+    const serviceCpuMs = ((treeCpuSeconds(pid) - cpuBefore) * 1000) / seeded.due;
+    const statuses = await pageStatuses(run.pool, seeded.dueAt);
+    const urls = Array.from({ length: BROWSER_PAGES }, (_, n) => pages.url(n));
+    return { service, statuses, serviceCpuMs, bare: await barePlaywright(urls, pid) };
+  } finally {
+    await run.close();
+  }
+}
+
+/** Scenario B: the service's and its Chromium's RSS after RSS_FIRST_SAMPLE checks and after all. */
+async function rss(adminUrl: string, gemini: GeminiStandIn, pages: BenchPageServer) {
+  const run = await startInstances(adminUrl, 'browser_rss', gemini, 1);
+  try {
+    const pid = run.services[0].child.pid!;
+    const fields = { ...BROWSER_FIELDS, pageUrl: (n: number) => pages.url(n) };
+    const seeded = await seedDueTasks(run.pool, run.boss, RSS_PAGES, RSS_PAGES, 1500, fields);
+    const first = Math.min(RSS_FIRST_SAMPLE, Math.ceil(RSS_PAGES / 10));
+    for (;;) {
+      const { rows } = await run.pool.query<{ done: number }>(
+        'SELECT count(*)::int AS done FROM executions WHERE created_at >= $1 AND completed_at IS NOT NULL',
+        [seeded.dueAt.toISOString()],
+      );
+      if (rows[0].done >= first) break;
+      await sleep(200);
+    }
+    const firstKb = treeMemoryKb(pid);
+    let maxKb = firstKb.rss;
+    const sampler = setInterval(() => {
+      maxKb = Math.max(maxKb, treeMemoryKb(pid).rss);
+    }, 1000);
+    const outcome = await renderOutcome(
+      run.pool,
+      seeded.dueAt,
+      'browser',
+      seeded.due,
+      3_600_000,
+    ).finally(() => clearInterval(sampler));
+    const lastKb = treeMemoryKb(pid);
+    const statuses = await pageStatuses(run.pool, seeded.dueAt);
+    return { first, firstKb, lastKb, maxKb: Math.max(maxKb, lastKb.rss), outcome, statuses };
+  } finally {
+    await run.close();
+  }
+}
+
+/**
+ * Checks of tasks whose page is read with `render`, made since `dueAt`, once `due` of them ended
+ * (a failed check ends too: a page read past its CPU budget fails it as `too complex`); `missed`
+ * counts the tasks without a successful one.
+ */
+async function renderOutcome(
+  pool: Pool,
+  dueAt: Date,
+  render: 'http' | 'browser',
+  due: number,
+  timeoutMs = 600_000,
+): Promise<Outcome & { last: number }> {
+  const since = dueAt.toISOString();
+  const query = `SELECT count(*)::int AS total, count(DISTINCT e.task_id)::int AS done,
+       count(DISTINCT e.task_id) FILTER (WHERE e.status = 'success')::int AS succeeded,
+       max(e.completed_at) AS last
+     FROM executions e JOIN tasks t ON t.id = e.task_id
+     WHERE e.completed_at IS NOT NULL AND e.created_at >= $1
+       AND coalesce(t.pages->0->>'render', 'http') = $2`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{
+      total: number;
+      done: number;
+      succeeded: number;
+      last: Date;
+    }>(query, [since, render]);
+    const { total, done, succeeded, last } = rows[0];
+    if (done >= due || Date.now() > deadline) {
+      const seconds = (new Date(last).getTime() - dueAt.getTime()) / 1000;
+      return {
+        seconds,
+        checksPerSecond: done / seconds,
+        duplicates: total - done,
+        missed: due - succeeded,
+        p50Ms: NaN,
+        p99Ms: NaN,
+        last: new Date(last).getTime(),
+      };
+    }
+    await sleep(200);
+  }
+}
+
+/** Makes the next check of every task read with one of `renders` due `leadMs` from now. */
+async function makeDue(pool: Pool, renders: string[], leadMs: number): Promise<Date> {
+  const dueAt = new Date(Date.now() + leadMs);
+  await pool.query(
+    `UPDATE pgboss.job j SET start_after = $1 FROM tasks t
+     WHERE j.name = $2 AND j.state = 'created' AND j.data->>'taskId' = t.id::text
+       AND coalesce(t.pages->0->>'render', 'http') = ANY($3)`,
+    [dueAt.toISOString(), CHECK_QUEUE, renders],
+  );
+  await pool.query(
+    `UPDATE tasks SET next_run = $1 WHERE state = 'active' AND coalesce(pages->0->>'render', 'http') = ANY($2)`,
+    [dueAt.toISOString(), renders],
+  );
+  return dueAt;
+}
+
+/** Plain page checks of one round, and the CPU the instances' Node processes spent per check. */
+interface Measured {
+  outcome: Outcome & { last: number };
+  cpuMs: { instances: number };
+}
+
+interface Beside {
+  alone: Measured;
+  beside: Measured;
+  browser: Outcome & { last: number };
+  /** Whether browser pages were still loading when the last plain check of the round ended. */
+  overlapped: boolean;
+}
+
+/**
+ * Scenario C, one run: two instances, PAGES_DUE plain page tasks and BESIDE browser page tasks
+ * (their pages on another loopback host, as another site's, so that they do not take the plain
+ * pages' host's share of an instance's page slots while they wait for the browser),
+ * all checked once (every page new, Chromium started in the instances), then the plain ones due
+ * again alone, then all of them due again together: the plain checks/s of both rounds.
+ */
+async function beside(
+  adminUrl: string,
+  gemini: GeminiStandIn,
+  plain: BenchPageServer,
+  drawn: BenchPageServer,
+): Promise<Beside> {
+  const run = await startInstances(adminUrl, 'browser_beside', gemini, 2);
+  try {
+    const first = await seedDueTasks(run.pool, run.boss, PAGES_DUE, PAGES_DUE, 1500, {
+      pageUrl: (n) => plain.url(n),
+    });
+    const browserFirst = await seedDueTasks(run.pool, run.boss, BESIDE, BESIDE, 0, {
+      ...BROWSER_FIELDS,
+      pageUrl: (n) => drawn.url(n, 2),
+    });
+    await renderOutcome(run.pool, first.dueAt, 'http', PAGES_DUE);
+    await renderOutcome(run.pool, browserFirst.dueAt, 'browser', BESIDE);
+    const aloneDue = await makeDue(run.pool, ['http'], 1500);
+    const alone = await measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
+      outcome: await renderOutcome(run.pool, aloneDue, 'http', PAGES_DUE),
+    }));
+    const togetherDue = await makeDue(run.pool, ['http', 'browser'], 1500);
+    const together = await measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
+      outcome: await renderOutcome(run.pool, togetherDue, 'http', PAGES_DUE),
+    }));
+    const browser = await renderOutcome(run.pool, togetherDue, 'browser', BESIDE);
+    return { alone, beside: together, browser, overlapped: browser.last > together.outcome.last };
+  } finally {
+    await run.close();
+  }
+}
+
+function medianBy<T>(runs: T[], key: (run: T) => number): T {
+  return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)];
+}
+
+const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
+
+async function main(): Promise<void> {
+  const load = loadavg()[0].toFixed(2);
+  const only = process.env.BENCH_BROWSER_ONLY;
+  // Every instance the page benchmarks start inherits the bench's environment.
+  process.env.BROWSER_PAGES_AT_ONCE = String(PAGES_AT_ONCE);
+  const server = await startServer();
+  const gemini = await new GeminiStandIn().start();
+  gemini.recordRequests = false;
+  gemini.respondWith(checkReply({ sources: SOURCES }));
+  const drawn = await new BenchPageServer(drawnRender).start(2);
+  const plain = await new BenchPageServer(catalogueRender(cataloguePage(PAGE_BYTES, ''))).start();
+  try {
+    const lines: string[] = [];
+    if (!only || only === 'speed') {
+      const result = await speed(server.adminUrl, gemini, drawn);
+      const ratio = result.service.checksPerSecond / result.bare.pagesPerSecond;
+      lines.push(
+        `**Browser pages/s.** ${BROWSER_PAGES} due tasks, each watching one page drawn by JavaScript (new, so each check also calls the model stand-in), one instance, BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}, Chromium already started: ${result.service.checksPerSecond.toFixed(2)} pages/s (${result.service.seconds.toFixed(1)} s, ${result.service.missed} missed, ${result.service.duplicates} duplicates; pages read: ${result.statuses}; ${result.serviceCpuMs.toFixed(0)} CPU ms per page in the service and its Chromium). A bare playwright-core script on the same pages (Chromium already started, ${PAGES_AT_ONCE} at a time, a fresh context each, \`load\` then 500 ms without requests, the DOM serialised, a viewport screenshot): ${result.bare.pagesPerSecond.toFixed(2)} pages/s (${result.bare.cpuMs.toFixed(0)} CPU ms per page in the script and its Chromium). The service: ${ratio.toFixed(2)}x the bare script (target at least 0.75x: ${ratio >= 0.75 ? 'met' : 'not met'}).`,
+      );
+    }
+    if (!only || only === 'rss') {
+      const result = await rss(server.adminUrl, gemini, drawn);
+      const growth = result.lastKb.rss / result.firstKb.rss - 1;
+      const under = Math.max(result.firstKb.rss, result.lastKb.rss) < RSS_LIMIT_KB;
+      lines.push(
+        `**Memory.** ${RSS_PAGES} browser pages on one instance (BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}; ${result.outcome.checksPerSecond.toFixed(2)} pages/s, ${result.outcome.missed} missed; pages read: ${result.statuses}): the service and its Chromium (VmRSS summed over the service's process and every process under it, shared pages counted in each) ${mib(result.firstKb.rss)} after ${result.first} checks, while pages load, and ${mib(result.lastKb.rss)} after all ${RSS_PAGES}: ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (under 1.2 GB: ${under ? 'yes' : 'no'}; within 10 %: ${Math.abs(growth) <= 0.1 ? 'yes' : 'no'}); at most ${mib(result.maxKb)} sampled every second. Pss summed instead (shared pages divided among the processes sharing them): ${mib(result.firstKb.pss)} and ${mib(result.lastKb.pss)}.`,
+      );
+    }
+    if (!only || only === 'beside') {
+      const runs: Beside[] = [];
+      for (let round = 0; round < ROUNDS; round++)
+        runs.push(await beside(server.adminUrl, gemini, plain, drawn));
+      const alone = medianBy(runs, (run) => run.alone.outcome.checksPerSecond).alone;
+      const together = medianBy(runs, (run) => run.beside.outcome.checksPerSecond);
+      const ratio = together.beside.outcome.checksPerSecond / alone.outcome.checksPerSecond;
+      lines.push(
+        `**Plain pages beside browser pages.** Two instances, ${PAGES_DUE} tasks watching ${PAGE_BYTES / 1000} kB HTML pages read over HTTP, due again unchanged without validators (each body fetched again): ${alone.outcome.checksPerSecond.toFixed(0)} checks/s alone (${alone.cpuMs.instances.toFixed(2)} CPU ms per check in the instances' Node processes), ${together.beside.outcome.checksPerSecond.toFixed(0)} checks/s while ${BESIDE} browser page checks (of another site, 127.0.0.2) were due with them on the same instances (${together.beside.cpuMs.instances.toFixed(2)} CPU ms; the browser pages ${together.browser.checksPerSecond.toFixed(2)} pages/s, ${together.overlapped ? 'still loading when the last plain check ended' : 'all done before the last plain check ended'}): ${(ratio * 100).toFixed(0)} % of alone (target within 10 %: ${ratio >= 0.9 ? 'met' : 'not met'}). Median of ${ROUNDS} runs each; a run checks every task once (every page new, Chromium started), then the plain tasks alone, then all together.`,
+      );
+    }
+    const body = [
+      `Measured ${machineLine()}; load average ${load} at the start; the built service with the Chromium it starts itself (${chromiumPath()}); pages from a local page server on 127.0.0.1, every browser request through the service's egress proxy; model: the local Gemini stand-in answering at once.`,
+      '',
+      ...lines.flatMap((line) => [line, '']),
+    ].join('\n');
+    console.log(body);
+    if (!only) await writeBenchmarkSection('Browser pages', body);
+  } finally {
+    await plain.stop();
+    await drawn.stop();
+    await gemini.stop();
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
