@@ -258,3 +258,10 @@ export function roundRow(label: string, round: Round): string {
     .join(' / ');
   return `| ${label} | ${outcome.checksPerSecond.toFixed(0)} | ${outcome.seconds.toFixed(2)} | ${outcome.duplicates} | ${outcome.missed} | ${round.modelCalls} | ${statuses || '–'} | ${cpu} |`;
 }
+
+/** A round benchmark's report: its `intro`, the table of `rows`, then each note. */
+export function roundReport(intro: string, rows: string[], notes: string[]): string {
+  return [intro, '', ...ROUND_TABLE_HEAD, ...rows, '', ...notes.flatMap((note) => [note, ''])].join(
+    '\n',
+  );
+}

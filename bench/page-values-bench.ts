@@ -14,7 +14,7 @@ import {
   BenchPageServer,
   CONCURRENCY,
   PAGES_DUE,
-  ROUND_TABLE_HEAD,
+  roundReport,
   ROUNDS,
   median,
   pageRound,
@@ -147,14 +147,11 @@ async function main(): Promise<void> {
         `Changed product pages: the below rule checks ${(rule.outcome.checksPerSecond / model.outcome.checksPerSecond).toFixed(2)}× the checks/s of the model's verdict.`,
       );
     }
-    const body = [
+    const body = roundReport(
       `Measured ${machineLine()}; load average ${load} at the start; two instances of the built service, WORKER_CONCURRENCY=${CONCURRENCY}; 100 kB product pages and RSS feeds of ${FEED_ENTRIES} entries from a local page server on 127.0.0.1 (one host: at most 4 fetches at a time per instance); model: the local Gemini stand-in answering at once. Each row is the median of ${ROUNDS} runs; paired rows take turns. A run checks every task once (every page new), then makes them due again and measures that round.`,
-      '',
-      ...ROUND_TABLE_HEAD,
-      ...rows,
-      '',
-      ...notes.flatMap((note) => [note, '']),
-    ].join('\n');
+      rows,
+      notes,
+    );
     console.log(body);
     if (!only) await writeBenchmarkSection('Page values, rules and new items: checks', body);
   } finally {

@@ -27,7 +27,7 @@ import {
   BenchPageServer,
   CONCURRENCY,
   PAGES_DUE,
-  ROUND_TABLE_HEAD,
+  roundReport,
   ROUNDS,
   catalogueRender,
   measuredCpu,
@@ -157,14 +157,11 @@ async function main(): Promise<void> {
         `${BIG_PAGES} checks of ${BIG_PAGE_BYTES / 1e6} MB pages due at once on one instance (${BIG_PAGE_HOSTS} loopback hosts, so only the instance's limit of ${PAGES_AT_ONCE} pages at once holds them back): worker RSS ${(big.beforeKb / 1024).toFixed(0)} MiB before, max ${(big.maxKb / 1024).toFixed(0)} MiB while they ran (sampled every 100 ms); ${big.outcome.checksPerSecond.toFixed(1)} checks/s, ${big.outcome.missed} without a successful check${big.failures ? ` (failed: ${big.failures})` : ''}.`,
       );
     }
-    const body = [
+    const body = roundReport(
       `Measured ${machineLine()}; load average ${load} at the start; two instances of the built service, WORKER_CONCURRENCY=${CONCURRENCY}; pages of ${PAGE_BYTES / 1000} kB HTML from a local page server on 127.0.0.1 (one host: at most 4 fetches at a time per instance); model: the local Gemini stand-in answering at once. Each row is the median of ${ROUNDS} runs; the page and search runs take turns. A run checks every task once (every page new), then makes them due again and measures that round.`,
-      '',
-      ...ROUND_TABLE_HEAD,
-      ...rows,
-      '',
-      ...notes.flatMap((note) => [note, '']),
-    ].join('\n');
+      rows,
+      notes,
+    );
     console.log(body);
     if (!only) await writeBenchmarkSection('Page monitors: checks', body);
   } finally {
