@@ -79,7 +79,7 @@ describe('Page fetches against a local page server', () => {
     expect(server.requestsTo('/hello')[0].headers).toMatchObject({
       'user-agent': `TaskMonitor/${PACKAGE_INFO.version} (+${PUBLIC_URL})`,
       cookie: 'session=1',
-      connection: 'close',
+      connection: 'keep-alive',
     });
   });
 

@@ -8,6 +8,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createSocket } from 'node:dgram';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
 import { OutboundError, OutboundHttpClient, type OutboundRequest } from './outbound-http.client';
 import { createPinnedAgents, type AgentPair } from './pinned-agents';
@@ -17,6 +19,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 /** A receiver on 127.0.0.1 that records what reached it. */
 class Receiver {
   readonly seen: Array<{ path: string; host: string | undefined }> = [];
+  connections = 0;
   handler: Handler = (_request, response) => response.end('ok');
   private server: Server;
   port = 0;
@@ -26,6 +29,7 @@ class Receiver {
       this.seen.push({ path: incoming.url ?? '', host: incoming.headers.host });
       this.handler(incoming, response);
     });
+    this.server.on('connection', () => (this.connections += 1));
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
@@ -169,6 +173,23 @@ describe('OutboundHttpClient', () => {
         '',
         'too-large',
       ]);
+    });
+
+    it('should keep nothing of an answer on the kept-alive connection that carried it', async () => {
+      setFlagsFromString('--expose-gc');
+      const collectGarbage = runInNewContext('gc') as () => void;
+      receiver.handler = (_incoming, response) => response.end(Buffer.alloc(1024 * 1024, 'a'));
+      const carried = async (): Promise<WeakRef<ArrayBufferLike>> => {
+        const answer = await open.request(call({ response: 'bytes' }));
+        return new WeakRef(answer.bytes.buffer);
+      };
+      const first = await carried();
+      const second = await carried();
+      await new Promise((resolve) => setImmediate(resolve));
+      collectGarbage();
+
+      expect(receiver.connections).toBe(1);
+      expect([first.deref(), second.deref()]).toEqual([undefined, undefined]);
     });
 
     it('should return the decompressed text when it fits', async () => {

@@ -5,15 +5,19 @@ import axios, {
   type AxiosProgressEvent,
   type AxiosResponse,
 } from 'axios';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { CodedError } from '../errors/coded-error';
 import { HostLookupError, HostResolver } from './host-resolver';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
 import { OutboundErrorCode } from './outbound-error-code';
 import { OUTBOUND_HTTP_OPTIONS, type OutboundHttpOptions } from './outbound.module-definition';
-import { createPinnedAgents, socketConnected, type AgentPair } from './pinned-agents';
+import {
+  createPinnedAgents,
+  KeptHttpAgent,
+  KeptHttpsAgent,
+  socketConnected,
+  type AgentPair,
+} from './pinned-agents';
 
 /**
  * Who chose a destination, which decides how its host is resolved and whether the SSRF guard
@@ -95,6 +99,9 @@ export class OutboundError extends CodedError<OutboundErrorCode> {
 const SOCKETS_PER_HOST = 256;
 const AGENT_OPTIONS = {
   keepAlive: true,
+  // An idle connection is closed after this long, so hosts that never close theirs do not
+  // accumulate open sockets.
+  timeout: 30_000,
   maxSockets: SOCKETS_PER_HOST,
   maxFreeSockets: SOCKETS_PER_HOST,
   // Most recently used first: a burst reuses the warmest connections, the rest time out idle.
@@ -138,7 +145,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         resolve: (host) => this.hosts.resolve(host),
         guard: false,
       }),
-      operator: { http: new HttpAgent(AGENT_OPTIONS), https: new HttpsAgent(AGENT_OPTIONS) },
+      operator: { http: new KeptHttpAgent(AGENT_OPTIONS), https: new KeptHttpsAgent(AGENT_OPTIONS) },
     };
     this.axios = axios.create({
       adapter: 'http',

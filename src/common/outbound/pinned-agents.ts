@@ -54,6 +54,38 @@ function literalRefusal(options: ClientRequestArgs, guard: boolean): Error | und
 
 type ConnectionCallback = (error: Error | null, socket: Duplex) => void;
 
+/** Node's `Agent#createSocket`, which its typings leave out. */
+interface SocketMaker {
+  createSocket(request: unknown, options: object, callback: ConnectionCallback): void;
+}
+
+/**
+ * Node's agent keeps the options of the request that opened a socket for as long as the socket
+ * lives (its close listener closes over them), and the request options axios builds carry
+ * redirect hooks whose closures reach that request's settled answer: a kept-alive connection
+ * would hold its first answer, up to a whole page, until it closed. The hooks go before Node
+ * keeps the options; nothing at the socket level reads them, and the client follows no redirect.
+ */
+function withoutRequestHooks(options: object): object {
+  return { ...options, beforeRedirects: undefined };
+}
+
+/** A keep-alive http agent whose sockets hold nothing of the requests they carried. */
+export class KeptHttpAgent extends HttpAgent {
+  createSocket(request: unknown, options: object, callback: ConnectionCallback): void {
+    const make = (HttpAgent.prototype as unknown as SocketMaker).createSocket;
+    make.call(this, request, withoutRequestHooks(options), callback);
+  }
+}
+
+/** `KeptHttpAgent` for https. */
+export class KeptHttpsAgent extends HttpsAgent {
+  createSocket(request: unknown, options: object, callback: ConnectionCallback): void {
+    const make = (HttpsAgent.prototype as unknown as SocketMaker).createSocket;
+    make.call(this, request, withoutRequestHooks(options), callback);
+  }
+}
+
 /** Sockets of the pinned agents that reached their destination (the TCP connection opened). */
 const connectedSockets = new WeakSet<object>();
 
@@ -71,7 +103,7 @@ function watchConnect(socket: Duplex | undefined): Duplex {
   return socket as Duplex;
 }
 
-class PinnedHttpAgent extends HttpAgent {
+class PinnedHttpAgent extends KeptHttpAgent {
   constructor(
     private readonly guardLiterals: boolean,
     options: AgentOptions,
@@ -87,7 +119,7 @@ class PinnedHttpAgent extends HttpAgent {
   }
 }
 
-class PinnedHttpsAgent extends HttpsAgent {
+class PinnedHttpsAgent extends KeptHttpsAgent {
   constructor(
     private readonly guardLiterals: boolean,
     options: AgentOptions,

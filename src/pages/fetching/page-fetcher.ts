@@ -122,7 +122,6 @@ export class PageFetcher {
       ...(hasAccept ? {} : { accept: ACCEPT }),
       ...Object.fromEntries(own),
       'user-agent': this.options.userAgent,
-      connection: 'close',
       ...(previous.etag ? { 'if-none-match': previous.etag } : {}),
       ...(previous.lastModified ? { 'if-modified-since': previous.lastModified } : {}),
     };
