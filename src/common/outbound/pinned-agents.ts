@@ -55,9 +55,16 @@ function literalRefusal(options: ClientRequestArgs, guard: boolean): Error | und
 type ConnectionCallback = (error: Error | null, socket: Duplex) => void;
 
 /** Node's `Agent#createSocket`, which its typings leave out. */
-interface SocketMaker {
-  createSocket(request: unknown, options: object, callback: ConnectionCallback): void;
-}
+type CreateSocket = (
+  this: HttpAgent,
+  request: unknown,
+  options: object,
+  callback: ConnectionCallback,
+) => void;
+const createHttpSocket = (HttpAgent.prototype as unknown as { createSocket: CreateSocket })
+  .createSocket;
+const createHttpsSocket = (HttpsAgent.prototype as unknown as { createSocket: CreateSocket })
+  .createSocket;
 
 /**
  * Node's agent keeps the options of the request that opened a socket for as long as the socket
@@ -73,16 +80,14 @@ function withoutRequestHooks(options: object): object {
 /** A keep-alive http agent whose sockets hold nothing of the requests they carried. */
 export class KeptHttpAgent extends HttpAgent {
   createSocket(request: unknown, options: object, callback: ConnectionCallback): void {
-    const make = (HttpAgent.prototype as unknown as SocketMaker).createSocket;
-    make.call(this, request, withoutRequestHooks(options), callback);
+    createHttpSocket.call(this, request, withoutRequestHooks(options), callback);
   }
 }
 
 /** `KeptHttpAgent` for https. */
 export class KeptHttpsAgent extends HttpsAgent {
   createSocket(request: unknown, options: object, callback: ConnectionCallback): void {
-    const make = (HttpsAgent.prototype as unknown as SocketMaker).createSocket;
-    make.call(this, request, withoutRequestHooks(options), callback);
+    createHttpsSocket.call(this, request, withoutRequestHooks(options), callback);
   }
 }
 
