@@ -13,7 +13,8 @@ import {
   pageResult,
 } from './page-stage.service';
 import type { PageSnapshot, PageTarget } from './page.types';
-import type { BrowserPageFetcher } from './browser/browser-page-fetcher';
+import { BrowserPageFetcher } from './browser/browser-page-fetcher';
+import type { BrowserRead } from './browser/browser-page-loader';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
@@ -200,6 +201,37 @@ class HeldFetcher extends PageFetcher {
   }
 }
 
+/** A browser of one turn whose loads end when the test lets them. */
+class HeldBrowser extends BrowserPageFetcher {
+  loading = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor() {
+    super(
+      {
+        wsEndpoint: 'ws://127.0.0.1:9/playwright',
+        chromiumPath: null,
+        pagesAtOnce: 1,
+        proxyHost: '127.0.0.1',
+      },
+      () => Promise.resolve(),
+      { userAgent: 'test', timeoutMs: 1000 },
+      null,
+    );
+  }
+
+  override async fetchPage(): Promise<BrowserRead> {
+    this.loading += 1;
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.loading -= 1;
+    return { fetched: { kind: 'error', error: 'connection failed' }, screenshot: null };
+  }
+
+  releaseAll(): void {
+    this.waiting.splice(0).forEach((resolve) => resolve());
+  }
+}
+
 /** The pages of these tests are all read over HTTP: no browser is asked. */
 const httpOnly = {} as BrowserPageFetcher;
 
@@ -237,6 +269,29 @@ describe('PageStage', () => {
     expect(await one).toHaveLength(1);
     expect(await many).toHaveLength(100);
     expect(fetcher.mostInFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
+  });
+
+  it("should keep browser pages waiting for the browser out of the page slots and their host's share", async () => {
+    const fetcher = new HeldFetcher();
+    const browser = new HeldBrowser();
+    const stage = new PageStage(fetcher, new Clock(), reader, browser);
+    const drawn = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
+      url: `https://shop.example/drawn/${n}`,
+      render: 'browser' as const,
+    }));
+    const inBrowser = stage.readPages('a', drawn, new Map());
+    await new Promise((resolve) => setImmediate(resolve));
+    const plain = stage.readPages('b', [{ url: 'https://shop.example/plain' }], new Map());
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect([browser.loading, fetcher.inFlight]).toEqual([1, 1]);
+    fetcher.releaseAll();
+    expect(await plain).toHaveLength(1);
+    for (let round = 0; round < PAGES_AT_ONCE * 4; round++) {
+      browser.releaseAll();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await inBrowser).toHaveLength(PAGES_AT_ONCE);
   });
 
   it('should answer timed out, without a fetch, for a page still waiting for a slot at LATEST_START_MS', async () => {

@@ -50,13 +50,11 @@ export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
  */
 const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
 /**
- * A browser page's worst case (docs/pages.md, "Pages that need a browser"): only pages holding a
- * slot wait in the browser's line, so at most PAGES_AT_ONCE - 1 are ahead of it; with the least
- * `BROWSER_PAGES_AT_ONCE`, 1, each takes its whole turn before the page takes its own, then its
- * read.
+ * A browser page's worst case once it has its turn and its slot (docs/pages.md, "Pages that need
+ * a browser"): its whole turn, then its read. Its waits for the turn and the slot both end by
+ * LATEST_START_MS.
  */
-const WORST_CASE_BROWSER_PAGE_MS =
-  PAGES_AT_ONCE * BROWSER_TURN_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
 const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
 /**
  * The longest the pages of one check can take, which its job's expiry counts on: every page has
@@ -111,8 +109,9 @@ export class PageStage {
 
   /**
    * One slot for the page, its user's and its host's limits allowing; the fetch's deadline starts
-   * once it has it. Its read holds the slot but no longer counts against those limits. A page
-   * still waiting at `startBy` is `timed out` without a fetch.
+   * once it has it. Its read holds the slot but no longer counts against those limits. A browser
+   * page first waits for a browser turn, holding no slot meanwhile. A page still waiting at
+   * `startBy`, for a turn or a slot, is `timed out` without a fetch.
    */
   private readPage(
     userId: string,
@@ -136,11 +135,26 @@ export class PageStage {
           null,
         ),
     };
-    return this.slots.run(
-      userId,
-      new URL(page.url).hostname,
-      async (fetchDone) => {
-        if (page.render === 'browser') {
+    const host = new URL(page.url).hostname;
+    if (page.render !== 'browser') {
+      return this.slots.run(
+        userId,
+        host,
+        async (fetchDone) => {
+          // A page whose items have no baseline yet is read whole, not answered with a 304.
+          const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
+          const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
+          fetchDone();
+          return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
+        },
+        giveUp,
+      );
+    }
+    const inSlot = () =>
+      this.slots.run(
+        userId,
+        host,
+        async (fetchDone) => {
           const { fetched, screenshot } = await this.browser.fetchPage(page);
           fetchDone();
           const result = await pageResult(
@@ -154,15 +168,10 @@ export class PageStage {
           return screenshot === null || result.status === 'error'
             ? result
             : { ...result, screenshot };
-        }
-        // A page whose items have no baseline yet is read whole, not answered with a 304.
-        const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
-        const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
-        fetchDone();
-        return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
-      },
-      giveUp,
-    );
+        },
+        giveUp,
+      );
+    return this.browser.inTurn(userId, inSlot, giveUp);
   }
 }
 

@@ -5,7 +5,7 @@ import { InjectConfig } from '../../config/config-slice';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PAGE_FETCH_OPTIONS, type PageFetchOptions } from '../fetching/page-fetcher';
 import { PageErrorForm } from '../page-errors';
-import { PageSlots } from '../page-slots';
+import { PageSlots, type GiveUp } from '../page-slots';
 import type { PageTarget } from '../page.types';
 import { browserConfig, hasBrowser, type BrowserConfig } from './browser.config';
 import {
@@ -30,21 +30,21 @@ const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
  */
 export const BROWSER_TURN_MS =
   BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
-/** All browser pages share one line: no owner or host of their own. */
+/** Browser turns are limited per instance only: every page's turn counts on one host. */
 const LINE = 'browser';
 
 /**
- * Reads pages with `render: "browser"` (docs/pages.md, "Pages that need a browser"): at most
- * `BROWSER_PAGES_AT_ONCE` at once in this instance, the rest waiting in order, each in a fresh
- * context of the browser (`BrowserSession`), all of its traffic through a listener of its own on
- * the egress proxy. A page's own failure, the browser's death included, is a result, never an
- * exception.
+ * Reads pages with `render: "browser"` (docs/pages.md, "Pages that need a browser"): in turns,
+ * at most `BROWSER_PAGES_AT_ONCE` at once in this instance, shared by the users in turn, each
+ * page in a fresh context of the browser (`BrowserSession`), all of its traffic through a
+ * listener of its own on the egress proxy. A page's own failure, the browser's death included, is
+ * a result, never an exception.
  */
 @Injectable()
 export class BrowserPageFetcher implements OnApplicationShutdown {
   private readonly proxy: EgressProxy;
   private readonly session: BrowserSession;
-  private readonly slots: PageSlots;
+  private readonly turns: PageSlots;
 
   constructor(
     @InjectConfig(browserConfig) private readonly config: BrowserConfig,
@@ -56,24 +56,33 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
     this.proxy = new EgressProxy(check, config.proxyHost);
     this.session = new BrowserSession(config, this.proxy);
     const limit = config.pagesAtOnce;
-    this.slots = new PageSlots({ total: limit, perOwner: limit, perHost: limit });
+    this.turns = new PageSlots({ total: limit, perOwner: limit, perHost: limit });
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.session.close();
   }
 
-  /** One page, once its turn comes; `no browser` at once when there is none. */
+  /**
+   * Runs `work` (which loads and reads a page of user `userId`) in one of this instance's browser
+   * turns, taken before the page's slot so that pages waiting in the browser's line hold nothing
+   * plain pages need. A page still waiting at `giveUp.at` answers `giveUp.answer()`. Without a
+   * browser, `work` runs at once: its load answers `no browser`.
+   */
+  inTurn<T>(userId: string, work: () => Promise<T>, giveUp: GiveUp<T>): Promise<T> {
+    if (!hasBrowser(this.config)) return work();
+    return this.turns.run(userId, LINE, work, giveUp);
+  }
+
+  /** One page, in its turn; `no browser` at once when there is none. */
   async fetchPage(page: PageTarget): Promise<BrowserRead> {
     if (!hasBrowser(this.config)) return failed(PageErrorForm.NO_BROWSER);
-    return this.slots.run(LINE, LINE, async () => {
-      this.metrics?.browserPageStarted();
-      try {
-        return await this.turn(page);
-      } finally {
-        this.metrics?.browserPageEnded();
-      }
-    });
+    this.metrics?.browserPageStarted();
+    try {
+      return await this.turn(page);
+    } finally {
+      this.metrics?.browserPageEnded();
+    }
   }
 
   private async turn(page: PageTarget): Promise<BrowserRead> {
