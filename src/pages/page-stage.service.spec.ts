@@ -214,7 +214,7 @@ class HeldBrowser extends BrowserPageFetcher {
         pagesAtOnce: 1,
         proxyHost: '127.0.0.1',
       },
-      () => Promise.resolve(),
+      () => Promise.resolve({ address: '127.0.0.1', family: 4 }),
       { userAgent: 'test', timeoutMs: 1000 },
       null,
     );
