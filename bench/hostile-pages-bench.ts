@@ -27,6 +27,7 @@ import {
   writeBenchmarkSection,
   type ServiceProcess,
 } from './bench-support';
+import { mainThreadCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './notifications-cpu';
 
 const SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 3);
@@ -200,9 +201,37 @@ interface Phase {
   p99: number;
   errors: number;
   health: number[];
+  cpu: PhaseCpu;
 }
 
-async function phase(service: ServiceProcess, taskId: string): Promise<Phase> {
+/** CPU seconds spent during a phase, by where they went. */
+interface PhaseCpu {
+  serviceMain: number;
+  /** The service's other threads: page reading, libuv, the garbage collector's helpers. */
+  serviceThreads: number;
+  /** This process: autocannon, the /health asker and the hostile page server. */
+  bench: number;
+  postgres: number;
+}
+
+function cpuNow(service: ServiceProcess, postgresPort: number): PhaseCpu {
+  const pid = service.child.pid;
+  const main = mainThreadCpuSeconds(pid);
+  const usage = process.cpuUsage();
+  return {
+    serviceMain: main,
+    serviceThreads: processCpuSeconds(pid) - main,
+    bench: (usage.user + usage.system) / 1e6,
+    postgres: postgresCpuSeconds(postgresPort),
+  };
+}
+
+async function phase(
+  service: ServiceProcess,
+  taskId: string,
+  postgresPort: number,
+): Promise<Phase> {
+  const before = cpuNow(service, postgresPort);
   const health = askHealth(service);
   const result = await autocannon({
     url: `http://127.0.0.1:${service.port}/api/v1/tasks/${taskId}`,
@@ -215,6 +244,12 @@ async function phase(service: ServiceProcess, taskId: string): Promise<Phase> {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     health: await health.stop(),
+    cpu: ((after) => ({
+      serviceMain: after.serviceMain - before.serviceMain,
+      serviceThreads: after.serviceThreads - before.serviceThreads,
+      bench: after.bench - before.bench,
+      postgres: after.postgres - before.postgres,
+    }))(cpuNow(service, postgresPort)),
   };
 }
 
@@ -232,6 +267,7 @@ async function main(): Promise<void> {
   let service: ServiceProcess | null = null;
   try {
     const databaseUrl = await createDatabase(database.adminUrl, 'bench_hostile_pages');
+    const postgresPort = Number(new URL(databaseUrl).port || 5432);
     const pool = new Pool({ connectionString: databaseUrl, max: 1 });
     await seedKey(pool);
     await pool.end();
@@ -261,9 +297,9 @@ async function main(): Promise<void> {
     const loadedPhases: Phase[] = [];
     const outcomes: string[][] = HOSTILE.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
-      quietPhases.push(await phase(service, read.id));
+      quietPhases.push(await phase(service, read.id, postgresPort));
       const checking = hostile.map((task) => checkOverAndOver(service!, task.id));
-      loadedPhases.push(await phase(service, read.id));
+      loadedPhases.push(await phase(service, read.id, postgresPort));
       const ended = await Promise.all(checking.map((checks) => checks.stop()));
       ended.forEach((statuses, index) => outcomes[index].push(...statuses));
     }
@@ -276,8 +312,9 @@ async function main(): Promise<void> {
       )
       .join('\n');
 
+    const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
     const row = (name: string, measured: Phase) =>
-      `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} |`;
+      `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} | ${cores(measured.cpu.serviceMain)} / ${cores(measured.cpu.serviceThreads)} / ${cores(measured.cpu.bench)} / ${cores(measured.cpu.postgres)} |`;
     const tally = (ended: string[]) =>
       [...new Set(ended)]
         .map((status) => `${ended.filter((one) => one === status).length} × ${status}`)
@@ -290,8 +327,8 @@ request at a time every ${HEALTH_EVERY_MS} ms; in turn with nothing else to do, 
 task (a \`page_rule\`, no model) is checked again as soon as its last check ends. Load generator,
 page server and service share the machine's cores. Each row is the phase of median requests/s.
 
-| phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx |
-|---|---|---|---|---|---|
+| phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx | cores busy: service's event loop / its other threads / load generator and page server / PostgreSQL |
+|---|---|---|---|---|---|---|
 ${row('quiet', quiet)}
 ${row('hostile pages read meanwhile', loaded)}
 

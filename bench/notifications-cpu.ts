@@ -2,9 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU seconds (user + system) used so far by a process, from /proc (Linux only; 0 elsewhere). */
 export function processCpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
+  return pid ? statCpuSeconds(`/proc/${pid}/stat`) : 0;
+}
+
+/** CPU seconds used so far by a process's main thread (its JavaScript event loop, for Node). */
+export function mainThreadCpuSeconds(pid: number | undefined): number {
+  return pid ? statCpuSeconds(`/proc/${pid}/task/${pid}/stat`) : 0;
+}
+
+function statCpuSeconds(path: string): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;

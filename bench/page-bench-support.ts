@@ -265,3 +265,24 @@ export function roundReport(intro: string, rows: string[], notes: string[]): str
     '\n',
   );
 }
+
+/** Two instances, PAGES_DUE search tasks (no pages) due at once. */
+export async function searchRound(adminUrl: string, gemini: GeminiStandIn): Promise<Round> {
+  const run = await startInstances(adminUrl, 'search', gemini, 2);
+  try {
+    const seeded = await seedDueTasks(run.pool, run.boss, PAGES_DUE, PAGES_DUE, 1500);
+    const callsBefore = gemini.requestCount;
+    const { outcome, cpuMs } = await measuredCpu(adminUrl, run.services, seeded.due, async () => ({
+      outcome: await awaitChecks(run.pool, seeded, 300_000),
+    }));
+    return {
+      outcome,
+      modelCalls: gemini.requestCount - callsBefore,
+      statuses: {},
+      cpuMs,
+      writes: {},
+    };
+  } finally {
+    await run.close();
+  }
+}

@@ -19,6 +19,7 @@ import {
   median,
   pageRound,
   roundRow,
+  searchRound,
   type PageRender,
   type Round,
 } from './page-bench-support';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     }
     if (!only || only === 'feeds') {
       const rounds: Round[] = [];
+      const search: Round[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const fields = {
           pageUrl: (n: number) => feeds.url(n),
@@ -112,13 +114,15 @@ async function main(): Promise<void> {
         rounds.push(
           await pageRound(server.adminUrl, gemini, 'feeds', fields, () => {}, ['page_item_keys']),
         );
+        search.push(await searchRound(server.adminUrl, gemini));
       }
-      const feedRun = median(rounds);
+      const [feedRun, searchRun] = [median(rounds), median(search)];
       rows.push(
         roundRow(`${PAGES_DUE} due, feeds of ${FEED_ENTRIES} entries, nothing new`, feedRun),
+        roundRow(`${PAGES_DUE} due, search checks (no pages), this machine's yardstick`, searchRun),
       );
       notes.push(
-        `Feeds with nothing new: item keys written in the measured round: ${feedRun.writes.page_item_keys ?? 'unknown'}.`,
+        `Feeds with nothing new: item keys written in the measured round: ${feedRun.writes.page_item_keys ?? 'unknown'}; ${((feedRun.outcome.checksPerSecond / searchRun.outcome.checksPerSecond) * 100).toFixed(0)} % of the search checks/s.`,
       );
     }
     if (!only || only === 'rule') {

@@ -30,10 +30,10 @@ import {
   roundReport,
   ROUNDS,
   catalogueRender,
-  measuredCpu,
   median,
   pageRound,
   roundRow,
+  searchRound,
   startInstances,
   type Round,
 } from './page-bench-support';
@@ -44,27 +44,6 @@ const BIG_PAGE_BYTES = MAX_PAGE_BYTES - 10_000;
 const BIG_PAGES = 200;
 const BIG_PAGE_HOSTS = 50;
 const SOURCES = [{ uri: 'https://www.shop.example/products/42', title: 'Example product' }];
-
-/** Two instances, PAGES_DUE search tasks (no pages) due at once. */
-async function searchRound(adminUrl: string, gemini: GeminiStandIn): Promise<Round> {
-  const run = await startInstances(adminUrl, 'search', gemini, 2);
-  try {
-    const seeded = await seedDueTasks(run.pool, run.boss, PAGES_DUE, PAGES_DUE, 1500);
-    const callsBefore = gemini.requestCount;
-    const { outcome, cpuMs } = await measuredCpu(adminUrl, run.services, seeded.due, async () => ({
-      outcome: await awaitChecks(run.pool, seeded, 300_000),
-    }));
-    return {
-      outcome,
-      modelCalls: gemini.requestCount - callsBefore,
-      statuses: {},
-      cpuMs,
-      writes: {},
-    };
-  } finally {
-    await run.close();
-  }
-}
 
 /** One instance, BIG_PAGES checks of 5 MB pages due at once: the worker's RSS while they run. */
 async function bigPagesRss(
