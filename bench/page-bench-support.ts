@@ -178,15 +178,33 @@ export async function measuredCpu<T extends { outcome: Outcome }>(
   };
 }
 
-/** Rows inserted so far into each of `tables`, from PostgreSQL's statistics. */
-async function insertedRows(pool: Pool, tables: string[]): Promise<Record<string, number>> {
-  if (tables.length === 0) return {};
-  await pool.query('SELECT pg_stat_clear_snapshot()');
-  const { rows } = await pool.query<{ relname: string; inserted: string }>(
-    `SELECT relname, n_tup_ins AS inserted FROM pg_stat_user_tables WHERE relname = ANY($1)`,
-    [tables],
+/** The database's next transaction id: rows written from now on carry one at least as large. */
+async function nextTransaction(pool: Pool): Promise<bigint> {
+  const { rows } = await pool.query<{ next: string }>(
+    'SELECT txid_snapshot_xmax(txid_current_snapshot())::text AS next',
   );
-  return Object.fromEntries(rows.map((row) => [row.relname, Number(row.inserted)]));
+  return BigInt(rows[0].next);
+}
+
+/**
+ * Rows of each of `tables` inserted or updated since transaction `since`, read from the rows'
+ * own `xmin` (exact, unlike the statistics, which a busy backend reports up to a minute late).
+ * The benchmark's databases are fresh, far from transaction id wraparound.
+ */
+async function writtenRows(
+  pool: Pool,
+  tables: string[],
+  since: bigint,
+): Promise<Record<string, number>> {
+  const written: Record<string, number> = {};
+  for (const table of tables) {
+    const { rows } = await pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM ${table} WHERE xmin::text::bigint >= $1`,
+      [since.toString()],
+    );
+    written[table] = rows[0].count;
+  }
+  return written;
 }
 
 /**
@@ -209,14 +227,10 @@ export async function pageRound(
     between();
     const again = await makeDueAgain(run.pool, 1500);
     const callsBefore = gemini.requestCount;
-    // PostgreSQL reports a statement's inserts some time after it: let the first round's settle.
-    await new Promise((resolve) => setTimeout(resolve, countWrites.length > 0 ? 1000 : 0));
-    const writesBefore = await insertedRows(run.pool, countWrites);
+    const measuredFrom = await nextTransaction(run.pool);
     const { outcome, cpuMs } = await measuredCpu(adminUrl, run.services, again.due, async () => ({
       outcome: await awaitChecks(run.pool, again, 300_000),
     }));
-    await new Promise((resolve) => setTimeout(resolve, countWrites.length > 0 ? 1000 : 0));
-    const writesAfter = await insertedRows(run.pool, countWrites);
     const { rows } = await run.pool.query<{ status: string; count: number }>(
       `SELECT r->>'status' AS status, count(*)::int AS count
        FROM executions, jsonb_array_elements(page_results) r WHERE created_at >= $1 GROUP BY 1`,
@@ -227,9 +241,7 @@ export async function pageRound(
       modelCalls: gemini.requestCount - callsBefore,
       statuses: Object.fromEntries(rows.map((row) => [row.status, row.count])),
       cpuMs,
-      writes: Object.fromEntries(
-        countWrites.map((table) => [table, (writesAfter[table] ?? 0) - (writesBefore[table] ?? 0)]),
-      ),
+      writes: await writtenRows(run.pool, countWrites, measuredFrom),
     };
   } finally {
     await run.close();
