@@ -145,7 +145,10 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         resolve: (host) => this.hosts.resolve(host),
         guard: false,
       }),
-      operator: { http: new KeptHttpAgent(AGENT_OPTIONS), https: new KeptHttpsAgent(AGENT_OPTIONS) },
+      operator: {
+        http: new KeptHttpAgent(AGENT_OPTIONS),
+        https: new KeptHttpsAgent(AGENT_OPTIONS),
+      },
     };
     this.axios = axios.create({
       adapter: 'http',
