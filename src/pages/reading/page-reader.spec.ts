@@ -87,9 +87,9 @@ describe('PageReader', () => {
 });
 
 describe('readingThreads', () => {
-  it("should take one thread a core but the event loop's, at most one a page, at least one", () => {
+  it('should take one thread a core, at most one a page, at least one', () => {
     expect(readingThreads(1)).toBe(1);
     expect(readingThreads(0)).toBe(1);
-    expect(readingThreads(1_000)).toBe(Math.max(1, availableParallelism() - 1));
+    expect(readingThreads(1_000)).toBe(availableParallelism());
   });
 });

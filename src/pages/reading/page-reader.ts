@@ -21,12 +21,11 @@ export interface PageReaderOptions {
 const IDLE_THREAD_MS = 60_000;
 
 /**
- * Threads enough for `pagesAtOnce` pages read at once on this machine's cores: one a core but
- * the event loop's (more would take its core: measured in BENCHMARKS.md, "Pages: hostile pages
- * while the API is loaded"), no more than one a page, and at least one.
+ * Threads enough for `pagesAtOnce` pages read at once on this machine's cores: no more than one
+ * a core (more would only share them) nor one a page, and at least one.
  */
 export function readingThreads(pagesAtOnce: number): number {
-  return Math.max(1, Math.min(pagesAtOnce, availableParallelism() - 1));
+  return Math.max(1, Math.min(pagesAtOnce, availableParallelism()));
 }
 
 /**
