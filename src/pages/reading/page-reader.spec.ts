@@ -62,6 +62,17 @@ describe('PageReader', () => {
     expect(await reader.read(page, html('<p>after</p>'))).toMatchObject({ text: 'after' });
   });
 
+  it('should read the pages queued behind a read stopped at its deadline', async () => {
+    const keys = Array.from({ length: 400_000 }, (_, n) => `"k${(n * 7_919) % 400_000}":${n}`);
+    const wide = Buffer.from(`{${keys.join(',')}}`);
+    const [stopped, queued] = await Promise.all([
+      reader.read({ ...page, contentType: 'application/json' }, wide),
+      reader.read(page, html('<p>queued</p>')),
+    ]);
+    expect(stopped).toEqual({ kind: 'error', error: 'too complex' });
+    expect(queued).toMatchObject({ text: 'queued' });
+  });
+
   (process.platform === 'linux' ? it : it.skip)(
     'should read on threads that yield the cores to the event loop',
     async () => {

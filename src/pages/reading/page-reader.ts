@@ -44,9 +44,9 @@ function workerFile(): { filename: string; execArgv?: string[] } {
  * Reads pages on a pool of threads, off the event loop that serves requests and runs
  * deliveries (docs/pages.md, "Reading off the event loop"). A read still running
  * `deadlineMs` after its thread started it is stopped (the thread is ended and replaced) and the
- * page is `too complex`: nothing waits on a stalled read. Threads start with the first read and
- * end when idle; the pool closes when the application shuts down, after the checks that read
- * through it have stopped.
+ * page is `too complex`: nothing waits on a stalled read. One thread is kept; the others start
+ * with the reads and end when idle. The pool closes when the application shuts down, after the
+ * checks that read through it have stopped.
  */
 @Injectable()
 export class PageReader implements OnApplicationShutdown {
@@ -58,7 +58,9 @@ export class PageReader implements OnApplicationShutdown {
   ) {
     this.pool = new Piscina({
       ...workerFile(),
-      minThreads: 0,
+      // Piscina replaces a thread ended by a read's deadline only up to `minThreads`: with none
+      // kept, reads queued behind reads stopped on every thread would never start.
+      minThreads: 1,
       maxThreads: options.threads,
       idleTimeout: IDLE_THREAD_MS,
     });
