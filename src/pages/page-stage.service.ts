@@ -135,43 +135,49 @@ export class PageStage {
           null,
         ),
     };
-    const host = new URL(page.url).hostname;
-    if (page.render !== 'browser') {
-      return this.slots.run(
-        userId,
-        host,
-        async (fetchDone) => {
-          // A page whose items have no baseline yet is read whole, not answered with a 304.
-          const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
-          const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
-          fetchDone();
-          return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
-        },
-        giveUp,
-      );
-    }
     const inSlot = () =>
       this.slots.run(
         userId,
-        host,
-        async (fetchDone) => {
-          const { fetched, screenshot } = await this.browser.fetchPage(page);
-          fetchDone();
-          const result = await pageResult(
-            page,
-            snapshot,
-            fetched,
-            this.clock.now(),
-            this.reader,
-            everyItemNew,
-          );
-          return screenshot === null || result.status === 'error'
-            ? result
-            : { ...result, screenshot };
-        },
+        new URL(page.url).hostname,
+        (fetchDone) =>
+          page.render === 'browser'
+            ? this.readInBrowser(page, snapshot, fetchDone, everyItemNew)
+            : this.readOverHttp(page, snapshot, fetchDone, everyItemNew),
         giveUp,
       );
-    return this.browser.inTurn(userId, inSlot, giveUp);
+    return page.render === 'browser' ? this.browser.inTurn(userId, inSlot, giveUp) : inSlot();
+  }
+
+  private async readOverHttp(
+    page: PageTarget,
+    snapshot: PageSnapshot | null,
+    fetchDone: () => void,
+    everyItemNew: boolean,
+  ): Promise<PageResult> {
+    // A page whose items have no baseline yet is read whole, not answered with a 304.
+    const baseline = page.items !== undefined && snapshot?.seenKeys === undefined;
+    const fetched = await this.fetcher.fetchPage(page, baseline ? {} : (snapshot ?? {}));
+    fetchDone();
+    return pageResult(page, snapshot, fetched, this.clock.now(), this.reader, everyItemNew);
+  }
+
+  private async readInBrowser(
+    page: PageTarget,
+    snapshot: PageSnapshot | null,
+    fetchDone: () => void,
+    everyItemNew: boolean,
+  ): Promise<PageResult> {
+    const { fetched, screenshot } = await this.browser.fetchPage(page);
+    fetchDone();
+    const result = await pageResult(
+      page,
+      snapshot,
+      fetched,
+      this.clock.now(),
+      this.reader,
+      everyItemNew,
+    );
+    return screenshot === null || result.status === 'error' ? result : { ...result, screenshot };
   }
 }
 
