@@ -244,12 +244,17 @@ async function phase(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     health: await health.stop(),
-    cpu: ((after) => ({
-      serviceMain: after.serviceMain - before.serviceMain,
-      serviceThreads: after.serviceThreads - before.serviceThreads,
-      bench: after.bench - before.bench,
-      postgres: after.postgres - before.postgres,
-    }))(cpuNow(service, postgresPort)),
+    cpu: cpuSince(before, cpuNow(service, postgresPort)),
+  };
+}
+
+/** The CPU seconds between two readings of cpuNow. */
+function cpuSince(before: PhaseCpu, after: PhaseCpu): PhaseCpu {
+  return {
+    serviceMain: after.serviceMain - before.serviceMain,
+    serviceThreads: after.serviceThreads - before.serviceThreads,
+    bench: after.bench - before.bench,
+    postgres: after.postgres - before.postgres,
   };
 }
 

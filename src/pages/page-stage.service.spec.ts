@@ -6,6 +6,7 @@ import { PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { PageReader } from './reading/page-reader';
 import { pageResultLine } from './results/page-result-line';
 import {
+  FETCHES_PER_HOST,
   LATEST_START_MS,
   PageStage,
   PAGES_AT_ONCE,
@@ -178,22 +179,17 @@ describe('pageResult', () => {
   });
 });
 
-/** Answers every page once the test lets it, counting how many are fetched at once. */
-class HeldFetcher extends PageFetcher {
+/** Work held until the test lets it go, counting how much is held at once. */
+class Holds {
   inFlight = 0;
   mostInFlight = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor() {
-    super({} as OutboundHttpClient, { userAgent: 'test', timeoutMs: 1000 });
-  }
-
-  override async fetchPage(): Promise<PageFetchResult> {
+  async hold(): Promise<void> {
     this.inFlight += 1;
     this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight -= 1;
-    return { kind: 'error', error: 'connection failed' };
   }
 
   releaseAll(): void {
@@ -201,16 +197,30 @@ class HeldFetcher extends PageFetcher {
   }
 }
 
+/** Answers every page once the test lets it. */
+class HeldFetcher extends PageFetcher {
+  readonly held = new Holds();
+
+  constructor() {
+    super({} as OutboundHttpClient, { userAgent: 'test', timeoutMs: 1000 });
+  }
+
+  override async fetchPage(): Promise<PageFetchResult> {
+    await this.held.hold();
+    return { kind: 'error', error: 'connection failed' };
+  }
+}
+
 /** A browser of one turn whose loads end when the test lets them. */
 class HeldBrowser extends BrowserPageFetcher {
-  loading = 0;
-  private readonly waiting: Array<() => void> = [];
+  readonly held = new Holds();
 
   constructor() {
     super(
       {
         wsEndpoint: 'ws://127.0.0.1:9/playwright',
         chromiumPath: null,
+        chrtPath: null,
         pagesAtOnce: 1,
         proxyHost: '127.0.0.1',
       },
@@ -221,14 +231,8 @@ class HeldBrowser extends BrowserPageFetcher {
   }
 
   override async fetchPage(): Promise<BrowserRead> {
-    this.loading += 1;
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.loading -= 1;
+    await this.held.hold();
     return { fetched: { kind: 'error', error: 'connection failed' }, screenshot: null };
-  }
-
-  releaseAll(): void {
-    this.waiting.splice(0).forEach((resolve) => resolve());
   }
 }
 
@@ -247,10 +251,10 @@ describe('PageStage', () => {
     );
     for (let round = 0; round < 20; round++) {
       await new Promise((resolve) => setImmediate(resolve));
-      fetcher.releaseAll();
+      fetcher.held.releaseAll();
     }
     expect((await Promise.all(reads)).flat()).toHaveLength(3 * PAGES_AT_ONCE);
-    expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
+    expect(fetcher.held.mostInFlight).toBe(PAGES_AT_ONCE);
   });
 
   it("should read at most PAGES_PER_USER_AT_ONCE of one user's pages at once, and another user's as soon as a slot frees", async () => {
@@ -258,20 +262,20 @@ describe('PageStage', () => {
     const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
     const many = stage.readPages('many', spread('many', 100), new Map());
     await new Promise((resolve) => setImmediate(resolve));
-    expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
+    expect(fetcher.held.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
     const one = stage.readPages('one', spread('one', 1), new Map());
     await new Promise((resolve) => setImmediate(resolve));
-    expect(fetcher.inFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
+    expect(fetcher.held.inFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
     for (let round = 0; round < 40; round++) {
-      fetcher.releaseAll();
+      fetcher.held.releaseAll();
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(await one).toHaveLength(1);
     expect(await many).toHaveLength(100);
-    expect(fetcher.mostInFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
+    expect(fetcher.held.mostInFlight).toBe(PAGES_PER_USER_AT_ONCE + 1);
   });
 
-  it("should keep browser pages waiting for the browser out of the page slots and their host's share", async () => {
+  it("should keep browser pages, waiting or loading, out of the page slots and their user's and host's shares", async () => {
     const fetcher = new HeldFetcher();
     const browser = new HeldBrowser();
     const stage = new PageStage(fetcher, new Clock(), reader, browser);
@@ -281,14 +285,18 @@ describe('PageStage', () => {
     }));
     const inBrowser = stage.readPages('a', drawn, new Map());
     await new Promise((resolve) => setImmediate(resolve));
-    const plain = stage.readPages('b', [{ url: 'https://shop.example/plain' }], new Map());
+    const plainCount = Math.min(PAGES_PER_USER_AT_ONCE, FETCHES_PER_HOST);
+    const plainPages = Array.from({ length: plainCount }, (_, n) => ({
+      url: `https://shop.example/plain/${n}`,
+    }));
+    const plain = stage.readPages('a', plainPages, new Map());
     await new Promise((resolve) => setImmediate(resolve));
 
-    expect([browser.loading, fetcher.inFlight]).toEqual([1, 1]);
-    fetcher.releaseAll();
-    expect(await plain).toHaveLength(1);
+    expect([browser.held.inFlight, fetcher.held.inFlight]).toEqual([1, plainCount]);
+    fetcher.held.releaseAll();
+    expect(await plain).toHaveLength(plainCount);
     for (let round = 0; round < PAGES_AT_ONCE * 4; round++) {
-      browser.releaseAll();
+      browser.held.releaseAll();
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(await inBrowser).toHaveLength(PAGES_AT_ONCE);
@@ -306,7 +314,7 @@ describe('PageStage', () => {
       );
       const late = stage.readPages('c', [{ url: 'https://late.example/' }], new Map());
       await jest.advanceTimersByTimeAsync(LATEST_START_MS - 1);
-      expect(fetcher.inFlight).toBe(PAGES_AT_ONCE);
+      expect(fetcher.held.inFlight).toBe(PAGES_AT_ONCE);
       await jest.advanceTimersByTimeAsync(1);
       expect(await late).toEqual([
         expect.objectContaining({
@@ -315,8 +323,8 @@ describe('PageStage', () => {
           error: 'timed out',
         }),
       ]);
-      expect(fetcher.mostInFlight).toBe(PAGES_AT_ONCE);
-      fetcher.releaseAll();
+      expect(fetcher.held.mostInFlight).toBe(PAGES_AT_ONCE);
+      fetcher.held.releaseAll();
       expect((await held).flat()).toHaveLength(PAGES_AT_ONCE);
     } finally {
       jest.useRealTimers();

@@ -11,6 +11,7 @@ import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetc
 import { MAX_TITLE_CHARS } from './reading/page-text';
 import { cutText } from './reading/text-bounds';
 import { BROWSER_TURN_MS, BrowserPageFetcher } from './browser/browser-page-fetcher';
+import { MAX_BROWSER_PAGES_AT_ONCE } from './browser/browser.config';
 import {
   MAX_PAGES,
   type PageItem,
@@ -24,12 +25,12 @@ import { failedPageValues, keptValues, valuesDiffer } from './values/page-values
 /** Fetches of one host at a time in one instance. */
 export const FETCHES_PER_HOST = 4;
 /**
- * Pages fetched and read at once in one instance, whatever their hosts: each holds up to 5 MB
- * of body, and its decoded text, until it is read, so this bounds what pages take of a worker's
- * memory (about 8 × 10 MB). It also bounds how long a page's fetch waits on the others'
- * reading: 200 pages of 5 MB at once were read no faster with 16 or 32 at once than with 8, and
- * up to 1 (16) or 18 (32) of them ran out of their 15 s (BENCHMARKS.md, "Page monitors: pages
- * at once").
+ * Pages over HTTP fetched and read at once in one instance, whatever their hosts (browser pages
+ * have turns of their own, `BROWSER_PAGES_AT_ONCE`): each holds up to 5 MB of body, and its
+ * decoded text, until it is read, so this bounds what pages take of a worker's memory (about 8 ×
+ * 10 MB). It also bounds how long a page's fetch waits on the others' reading: 200 pages of 5 MB
+ * at once were read no faster with 16 or 32 at once than with 8, and up to 1 (16) or 18 (32) of
+ * them ran out of their 15 s (BENCHMARKS.md, "Page monitors: pages at once").
  */
 export const PAGES_AT_ONCE = 8;
 /**
@@ -44,17 +45,22 @@ export const PAGES_PER_USER_AT_ONCE = PAGES_AT_ONCE / 2;
  */
 export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
 /**
+ * Reads that can be under way or queued at once in one instance: one for each page slot and
+ * one for each browser turn (a browser page is read in its turn).
+ */
+const READS_AT_ONCE = PAGES_AT_ONCE + MAX_BROWSER_PAGES_AT_ONCE;
+/**
  * The longest a page holds its slot: its fetch to the deadline, which covers all its redirects,
- * then its read, which may wait behind the reads of the instance's other slots before its own
+ * then its read, which may wait behind every other read of the instance before its own
  * `PAGE_READ_CPU_MS` starts.
  */
-const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + READS_AT_ONCE * MAX_PAGE_READ_MS;
 /**
- * A browser page's worst case once it has its turn and its slot (docs/pages.md, "Pages that need
- * a browser"): its whole turn, then its read. Its waits for the turn and the slot both end by
- * LATEST_START_MS.
+ * A browser page's worst case once it has its turn (docs/pages.md, "Pages that need a
+ * browser"): the browser's part of the turn, then its read, in the same turn. Its wait for the
+ * turn ends by LATEST_START_MS.
  */
-const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + PAGES_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + READS_AT_ONCE * MAX_PAGE_READ_MS;
 const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
 /**
  * The longest the pages of one check can take, which its job's expiry counts on: every page has
@@ -108,10 +114,11 @@ export class PageStage {
   }
 
   /**
-   * One slot for the page, its user's and its host's limits allowing; the fetch's deadline starts
-   * once it has it. Its read holds the slot but no longer counts against those limits. A browser
-   * page first waits for a browser turn, holding no slot meanwhile. A page still waiting at
-   * `startBy`, for a turn or a slot, is `timed out` without a fetch.
+   * A page over HTTP takes one slot, its user's and its host's limits allowing; the fetch's
+   * deadline starts once it has it, and its read holds the slot but no longer counts against
+   * those limits. A browser page takes a browser turn instead and is loaded and read in it: it
+   * holds no slot and no share of its host that plain pages need. A page still waiting at
+   * `startBy`, for a slot or a turn, is `timed out` without a fetch.
    */
   private readPage(
     userId: string,
@@ -135,17 +142,13 @@ export class PageStage {
           null,
         ),
     };
-    const inSlot = () =>
-      this.slots.run(
-        userId,
-        new URL(page.url).hostname,
-        (fetchDone) =>
-          page.render === 'browser'
-            ? this.readInBrowser(page, snapshot, fetchDone, everyItemNew)
-            : this.readOverHttp(page, snapshot, fetchDone, everyItemNew),
-        giveUp,
-      );
-    return page.render === 'browser' ? this.browser.inTurn(userId, inSlot, giveUp) : inSlot();
+    if (page.render === 'browser') {
+      const work = () => this.readInBrowser(page, snapshot, everyItemNew);
+      return this.browser.inTurn(userId, work, giveUp);
+    }
+    const work = (fetchDone: () => void) =>
+      this.readOverHttp(page, snapshot, fetchDone, everyItemNew);
+    return this.slots.run(userId, new URL(page.url).hostname, work, giveUp);
   }
 
   private async readOverHttp(
@@ -164,11 +167,9 @@ export class PageStage {
   private async readInBrowser(
     page: PageTarget,
     snapshot: PageSnapshot | null,
-    fetchDone: () => void,
     everyItemNew: boolean,
   ): Promise<PageResult> {
     const { fetched, screenshot } = await this.browser.fetchPage(page);
-    fetchDone();
     const result = await pageResult(
       page,
       snapshot,

@@ -1,7 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { chromium, type BrowserServer } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import pino from 'pino';
 import { ClockModule } from '../../src/common/clock/clock';
 import { LoggingModule } from '../../src/common/logging/logging.module';
@@ -71,6 +74,31 @@ function chromiumChildren(): number[] {
   }
 }
 
+/**
+ * The scheduling class (`ps`'s `cls`: `TS` for the default policy, `IDL` for the idle one) of
+ * every thread of `pids` and of every process under them.
+ */
+function schedulingClasses(pids: number[]): string[] {
+  const pairs = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const tree = new Set(pids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of pairs) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return execFileSync('ps', ['-L', '-o', 'cls=', '-p', [...tree].join(',')], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
 describe('Pages that need a browser, in a real Chromium', () => {
   let server: PageServer;
   let refused: Server;
@@ -121,6 +149,14 @@ describe('Pages that need a browser, in a real Chromium', () => {
     expect(server.requestsTo('/drawn')[0].headers['user-agent']).toBe(
       `TaskMonitor/${PACKAGE_INFO.version} (+${PUBLIC_URL})`,
     );
+  });
+
+  it('should run the Chromium it starts, every process and thread, under the idle scheduling policy', async () => {
+    const url = server.fixed('/idle', 200, 'text/html', '<p>Read when the cores are free</p>');
+    expect(await readOne({ url })).toMatchObject({ status: 'new' });
+    const classes = schedulingClasses(chromiumChildren());
+    expect(classes.length).toBeGreaterThan(10);
+    expect(new Set(classes)).toEqual(new Set(['IDL']));
   });
 
   it('should give a page no WebRTC, which would reach addresses past the egress proxy', async () => {
@@ -279,11 +315,60 @@ describe('Pages that need a browser, in a real Chromium', () => {
   });
 });
 
-describe('Pages that need a browser, in a browser service (BROWSER_WS_ENDPOINT)', () => {
+/** A browser service of its own, started without the service's proxy, and its websocket. */
+interface BrowserService {
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+/** Playwright's own protocol, as `npx playwright run-server --path /playwright` serves it. */
+async function playwrightService(): Promise<BrowserService> {
+  const service = await chromium.launchServer({
+    executablePath: '/usr/bin/chromium',
+    wsPath: '/playwright',
+  });
+  return { endpoint: service.wsEndpoint(), close: () => service.close() };
+}
+
+/** A Chromium's own DevTools websocket, as browser containers serve it. */
+async function devToolsService(): Promise<BrowserService> {
+  const profile = mkdtempSync(join(tmpdir(), 'devtools-browser-'));
+  const browser = spawn('/usr/bin/chromium', [
+    '--headless',
+    '--no-sandbox',
+    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    'about:blank',
+  ]);
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let said = '';
+    browser.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      const listening = /DevTools listening on (ws:\/\/\S+)/.exec(said);
+      if (listening) resolve(listening[1]);
+    });
+    browser.once('exit', () => reject(new Error(`Chromium ended before listening: ${said}`)));
+  });
+  return {
+    endpoint,
+    close: async () => {
+      const ended = new Promise((resolve) => browser.once('exit', resolve));
+      browser.kill('SIGKILL');
+      await ended;
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each([
+  ['Playwright', playwrightService],
+  ['DevTools', devToolsService],
+])('Pages that need a browser, in a browser service (BROWSER_WS_ENDPOINT, %s)', (_, start) => {
   let server: PageServer;
   let refused: Server;
   let refusedRequests: string[];
-  let service: BrowserServer;
+  let service: BrowserService;
   let open: TestingModule;
 
   beforeAll(async () => {
@@ -294,13 +379,9 @@ describe('Pages that need a browser, in a browser service (BROWSER_WS_ENDPOINT)'
       response.end('secret');
     });
     await new Promise<void>((resolve) => refused.listen(0, REFUSED_HOST, resolve));
-    // A browser service of its own, launched without the service's proxy: each page's context
-    // names its listener.
-    service = await chromium.launchServer({
-      executablePath: '/usr/bin/chromium',
-      wsPath: '/playwright',
-    });
-    open = await browserStage({ BROWSER_WS_ENDPOINT: service.wsEndpoint() });
+    // Launched without the service's proxy: each page's context names its listener.
+    service = await start();
+    open = await browserStage({ BROWSER_WS_ENDPOINT: service.endpoint });
   });
   afterAll(async () => {
     await open.close();

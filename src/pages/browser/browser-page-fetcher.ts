@@ -25,8 +25,9 @@ const BROWSER_GRACE_MS = 1_000;
 /** Closing a page's context, and its proxy listener, takes at most this long. */
 const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
 /**
- * The longest one browser page holds its browser slot: the browser started or connected, the
- * page loaded and read, its context closed.
+ * The longest the browser's part of one browser page's turn takes: the browser started or
+ * connected, the page loaded and its document and screenshot taken, its context closed. The
+ * page's read follows in the same turn.
  */
 export const BROWSER_TURN_MS =
   BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
@@ -65,9 +66,9 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
 
   /**
    * Runs `work` (which loads and reads a page of user `userId`) in one of this instance's browser
-   * turns, taken before the page's slot so that pages waiting in the browser's line hold nothing
-   * plain pages need. A page still waiting at `giveUp.at` answers `giveUp.answer()`. Without a
-   * browser, `work` runs at once: its load answers `no browser`.
+   * turns, which bound browser pages as page slots bound the others: a browser page takes no page
+   * slot, so it holds nothing plain pages need. A page still waiting at `giveUp.at` answers
+   * `giveUp.answer()`. Without a browser, `work` runs at once: its load answers `no browser`.
    */
   inTurn<T>(userId: string, work: () => Promise<T>, giveUp: GiveUp<T>): Promise<T> {
     if (!hasBrowser(this.config)) return work();

@@ -1,6 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import type { BrowserConfig } from './browser.config';
 import type { EgressListener, EgressProxy } from './egress-proxy';
+import { IdleLauncher } from './idle-launcher';
 
 /** Starting Chromium or connecting to a browser service takes at most this long. */
 export const BROWSER_START_TIMEOUT_MS = 15_000;
@@ -13,6 +14,28 @@ function speaksPlaywright(endpoint: string): boolean {
   return new URL(endpoint).pathname.replace(/\/+$/, '').endsWith('/playwright');
 }
 
+/** What `open` gives, opened on the first call and kept; a failed opening is tried again. */
+class OpenedOnce<T> {
+  private opened: Promise<T> | null = null;
+
+  constructor(private readonly open: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    const opened = (this.opened ??= this.open());
+    return opened.catch((error: unknown) => {
+      if (this.opened === opened) this.opened = null;
+      throw error;
+    });
+  }
+
+  /** Closes what was opened, if anything was. */
+  async close(close: (value: T) => Promise<void>): Promise<void> {
+    const opened = this.opened;
+    this.opened = null;
+    await opened?.then(close, () => undefined);
+  }
+}
+
 /**
  * The browser that reads browser pages (docs/pages.md, "Pages that need a browser"): the
  * browser service at `BROWSER_WS_ENDPOINT`, else a headless Chromium started from
@@ -20,17 +43,28 @@ function speaksPlaywright(endpoint: string): boolean {
  * disconnected: its death fails the pages it held, and the next page gets a new one. A
  * Chromium the service starts sends everything through the egress proxy (loopback included);
  * every page's context names its own listener of that proxy as well, which is what a browser
- * service started elsewhere obeys.
+ * service started elsewhere obeys. A started Chromium runs under the idle scheduling policy when
+ * `chrt` is there (IdleLauncher).
  */
 export class BrowserSession {
   private browser: Promise<Browser> | null = null;
   /** The listener a started Chromium is launched with, opened with the first start. */
-  private launchListener: Promise<EgressListener> | null = null;
+  private readonly launchListener: OpenedOnce<EgressListener>;
+  /** What a started Chromium is started through when `chrt` is there, written at the first start. */
+  private readonly launcher: OpenedOnce<IdleLauncher | null>;
 
   constructor(
-    private readonly config: Pick<BrowserConfig, 'wsEndpoint' | 'chromiumPath'>,
-    private readonly proxy: EgressProxy,
-  ) {}
+    private readonly config: Pick<BrowserConfig, 'wsEndpoint' | 'chromiumPath' | 'chrtPath'>,
+    proxy: EgressProxy,
+  ) {
+    this.launchListener = new OpenedOnce(() => proxy.open());
+    this.launcher = new OpenedOnce(async () => {
+      const { chrtPath, chromiumPath } = this.config;
+      return chrtPath === null || chromiumPath === null
+        ? null
+        : IdleLauncher.write(chrtPath, chromiumPath);
+    });
+  }
 
   /** The running browser; a new one when there was none or it died. */
   current(): Promise<Browser> {
@@ -49,7 +83,8 @@ export class BrowserSession {
     const browser = this.browser;
     this.browser = null;
     await browser?.then((open) => open.close()).catch(() => undefined);
-    await this.launchListener?.then((listener) => listener.close());
+    await this.launchListener.close((listener) => listener.close());
+    await this.launcher.close(async (launcher) => launcher?.remove());
   }
 
   private forget(browser: Promise<Browser>): void {
@@ -65,13 +100,12 @@ export class BrowserSession {
         : chromium.connectOverCDP(wsEndpoint, { timeout });
     }
     if (chromiumPath === null) throw new Error('no browser is configured');
-    this.launchListener ??= this.proxy.open();
-    const listener = await this.launchListener.catch((error: unknown) => {
-      this.launchListener = null;
-      throw error;
-    });
+    const [listener, launcher] = await Promise.all([
+      this.launchListener.get(),
+      this.launcher.get(),
+    ]);
     return chromium.launch({
-      executablePath: chromiumPath,
+      executablePath: launcher?.path ?? chromiumPath,
       headless: true,
       timeout,
       // Playwright adds `--proxy-bypass-list=<-loopback>`: loopback goes through the proxy too.

@@ -23,6 +23,12 @@ describe('browserConfig', () => {
     expect(read({ PATH: '/nonexistent' }).chromiumPath).toBeNull();
   });
 
+  it('should find chrt on PATH, to start Chromium under the idle scheduling policy', () => {
+    const chrt = executable('chrt');
+    expect(read({ PATH: `/nonexistent:${folder}` }).chrtPath).toBe(chrt);
+    expect(read({ PATH: '/nonexistent' }).chrtPath).toBeNull();
+  });
+
   it('should take CHROMIUM_PATH as it is, and count one naming no executable file as none', () => {
     expect(read({ CHROMIUM_PATH: second, PATH: '' }).chromiumPath).toBe(second);
     expect(read({ CHROMIUM_PATH: plainFile, PATH: folder }).chromiumPath).toBeNull();

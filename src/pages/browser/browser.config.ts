@@ -7,7 +7,7 @@ import type { EnvReader } from '../../config/env-reader';
  * `BROWSER_PAGES_AT_ONCE` at most: each browser page takes a renderer process, some 100 MB or
  * more.
  */
-const MAX_BROWSER_PAGES_AT_ONCE = 16;
+export const MAX_BROWSER_PAGES_AT_ONCE = 16;
 /** Looked for on `PATH`, in this order, when `CHROMIUM_PATH` is not set. */
 const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
 
@@ -21,6 +21,16 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/** The first of `names` found as an executable file on `PATH`. */
+function onPath(read: EnvReader, names: readonly string[]): string | null {
+  const folders = (read.raw('PATH') ?? '').split(delimiter).filter((folder) => folder !== '');
+  for (const name of names) {
+    const found = folders.map((folder) => join(folder, name)).find(isExecutable);
+    if (found !== undefined) return found;
+  }
+  return null;
+}
+
 /**
  * The Chromium the service starts itself (docs/pages.md, "Pages that need a browser"):
  * `CHROMIUM_PATH` when it names an executable file, else the first of CHROMIUM_NAMES on `PATH`.
@@ -29,18 +39,18 @@ function isExecutable(path: string): boolean {
 function chromiumPath(read: EnvReader): string | null {
   const given = read.optional('CHROMIUM_PATH');
   if (given !== null) return isExecutable(given) ? given : null;
-  const folders = (read.raw('PATH') ?? '').split(delimiter).filter((folder) => folder !== '');
-  for (const name of CHROMIUM_NAMES) {
-    const found = folders.map((folder) => join(folder, name)).find(isExecutable);
-    if (found !== undefined) return found;
-  }
-  return null;
+  return onPath(read, CHROMIUM_NAMES);
 }
 
 export const browserConfig = defineConfig('browser', (read) => ({
   /** `BROWSER_WS_ENDPOINT`: a Playwright (`ws://.../playwright`) or DevTools websocket. */
   wsEndpoint: read.url('BROWSER_WS_ENDPOINT', ['ws:', 'wss:']),
   chromiumPath: chromiumPath(read),
+  /**
+   * util-linux's `chrt` on `PATH`, which starts that Chromium under the idle scheduling policy;
+   * without it, Chromium is started as it is.
+   */
+  chrtPath: onPath(read, ['chrt']),
   /** `BROWSER_PAGES_AT_ONCE`: browser pages loading at once in one instance. */
   pagesAtOnce: read.integer('BROWSER_PAGES_AT_ONCE', 2, 1, MAX_BROWSER_PAGES_AT_ONCE),
   /**

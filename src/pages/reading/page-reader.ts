@@ -44,30 +44,36 @@ function workerFile(): { filename: string; execArgv?: string[] } {
  * Reads pages on a pool of threads, off the event loop that serves requests and runs
  * deliveries (docs/pages.md, "Reading off the event loop"). A read still running
  * `deadlineMs` after its thread started it is stopped (the thread is ended and replaced) and the
- * page is `too complex`: nothing waits on a stalled read. One thread is kept; the others start
- * with the reads and end when idle. The pool closes when the application shuts down, after the
+ * page is `too complex`: nothing waits on a stalled read. The threads start with the first read;
+ * one is kept from then, the others end when idle. The pool closes when the application shuts down, after the
  * checks that read through it have stopped.
  */
 @Injectable()
 export class PageReader implements OnApplicationShutdown {
-  private readonly pool: Piscina<PageReadTask, PageRead>;
+  /** Created with the first read: an instance that reads no page starts no thread. */
+  private pool: Piscina<PageReadTask, PageRead> | null = null;
 
   constructor(
     @Inject(PAGE_READER_OPTIONS) private readonly options: PageReaderOptions,
-    @InjectPinoLogger(PageReader.name) logger: PinoLogger,
-  ) {
-    this.pool = new Piscina({
+    @InjectPinoLogger(PageReader.name) private readonly logger: PinoLogger,
+  ) {}
+
+  private threads(): Piscina<PageReadTask, PageRead> {
+    if (this.pool !== null) return this.pool;
+    const pool = new Piscina<PageReadTask, PageRead>({
       ...workerFile(),
       // Piscina replaces a thread ended by a read's deadline only up to `minThreads`: with none
       // kept, reads queued behind reads stopped on every thread would never start.
       minThreads: 1,
-      maxThreads: options.threads,
+      maxThreads: this.options.threads,
       idleTimeout: IDLE_THREAD_MS,
     });
     // A thread that fails with no read in hand; one with a read fails that read instead.
-    this.pool.on('error', (error: unknown) =>
-      logger.warn({ err: error }, 'A page reading thread failed'),
+    pool.on('error', (error: unknown) =>
+      this.logger.warn({ err: error }, 'A page reading thread failed'),
     );
+    this.pool = pool;
+    return pool;
   }
 
   /** Reads `body` as `request` says, on a thread, within the deadline. */
@@ -82,7 +88,7 @@ export class PageReader implements OnApplicationShutdown {
       if (!done) timer = setTimeout(() => deadline.abort(), this.options.deadlineMs);
     });
     try {
-      return await this.pool.run(
+      return await this.threads().run(
         { request, body: bytes, started: port2 },
         { transferList: [bytes.buffer, port2], signal: deadline.signal },
       );
@@ -98,6 +104,6 @@ export class PageReader implements OnApplicationShutdown {
 
   /** Lets the reads under way finish (each within its deadline), then ends the threads. */
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.close();
+    await this.pool?.close();
   }
 }

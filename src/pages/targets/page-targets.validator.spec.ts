@@ -163,6 +163,7 @@ describe('PageTargetsValidator', () => {
   const chromium = {
     wsEndpoint: null,
     chromiumPath: '/usr/bin/chromium',
+    chrtPath: null,
     pagesAtOnce: 2,
     proxyHost: '127.0.0.1',
   };
