@@ -170,6 +170,26 @@ describe('Pages that need a browser, in a real Chromium', () => {
     expect(await readOne({ url })).toMatchObject({ text: 'RTCPeerConnection is undefined' });
   });
 
+  it('should refuse what a page asks permission for: a position, notifications', async () => {
+    const url = server.fixed(
+      '/asks',
+      200,
+      'text/html',
+      '<p id="position"></p><p id="notifications"></p><script>' +
+        'const say = (id, text) => { document.getElementById(id).textContent = text;' +
+        ' if (document.querySelectorAll("p:empty").length === 0) document.body.append(' +
+        ' Object.assign(document.createElement("div"), { id: "answered" })); };' +
+        'navigator.geolocation.getCurrentPosition(() => say("position", "position given"),' +
+        ' (error) => say("position", "position refused (" + error.code + ")"));' +
+        'Notification.requestPermission().then((answer) => say("notifications",' +
+        ' "notifications " + answer));</script>',
+    );
+    expect(await readOne({ url, wait_for: '#answered' })).toMatchObject({
+      status: 'new',
+      text: 'position refused (1)\nnotifications denied',
+    });
+  });
+
   it('should wait for wait_for, and say when it matched nothing', async () => {
     const url = server.fixed(
       '/late',
