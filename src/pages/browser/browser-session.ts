@@ -50,20 +50,22 @@ export class BrowserSession {
   private browser: Promise<Browser> | null = null;
   /** The listener a started Chromium is launched with, opened with the first start. */
   private readonly launchListener: OpenedOnce<EgressListener>;
-  /** What a started Chromium is started through when `chrt` is there, written at the first start. */
-  private readonly launcher: OpenedOnce<IdleLauncher | null>;
+  /**
+   * What a started Chromium is started through, written at the first start; none without `chrt`
+   * or without a Chromium to start.
+   */
+  private readonly launcher: OpenedOnce<IdleLauncher> | null;
 
   constructor(
     private readonly config: Pick<BrowserConfig, 'wsEndpoint' | 'chromiumPath' | 'chrtPath'>,
     proxy: EgressProxy,
   ) {
     this.launchListener = new OpenedOnce(() => proxy.open());
-    this.launcher = new OpenedOnce(async () => {
-      const { chrtPath, chromiumPath } = this.config;
-      return chrtPath === null || chromiumPath === null
+    const { chrtPath, chromiumPath } = config;
+    this.launcher =
+      chrtPath === null || chromiumPath === null
         ? null
-        : IdleLauncher.write(chrtPath, chromiumPath);
-    });
+        : new OpenedOnce(() => IdleLauncher.write(chrtPath, chromiumPath));
   }
 
   /** The running browser; a new one when there was none or it died. */
@@ -84,7 +86,7 @@ export class BrowserSession {
     this.browser = null;
     await browser?.then((open) => open.close()).catch(() => undefined);
     await this.launchListener.close((listener) => listener.close());
-    await this.launcher.close(async (launcher) => launcher?.remove());
+    await this.launcher?.close((launcher) => launcher.remove());
   }
 
   private forget(browser: Promise<Browser>): void {
@@ -102,7 +104,7 @@ export class BrowserSession {
     if (chromiumPath === null) throw new Error('no browser is configured');
     const [listener, launcher] = await Promise.all([
       this.launchListener.get(),
-      this.launcher.get(),
+      this.launcher?.get(),
     ]);
     return chromium.launch({
       executablePath: launcher?.path ?? chromiumPath,

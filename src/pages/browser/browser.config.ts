@@ -5,7 +5,7 @@ import type { EnvReader } from '../../config/env-reader';
 
 /**
  * `BROWSER_PAGES_AT_ONCE` at most: each browser page takes a renderer process, some 100 MB or
- * more.
+ * more. The check's worst case counts on the most, a read for each turn (`READS_AT_ONCE`).
  */
 export const MAX_BROWSER_PAGES_AT_ONCE = 16;
 /** Looked for on `PATH`, in this order, when `CHROMIUM_PATH` is not set. */

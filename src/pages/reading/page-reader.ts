@@ -45,8 +45,8 @@ function workerFile(): { filename: string; execArgv?: string[] } {
  * deliveries (docs/pages.md, "Reading off the event loop"). A read still running
  * `deadlineMs` after its thread started it is stopped (the thread is ended and replaced) and the
  * page is `too complex`: nothing waits on a stalled read. The threads start with the first read;
- * one is kept from then, the others end when idle. The pool closes when the application shuts down, after the
- * checks that read through it have stopped.
+ * one is kept from then, the others end when idle. The pool closes when the application shuts
+ * down, after the checks that read through it have stopped.
  */
 @Injectable()
 export class PageReader implements OnApplicationShutdown {
