@@ -11,17 +11,20 @@
  *     after 100 checks and after all of them.
  *  C. Two instances, BENCH_PAGES_DUE (default 2,000) tasks watching 100 kB HTML pages read over
  *     plain HTTP, unchanged and without validators (each body fetched again): their checks/s alone,
- *     and while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances.
+ *     while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances, and,
+ *     as the floor, while a bare playwright-core script reads the same drawn pages the same way in
+ *     a Chromium of its own under the same idle policy (no browser page checks).
  *     The median of BENCH_PAGES_ROUNDS (default 3) runs each, taking turns.
  * BENCH_BROWSER_ONLY=speed|rss|beside runs one of them (and leaves BENCHMARKS.md alone).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import type { Pool } from 'pg';
 import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
 import { readConfig } from '../src/config/config-slice';
 import { browserConfig } from '../src/pages/browser/browser.config';
+import { IdleLauncher } from '../src/pages/browser/idle-launcher';
 import { CHECK_QUEUE } from '../src/scheduler/job-queue.service';
 import {
   cataloguePage,
@@ -83,6 +86,46 @@ function chromiumPath(): string {
 }
 
 /**
+ * Reads the pages `nextUrl` hands out (until it hands out null) as the service reads a browser
+ * page, PAGES_AT_ONCE at a time, each in a fresh context: the bare script's loop.
+ */
+async function readBare(browser: Browser, nextUrl: () => string | null): Promise<number> {
+  let read = 0;
+  const reader = async () => {
+    for (let url = nextUrl(); url !== null; url = nextUrl()) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const tab = await context.newPage();
+      await tab.goto(url, { waitUntil: 'load' });
+      await tab.waitForLoadState('networkidle');
+      await tab.content();
+      await tab.screenshot({ type: 'png' });
+      await context.close();
+      read += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: PAGES_AT_ONCE }, reader));
+  return read;
+}
+
+/** Memory of the bench's Chromium processes (the bare script's browser), KiB, as `treeMemoryKb`. */
+function bareChromiumKb(): { rss: number; pss: number } {
+  const chromiumProcesses = processTree(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('chrom');
+    } catch {
+      return false;
+    }
+  });
+  return chromiumProcesses.reduce(
+    (sum, pid) => {
+      const own = processMemoryKb(pid);
+      return { rss: sum.rss + own.rss, pss: sum.pss + own.pss };
+    },
+    { rss: 0, pss: 0 },
+  );
+}
+
+/**
  * `urls` read as the service reads a browser page, PAGES_AT_ONCE at a time, each in a fresh
  * context, by playwright-core alone: pages/s once Chromium is running, and the CPU per page of
  * the bench's process and what runs under it, but the service `idleService` left idle meanwhile.
@@ -90,30 +133,25 @@ function chromiumPath(): string {
 async function barePlaywright(
   urls: string[],
   idleService: number,
-): Promise<{ pagesPerSecond: number; cpuMs: number }> {
+): Promise<{ pagesPerSecond: number; cpuMs: number; maxKb: { rss: number; pss: number } }> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true });
   try {
     let next = 0;
-    const read = async () => {
-      while (next < urls.length) {
-        const url = urls[next++];
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        const tab = await context.newPage();
-        await tab.goto(url, { waitUntil: 'load' });
-        await tab.waitForLoadState('networkidle');
-        await tab.content();
-        await tab.screenshot({ type: 'png' });
-        await context.close();
-      }
-    };
     // The bench's process and what runs under it, but the service left idle meanwhile: the
     // script, its Chromium, and the page server (a small part).
     const cpu = () => treeCpuSeconds(process.pid) - treeCpuSeconds(idleService);
+    let maxKb = { rss: 0, pss: 0 };
+    const sampler = setInterval(() => {
+      const kb = bareChromiumKb();
+      if (kb.rss > maxKb.rss) maxKb = kb;
+    }, 1000);
     const started = Date.now();
     const cpuBefore = cpu();
-    await Promise.all(Array.from({ length: PAGES_AT_ONCE }, read));
+    await readBare(browser, () => (next < urls.length ? urls[next++] : null)).finally(() =>
+      clearInterval(sampler),
+    );
     const cpuMs = ((cpu() - cpuBefore) * 1000) / urls.length;
-    return { pagesPerSecond: urls.length / ((Date.now() - started) / 1000), cpuMs };
+    return { pagesPerSecond: urls.length / ((Date.now() - started) / 1000), cpuMs, maxKb };
   } finally {
     await browser.close();
   }
@@ -142,6 +180,17 @@ function processTree(root: number): number[] {
  * process) and Pss summed (shared pages divided among the processes sharing them).
  */
 function treeMemoryKb(root: number): { rss: number; pss: number } {
+  return processTree(root).reduce(
+    (sum, pid) => {
+      const own = processMemoryKb(pid);
+      return { rss: sum.rss + own.rss, pss: sum.pss + own.pss };
+    },
+    { rss: 0, pss: 0 },
+  );
+}
+
+/** One process's VmRSS and Pss, KiB (0 once it ended). */
+function processMemoryKb(pid: number): { rss: number; pss: number } {
   const field = (file: string, name: string) => {
     try {
       return Number(new RegExp(`${name}:\\s+(\\d+)`).exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
@@ -149,13 +198,10 @@ function treeMemoryKb(root: number): { rss: number; pss: number } {
       return 0;
     }
   };
-  return processTree(root).reduce(
-    (sum, pid) => ({
-      rss: sum.rss + field(`/proc/${pid}/status`, 'VmRSS'),
-      pss: sum.pss + field(`/proc/${pid}/smaps_rollup`, 'Pss'),
-    }),
-    { rss: 0, pss: 0 },
-  );
+  return {
+    rss: field(`/proc/${pid}/status`, 'VmRSS'),
+    pss: field(`/proc/${pid}/smaps_rollup`, 'Pss'),
+  };
 }
 
 /**
@@ -195,7 +241,7 @@ interface Speed {
   service: Outcome;
   statuses: string;
   serviceCpuMs: number;
-  bare: { pagesPerSecond: number; cpuMs: number };
+  bare: Awaited<ReturnType<typeof barePlaywright>>;
 }
 
 /** Scenario A: the service's browser pages/s and the bare script's, on the same pages. */
@@ -336,13 +382,41 @@ interface Beside {
   browser: Outcome & { last: number };
   /** Whether browser pages were still loading when the last plain check of the round ended. */
   overlapped: boolean;
+  /** The plain checks beside a bare script's Chromium, and the pages that script read meanwhile. */
+  besideBare: Measured & { pagesRead: number };
+}
+
+/**
+ * `round` (plain checks) run beside a bare script reading the drawn pages in a Chromium started
+ * under the idle policy as the service starts its own (`IdleLauncher`), until the round ends.
+ */
+async function besideBareChromium(
+  round: () => Promise<Measured>,
+  drawn: BenchPageServer,
+): Promise<Measured & { pagesRead: number }> {
+  const { chrtPath } = readConfig(process.env, { browser: browserConfig }).browser;
+  if (chrtPath === null) throw new Error('no chrt on PATH: the bare Chromium could not run idle');
+  const launcher = await IdleLauncher.write(chrtPath, chromiumPath());
+  const browser = await chromium.launch({ executablePath: launcher.path, headless: true });
+  try {
+    let next = 0;
+    let ended = false;
+    const reading = readBare(browser, () => (ended ? null : drawn.url(next++ % BESIDE)));
+    const measured = await round().finally(() => (ended = true));
+    return { ...measured, pagesRead: await reading };
+  } finally {
+    await browser.close();
+    await launcher.remove();
+  }
 }
 
 /**
  * Scenario C, one run: two instances, PAGES_DUE plain page tasks and BESIDE browser page tasks
  * (their pages on the plain pages' host, 127.0.0.1, so that they would take that host's share
- * of an instance's page slots if they waited for the browser holding one), all checked once (every page new, Chromium started in the instances), then the plain ones due
- * again alone, then all of them due again together: the plain checks/s of both rounds.
+ * of an instance's page slots if they waited for the browser holding one), all checked once
+ * (every page new, Chromium started in the instances), then the plain ones due again alone, then
+ * all of them due again together, then the plain ones again beside the bare script's Chromium:
+ * the plain checks/s of the three rounds.
  */
 async function beside(
   adminUrl: string,
@@ -370,7 +444,21 @@ async function beside(
       outcome: await renderOutcome(run.pool, togetherDue, 'http', PAGES_DUE),
     }));
     const browser = await renderOutcome(run.pool, togetherDue, 'browser', BESIDE);
-    return { alone, beside: together, browser, overlapped: browser.last > together.outcome.last };
+    const bareDue = await makeDue(run.pool, ['http'], 1500);
+    const besideBare = await besideBareChromium(
+      () =>
+        measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
+          outcome: await renderOutcome(run.pool, bareDue, 'http', PAGES_DUE),
+        })),
+      drawn,
+    );
+    return {
+      alone,
+      beside: together,
+      browser,
+      overlapped: browser.last > together.outcome.last,
+      besideBare,
+    };
   } finally {
     await run.close();
   }
@@ -399,7 +487,7 @@ async function main(): Promise<void> {
       const result = await speed(server.adminUrl, gemini, drawn);
       const ratio = result.service.checksPerSecond / result.bare.pagesPerSecond;
       lines.push(
-        `**Browser pages/s.** ${BROWSER_PAGES} due tasks, each watching one page drawn by JavaScript (new, so each check also calls the model stand-in), one instance, BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}, Chromium already started: ${result.service.checksPerSecond.toFixed(2)} pages/s (${result.service.seconds.toFixed(1)} s, ${result.service.missed} missed, ${result.service.duplicates} duplicates; pages read: ${result.statuses}; ${result.serviceCpuMs.toFixed(0)} CPU ms per page in the service and its Chromium). A bare playwright-core script on the same pages (Chromium already started, ${PAGES_AT_ONCE} at a time, a fresh context each, \`load\` then 500 ms without requests, the DOM serialised, a viewport screenshot): ${result.bare.pagesPerSecond.toFixed(2)} pages/s (${result.bare.cpuMs.toFixed(0)} CPU ms per page in the script and its Chromium). The service: ${ratio.toFixed(2)}x the bare script (target at least 0.75x: ${ratio >= 0.75 ? 'met' : 'not met'}).`,
+        `**Browser pages/s.** ${BROWSER_PAGES} due tasks, each watching one page drawn by JavaScript (new, so each check also calls the model stand-in), one instance, BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}, Chromium already started: ${result.service.checksPerSecond.toFixed(2)} pages/s (${result.service.seconds.toFixed(1)} s, ${result.service.missed} missed, ${result.service.duplicates} duplicates; pages read: ${result.statuses}; ${result.serviceCpuMs.toFixed(0)} CPU ms per page in the service and its Chromium). A bare playwright-core script on the same pages (Chromium already started, ${PAGES_AT_ONCE} at a time, a fresh context each, \`load\` then 500 ms without requests, the DOM serialised, a viewport screenshot): ${result.bare.pagesPerSecond.toFixed(2)} pages/s (${result.bare.cpuMs.toFixed(0)} CPU ms per page in the script and its Chromium). The service: ${ratio.toFixed(2)}x the bare script (target at least 0.75x: ${ratio >= 0.75 ? 'met' : 'not met'}). The bare script's Chromium alone, sampled every second: at most ${mib(result.bare.maxKb.rss)} of VmRSS summed over its processes (Pss ${mib(result.bare.maxKb.pss)}).`,
       );
     }
     if (!only || only === 'rss') {
@@ -417,8 +505,10 @@ async function main(): Promise<void> {
       const alone = medianBy(runs, (run) => run.alone.outcome.checksPerSecond).alone;
       const together = medianBy(runs, (run) => run.beside.outcome.checksPerSecond);
       const ratio = together.beside.outcome.checksPerSecond / alone.outcome.checksPerSecond;
+      const bare = medianBy(runs, (run) => run.besideBare.outcome.checksPerSecond).besideBare;
+      const bareRatio = bare.outcome.checksPerSecond / alone.outcome.checksPerSecond;
       lines.push(
-        `**Plain pages beside browser pages.** Two instances, ${PAGES_DUE} tasks watching ${PAGE_BYTES / 1000} kB HTML pages read over HTTP, due again unchanged without validators (each body fetched again): ${alone.outcome.checksPerSecond.toFixed(0)} checks/s alone (${alone.cpuMs.instances.toFixed(2)} CPU ms per check in the instances' Node processes), ${together.beside.outcome.checksPerSecond.toFixed(0)} checks/s while ${BESIDE} browser page checks (on the same host, 127.0.0.1) were due with them on the same instances (${together.beside.cpuMs.instances.toFixed(2)} CPU ms; the browser pages ${together.browser.checksPerSecond.toFixed(2)} pages/s, ${together.overlapped ? 'still loading when the last plain check ended' : 'all done before the last plain check ended'}): ${(ratio * 100).toFixed(0)} % of alone (target within 10 %: ${ratio >= 0.9 ? 'met' : 'not met'}). Median of ${ROUNDS} runs each; a run checks every task once (every page new, Chromium started), then the plain tasks alone, then all together.`,
+        `**Plain pages beside browser pages.** Two instances, ${PAGES_DUE} tasks watching ${PAGE_BYTES / 1000} kB HTML pages read over HTTP, due again unchanged without validators (each body fetched again): ${alone.outcome.checksPerSecond.toFixed(0)} checks/s alone (${alone.cpuMs.instances.toFixed(2)} CPU ms per check in the instances' Node processes), ${together.beside.outcome.checksPerSecond.toFixed(0)} checks/s while ${BESIDE} browser page checks (on the same host, 127.0.0.1) were due with them on the same instances (${together.beside.cpuMs.instances.toFixed(2)} CPU ms; the browser pages ${together.browser.checksPerSecond.toFixed(2)} pages/s, ${together.overlapped ? 'still loading when the last plain check ended' : 'all done before the last plain check ended'}): ${(ratio * 100).toFixed(0)} % of alone (target within 10 %: ${ratio >= 0.9 ? 'met' : 'not met'}). The floor, with no browser page checks: ${bare.outcome.checksPerSecond.toFixed(0)} checks/s (${bare.cpuMs.instances.toFixed(2)} CPU ms) while a bare playwright-core script in the bench's process read the same drawn pages the same way, ${PAGES_AT_ONCE} at a time, in a Chromium of its own under the same idle policy (${bare.pagesRead} pages in the round): ${(bareRatio * 100).toFixed(0)} % of alone. Median of ${ROUNDS} runs each; a run checks every task once (every page new, Chromium started), then the plain tasks alone, then all together, then the plain tasks beside the bare script.`,
       );
     }
     const body = [
