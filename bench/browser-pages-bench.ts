@@ -402,6 +402,8 @@ async function besideBareChromium(
     let next = 0;
     let ended = false;
     const reading = readBare(browser, () => (ended ? null : drawn.url(next++ % BESIDE)));
+    // A failed read ends the run once the round is measured, not as an unhandled rejection.
+    reading.catch(() => undefined);
     const measured = await round().finally(() => (ended = true));
     return { ...measured, pagesRead: await reading };
   } finally {
