@@ -116,13 +116,7 @@ function bareChromiumKb(): { rss: number; pss: number } {
       return false;
     }
   });
-  return chromiumProcesses.reduce(
-    (sum, pid) => {
-      const own = processMemoryKb(pid);
-      return { rss: sum.rss + own.rss, pss: sum.pss + own.pss };
-    },
-    { rss: 0, pss: 0 },
-  );
+  return memoryKb(chromiumProcesses);
 }
 
 /**
@@ -180,17 +174,11 @@ function processTree(root: number): number[] {
  * process) and Pss summed (shared pages divided among the processes sharing them).
  */
 function treeMemoryKb(root: number): { rss: number; pss: number } {
-  return processTree(root).reduce(
-    (sum, pid) => {
-      const own = processMemoryKb(pid);
-      return { rss: sum.rss + own.rss, pss: sum.pss + own.pss };
-    },
-    { rss: 0, pss: 0 },
-  );
+  return memoryKb(processTree(root));
 }
 
-/** One process's VmRSS and Pss, KiB (0 once it ended). */
-function processMemoryKb(pid: number): { rss: number; pss: number } {
+/** VmRSS and Pss summed over `pids`, KiB (a process that ended counts 0). */
+function memoryKb(pids: number[]): { rss: number; pss: number } {
   const field = (file: string, name: string) => {
     try {
       return Number(new RegExp(`${name}:\\s+(\\d+)`).exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
@@ -198,10 +186,13 @@ function processMemoryKb(pid: number): { rss: number; pss: number } {
       return 0;
     }
   };
-  return {
-    rss: field(`/proc/${pid}/status`, 'VmRSS'),
-    pss: field(`/proc/${pid}/smaps_rollup`, 'Pss'),
-  };
+  return pids.reduce(
+    (sum, pid) => ({
+      rss: sum.rss + field(`/proc/${pid}/status`, 'VmRSS'),
+      pss: sum.pss + field(`/proc/${pid}/smaps_rollup`, 'Pss'),
+    }),
+    { rss: 0, pss: 0 },
+  );
 }
 
 /**
