@@ -23,7 +23,10 @@ const snapshot = { text: 'old', title: 'Old', contentHash: contentHash('old'), e
 const htmlBody = (markup: string) => ({ contentType: 'text/html', body: Buffer.from(markup) });
 
 /** Reads on one thread: the stage's tests below fetch no body, so start none. */
-const reader = new PageReader({ threads: 1, deadlineMs: 2_000 }, new PinoLogger({}));
+const reader = new PageReader(
+  { threads: 1, deadlineMs: 2_000, chrtPath: null },
+  new PinoLogger({}),
+);
 afterAll(() => reader.onApplicationShutdown());
 
 describe('pageResult', () => {

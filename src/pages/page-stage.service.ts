@@ -5,6 +5,7 @@ import { httpStatusError, PageErrorForm } from './page-errors';
 import type { PageRead } from './reading/page-read';
 import { PageReader } from './reading/page-reader';
 import { MAX_PAGE_READ_MS } from './pages.config';
+import { READ_WALL_FACTOR } from './reading/read-deadline';
 import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-line';
 import { PageSlots } from './page-slots';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
@@ -49,18 +50,20 @@ export const LATEST_START_MS = (MAX_PAGES - 1) * PAGE_FETCH_TIMEOUT_MS;
  * one for each browser turn (a browser page is read in its turn).
  */
 const READS_AT_ONCE = PAGES_AT_ONCE + MAX_BROWSER_PAGES_AT_ONCE;
+/** The longest one read can take once its thread starts it, its thread starved of the cores. */
+const LONGEST_READ_MS = READ_WALL_FACTOR * MAX_PAGE_READ_MS;
 /**
  * The longest a page holds its slot: its fetch to the deadline, which covers all its redirects,
  * then its read, which may wait behind every other read of the instance before its own
  * `PAGE_READ_CPU_MS` starts.
  */
-const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + READS_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + READS_AT_ONCE * LONGEST_READ_MS;
 /**
  * A browser page's worst case once it has its turn (docs/pages.md, "Pages that need a
  * browser"): the browser's part of the turn, then its read, in the same turn. Its wait for the
  * turn ends by LATEST_START_MS.
  */
-const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + READS_AT_ONCE * MAX_PAGE_READ_MS;
+const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + READS_AT_ONCE * LONGEST_READ_MS;
 const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
 /**
  * The longest the pages of one check can take, which its job's expiry counts on: every page has

@@ -18,6 +18,7 @@ import { PageTargetsValidator } from './targets/page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
 import { BROWSER_DESTINATION_CHECK, BrowserPageFetcher } from './browser/browser-page-fetcher';
 import type { DestinationCheck } from './browser/egress-proxy';
+import { browserConfig, type BrowserConfig } from './browser/browser.config';
 import { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 
 /** `User-Agent: TaskMonitor/<version> (+<PUBLIC_URL>)` and the page deadline. */
@@ -28,9 +29,19 @@ export function pageFetchOptions(server: Pick<ServerConfig, 'publicUrl'>): PageF
   };
 }
 
-/** A reading thread for each page read at once, as the cores allow, and `PAGE_READ_CPU_MS`. */
-export function pageReaderOptions(pages: Pick<PagesConfig, 'readCpuMs'>): PageReaderOptions {
-  return { threads: readingThreads(PAGES_AT_ONCE), deadlineMs: pages.readCpuMs };
+/**
+ * A reading thread for each page read at once, as the cores allow, `PAGE_READ_CPU_MS`, and the
+ * `chrt` that also starts Chromium under the idle policy.
+ */
+export function pageReaderOptions(
+  pages: Pick<PagesConfig, 'readCpuMs'>,
+  browser: Pick<BrowserConfig, 'chrtPath'>,
+): PageReaderOptions {
+  return {
+    threads: readingThreads(PAGES_AT_ONCE),
+    deadlineMs: pages.readCpuMs,
+    chrtPath: browser.chrtPath,
+  };
 }
 
 /** The egress proxy of browser pages checks hosts as the page fetcher does: pinned DNS, SSRF guard. */
@@ -55,7 +66,11 @@ export function browserDestinationCheck(http: OutboundHttpClient): DestinationCh
       inject: [OutboundHttpClient],
     },
     BrowserPageFetcher,
-    { provide: PAGE_READER_OPTIONS, useFactory: pageReaderOptions, inject: [pagesConfig.token] },
+    {
+      provide: PAGE_READER_OPTIONS,
+      useFactory: pageReaderOptions,
+      inject: [pagesConfig.token, browserConfig.token],
+    },
     PageReader,
     PageStage,
     PageTargetsValidator,

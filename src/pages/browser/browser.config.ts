@@ -47,8 +47,9 @@ export const browserConfig = defineConfig('browser', (read) => ({
   wsEndpoint: read.url('BROWSER_WS_ENDPOINT', ['ws:', 'wss:']),
   chromiumPath: chromiumPath(read),
   /**
-   * util-linux's `chrt` on `PATH`, which starts that Chromium under the idle scheduling policy;
-   * without it, Chromium is started as it is.
+   * util-linux's `chrt` on `PATH`, which starts that Chromium, and puts the page reading threads,
+   * under the idle scheduling policy; without it, Chromium is started as it is and the threads
+   * run at nice 10.
    */
   chrtPath: onPath(read, ['chrt']),
   /** `BROWSER_PAGES_AT_ONCE`: browser pages loading at once in one instance. */

@@ -1,18 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, getPriority } from 'node:os';
 import { PinoLogger } from 'nestjs-pino';
+import { readConfig } from '../../config/config-slice';
+import { browserConfig } from '../browser/browser.config';
 import { READING_THREAD_NICE } from './page-read.worker';
 import { PageReader, readingThreads } from './page-reader';
 
-/** The nice value of each thread of this process, from /proc (Linux). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').map((task) => {
+/** SCHED_OTHER and SCHED_IDLE, as /proc shows a thread's scheduling policy. */
+const NORMAL_POLICY = 0;
+const IDLE_POLICY = 5;
+
+/** Each thread of this process by id, with its nice value and scheduling policy (Linux). */
+function threads(): Map<string, { nice: number; policy: number }> {
+  const found = new Map<string, { nice: number; policy: number }>();
+  for (const task of readdirSync('/proc/self/task')) {
     const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    // The fields after the command's closing parenthesis; nice is the 19th field in all.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+    // The fields after the command's closing parenthesis: nice is the 19th in all, the policy
+    // the 41st.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    found.set(task, { nice: Number(fields[16]), policy: Number(fields[38]) });
+  }
+  return found;
 }
 
+/** The threads a fresh reader starts for its first read, as it leaves them (it keeps one). */
+async function threadsStartedFor(
+  chrt: string | null,
+): Promise<Array<{ nice: number; policy: number }>> {
+  const reader = new PageReader(
+    { threads: 1, deadlineMs: 300, chrtPath: chrt },
+    new PinoLogger({}),
+  );
+  const before = threads();
+  try {
+    await reader.read(page, html('<p>one</p>'));
+    return [...threads()].filter(([task]) => !before.has(task)).map(([, thread]) => thread);
+  } finally {
+    await reader.onApplicationShutdown();
+  }
+}
+
+/** One JSON object of `size` keys out of order, which reading sorts. */
+function wideJson(size: number): Buffer {
+  const keys = Array.from({ length: size }, (_, n) => `"k${(n * 7_919) % size}":${n}`);
+  return Buffer.from(`{${keys.join(',')}}`);
+}
+
+const { chrtPath } = readConfig(process.env, { browser: browserConfig }).browser;
 const html = (markup: string) => Buffer.from(markup);
 const page = { kind: 'page' as const, contentType: 'text/html', previousText: null };
 
@@ -20,7 +56,7 @@ describe('PageReader', () => {
   let reader: PageReader;
 
   beforeAll(() => {
-    reader = new PageReader({ threads: 1, deadlineMs: 300 }, new PinoLogger({}));
+    reader = new PageReader({ threads: 1, deadlineMs: 300, chrtPath }, new PinoLogger({}));
   });
   afterAll(() => reader.onApplicationShutdown());
 
@@ -45,9 +81,8 @@ describe('PageReader', () => {
     await reader.read(page, html('<p>warm</p>'));
     let ticks = 0;
     const ticking = setInterval(() => (ticks += 1), 10);
-    // One JSON object of 400,000 keys out of order: sorting and writing them takes seconds.
-    const keys = Array.from({ length: 400_000 }, (_, n) => `"k${(n * 7_919) % 400_000}":${n}`);
-    const wide = Buffer.from(`{${keys.join(',')}}`);
+    // Sorting and writing 400,000 keys takes seconds.
+    const wide = wideJson(400_000);
     try {
       expect(await reader.read({ ...page, contentType: 'application/json' }, wide)).toEqual({
         kind: 'error',
@@ -63,8 +98,7 @@ describe('PageReader', () => {
   });
 
   it('should read the pages queued behind a read stopped at its deadline', async () => {
-    const keys = Array.from({ length: 400_000 }, (_, n) => `"k${(n * 7_919) % 400_000}":${n}`);
-    const wide = Buffer.from(`{${keys.join(',')}}`);
+    const wide = wideJson(400_000);
     const [stopped, queued] = await Promise.all([
       reader.read({ ...page, contentType: 'application/json' }, wide),
       reader.read(page, html('<p>queued</p>')),
@@ -74,13 +108,51 @@ describe('PageReader', () => {
   });
 
   (process.platform === 'linux' ? it : it.skip)(
-    'should read on threads that yield the cores to the event loop',
+    'should read on threads under the idle scheduling policy, and at nice 10 without chrt',
     async () => {
+      expect(chrtPath).not.toBeNull();
       const eventLoop = getPriority();
-      await reader.read(page, html('<p>one</p>'));
-      // The thread stays for the next page; the event loop's thread keeps its priority.
-      expect(threadNiceValues()).toContain(READING_THREAD_NICE);
+      expect(await threadsStartedFor(chrtPath)).toEqual([
+        { nice: READING_THREAD_NICE, policy: IDLE_POLICY },
+      ]);
+      expect(await threadsStartedFor(null)).toEqual([
+        { nice: READING_THREAD_NICE, policy: NORMAL_POLICY },
+      ]);
+      // The event loop's thread keeps its priority and policy.
       expect(getPriority()).toBe(eventLoop);
+      expect(threads().get(String(process.pid))?.policy).toBe(NORMAL_POLICY);
+    },
+  );
+
+  (process.platform === 'linux' ? it : it.skip)(
+    'should not stop a read that waits for the cores while other work has them',
+    async () => {
+      const patient = new PageReader(
+        { threads: 1, deadlineMs: 1_000, chrtPath },
+        new PinoLogger({}),
+      );
+      // A busy process for each core, for 1.5 s: the reading thread, idle, gets none of them.
+      const busy =
+        'process.stdout.write("go"); const end = Date.now() + 1_500; while (Date.now() < end);';
+      const hogs: ChildProcess[] = [];
+      try {
+        await patient.read(page, html('<p>warm</p>'));
+        for (let core = 0; core < availableParallelism(); core += 1) {
+          hogs.push(spawn(process.execPath, ['-e', busy]));
+        }
+        await Promise.all(hogs.map((hog) => once(hog.stdout!, 'data')));
+        const begun = performance.now();
+        // Some 100 ms of CPU: far less than its deadline, but it waits for the cores.
+        const read = await patient.read(
+          { ...page, contentType: 'application/json' },
+          wideJson(20_000),
+        );
+        expect(read).toMatchObject({ kind: 'text' });
+        expect(performance.now() - begun).toBeGreaterThan(1_000);
+      } finally {
+        hogs.forEach((hog) => hog.kill());
+        await patient.onApplicationShutdown();
+      }
     },
   );
 

@@ -6,15 +6,18 @@ import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { Piscina } from 'piscina';
 import { PageErrorForm } from '../page-errors';
 import type { PageRead, PageReadRequest } from './page-read';
-import type { PageReadTask } from './page-read.worker';
+import type { PageReadTask, ReadingThreadData } from './page-read.worker';
+import { stopAtReadDeadline, type ReadStart } from './read-deadline';
 
 export const PAGE_READER_OPTIONS = Symbol('page reader options');
 
 export interface PageReaderOptions {
   /** Reading threads at most. */
   threads: number;
-  /** `PAGE_READ_CPU_MS`: how long one read may take once a thread starts it. */
+  /** `PAGE_READ_CPU_MS`: the CPU time one read may take once a thread starts it. */
   deadlineMs: number;
+  /** util-linux's `chrt`, to run the threads under the idle scheduling policy; null: none. */
+  chrtPath: string | null;
 }
 
 /** A reading thread ends after this long without a page to read. */
@@ -42,9 +45,9 @@ function workerFile(): { filename: string; execArgv?: string[] } {
 
 /**
  * Reads pages on a pool of threads, off the event loop that serves requests and runs
- * deliveries (docs/pages.md, "Reading off the event loop"). A read still running
- * `deadlineMs` after its thread started it is stopped (the thread is ended and replaced) and the
- * page is `too complex`: nothing waits on a stalled read. The threads start with the first read;
+ * deliveries (docs/pages.md, "Reading off the event loop"). A read that has had `deadlineMs` of
+ * its thread's CPU time (or was started `READ_WALL_FACTOR` times that ago) is stopped (the
+ * thread is ended and replaced) and the page is `too complex`: nothing waits on a stalled read. The threads start with the first read;
  * one is kept from then, the others end when idle. The pool closes when the application shuts
  * down, after the checks that read through it have stopped.
  */
@@ -67,6 +70,7 @@ export class PageReader implements OnApplicationShutdown {
       minThreads: 1,
       maxThreads: this.options.threads,
       idleTimeout: IDLE_THREAD_MS,
+      workerData: { chrtPath: this.options.chrtPath } satisfies ReadingThreadData,
     });
     // A thread that fails with no read in hand; one with a read fails that read instead.
     pool.on('error', (error: unknown) =>
@@ -83,9 +87,10 @@ export class PageReader implements OnApplicationShutdown {
     const { port1: started, port2 } = new MessageChannel();
     const deadline = new AbortController();
     let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    started.once('message', () => {
-      if (!done) timer = setTimeout(() => deadline.abort(), this.options.deadlineMs);
+    let cancel = (): void => undefined;
+    started.once('message', (start: ReadStart) => {
+      if (!done)
+        cancel = stopAtReadDeadline(start, this.options.deadlineMs, () => deadline.abort());
     });
     try {
       return await this.threads().run(
@@ -97,7 +102,7 @@ export class PageReader implements OnApplicationShutdown {
       throw error;
     } finally {
       done = true;
-      clearTimeout(timer);
+      cancel();
       started.close();
     }
   }
