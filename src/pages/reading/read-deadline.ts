@@ -45,7 +45,7 @@ export function threadCpuMs(tid: string): number | null {
   return ((Number(fields[11]) + Number(fields[12])) * 1_000) / TICKS_PER_SECOND;
 }
 
-/** The state a deadline is judged on: CPU since the read started (null: unknown), time since. */
+/** The CPU time a read's thread has had since the read started; null where it is unknown. */
 export type CpuSince = (start: ReadStart) => number | null;
 
 /** CPU time of the read's thread since the read started, from /proc. */
