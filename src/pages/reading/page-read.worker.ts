@@ -18,8 +18,8 @@ const tid = currentThreadId();
 
 /**
  * A reading thread yields the cores (docs/pages.md, "Reading off the event loop"): under Linux's
- * idle scheduling policy, it runs only on a core that nothing else of the machine wants, so the
- * event loop that serves requests and runs deliveries keeps its pace however hard the pages.
+ * idle scheduling policy, it gets a core only when nothing else on the machine wants it, so the
+ * event loop that serves requests and runs deliveries keeps its core however hard the pages.
  * Where `chrt` cannot set the policy, it runs at nice 10, which only weighs its share. On Linux a
  * thread has a priority of its own, and `setPriority` without a pid sets the calling thread's;
  * elsewhere it would set the whole process's, so it is left alone there.
