@@ -1,5 +1,6 @@
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { procStatField } from '../../common/proc/proc-stat';
 import { CodedError } from '../../common/errors/coded-error';
 import { DatabaseErrorCode } from '../database-error-code';
 import { hasCode } from './file-system';
@@ -136,8 +137,7 @@ async function isRunning(owner: LockOwner): Promise<boolean> {
 async function processStartTime(pid: number): Promise<string | null> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (command)", whose command may hold spaces: field 22, starttime.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return procStatField(stat, 22) ?? null;
   } catch {
     return null;
   }

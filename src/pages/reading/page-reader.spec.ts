@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, getPriority } from 'node:os';
 import { PinoLogger } from 'nestjs-pino';
+import { procStatField } from '../../common/proc/proc-stat';
 import { readConfig } from '../../config/config-slice';
 import { browserConfig } from '../browser/browser.config';
 import { READING_THREAD_NICE } from './page-read.worker';
@@ -17,10 +18,10 @@ function threads(): Map<string, { nice: number; policy: number }> {
   const found = new Map<string, { nice: number; policy: number }>();
   for (const task of readdirSync('/proc/self/task')) {
     const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    // The fields after the command's closing parenthesis: nice is the 19th in all, the policy
-    // the 41st.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    found.set(task, { nice: Number(fields[16]), policy: Number(fields[38]) });
+    found.set(task, {
+      nice: Number(procStatField(stat, 19)),
+      policy: Number(procStatField(stat, 41)),
+    });
   }
   return found;
 }

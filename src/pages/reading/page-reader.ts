@@ -47,9 +47,10 @@ function workerFile(): { filename: string; execArgv?: string[] } {
  * Reads pages on a pool of threads, off the event loop that serves requests and runs
  * deliveries (docs/pages.md, "Reading off the event loop"). A read that has had `deadlineMs` of
  * its thread's CPU time (or was started `READ_WALL_FACTOR` times that ago) is stopped (the
- * thread is ended and replaced) and the page is `too complex`: nothing waits on a stalled read. The threads start with the first read;
- * one is kept from then, the others end when idle. The pool closes when the application shuts
- * down, after the checks that read through it have stopped.
+ * thread is ended and replaced) and the page is `too complex`: nothing waits on a stalled read.
+ * The threads start with the first read; one is kept from then, the others end when idle. The
+ * pool closes when the application shuts down, after the checks that read through it have
+ * stopped.
  */
 @Injectable()
 export class PageReader implements OnApplicationShutdown {

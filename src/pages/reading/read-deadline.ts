@@ -1,4 +1,5 @@
 import { readFileSync, readlinkSync } from 'node:fs';
+import { procStatField } from '../../common/proc/proc-stat';
 
 /** USER_HZ, the unit of the CPU times in /proc: 100 a second on every Linux architecture. */
 const TICKS_PER_SECOND = 100;
@@ -39,17 +40,15 @@ export function threadCpuMs(tid: string): number | null {
   } catch {
     return null;
   }
-  // The fields after the command's closing parenthesis, which is the 2nd: utime and stime are
-  // the 14th and 15th in all.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000) / TICKS_PER_SECOND;
+  const ticks = Number(procStatField(stat, 14)) + Number(procStatField(stat, 15)); // utime, stime
+  return (ticks * 1_000) / TICKS_PER_SECOND;
 }
 
 /** The CPU time a read's thread has had since the read started; null where it is unknown. */
 export type CpuSince = (start: ReadStart) => number | null;
 
 /** CPU time of the read's thread since the read started, from /proc. */
-export const cpuFromProc: CpuSince = (start) => {
+const cpuFromProc: CpuSince = (start) => {
   if (start.tid === null) return null;
   const now = threadCpuMs(start.tid);
   return now === null ? null : now - start.cpuMs;
