@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_DIFF_LINE_CHARS } from '../reading/page-comparison';
-import { cutText } from '../reading/text-bounds';
+import { cutText, storable } from '../reading/text-bounds';
 import type { PageItem, PageStatus } from '../page.types';
 
 /** At most this many items of a page are read, and as many of their keys remembered. */
@@ -29,7 +29,8 @@ export interface ItemComparison {
 
 /**
  * An item of a title and a link (resolved against `base`), or null when it has neither: its key
- * is `key` when given (a feed's `guid` or `id`), else its link, else its title.
+ * is `key` when given (a feed's `guid` or `id`), else its link, else its title. A U+0000 in the
+ * title or the key reads as U+FFFD, as in a page's text: both are stored.
  */
 export function readItem(
   title: string,
@@ -38,8 +39,8 @@ export function readItem(
   key?: string,
 ): ReadItem | null {
   const url = resolved(href, base);
-  const kept = cutText(title, MAX_ITEM_TITLE_CHARS);
-  const itemKey = key || url || kept;
+  const kept = storable(cutText(title, MAX_ITEM_TITLE_CHARS));
+  const itemKey = (key && storable(key)) || url || kept;
   if (!itemKey) return null;
   return { title: kept, url, key: itemKey };
 }

@@ -96,6 +96,34 @@ describe('readPageList: HTML lists', () => {
     expect(read.items[0].title).toHaveLength(300);
   });
 
+  it('should read a NUL in an item’s title and key as U+FFFD, as in the text', () => {
+    const list = listOf('text/html', '<p class="i">a\u0000b</p>', { selector: '.i' });
+    expect(list.items).toEqual([{ title: 'a\uFFFDb', url: null, key: 'a\uFFFDb' }]);
+    const feed = JSON.stringify({
+      version: 'https://jsonfeed.org/version/1.1',
+      items: [{ id: 'k\u0000', title: 't\u0000' }],
+    });
+    expect(listOf('application/feed+json', feed, undefined).items).toEqual([
+      { title: 't\uFFFD', url: null, key: 'k\uFFFD' },
+    ]);
+    const read = readPage(
+      {
+        kind: 'page',
+        contentType: 'text/html',
+        items: { selector: '.i' },
+        previousText: 'x',
+        seenKeys: [itemKeyHash('x')],
+      },
+      Buffer.from('<p class="i">n\u0000ew</p>'),
+    );
+    expect(JSON.stringify(read)).not.toContain('\\u0000');
+    expect(read).toMatchObject({
+      status: 'changed',
+      added: ['n\uFFFDew'],
+      news: { newItems: [{ title: 'n\uFFFDew', url: null }], newItemKeys: ['n\uFFFDew'] },
+    });
+  });
+
   it('should be not a feed without a selector, and say when the selector matched nothing', () => {
     const page = answer('text/html', '<p>x</p>');
     expect(readPageList(page, {}, BASE)).toEqual({ kind: 'error', error: 'not a feed' });

@@ -1,5 +1,5 @@
 import { scanHtml, type MatchReader, type ScannedHtml } from './html-text';
-import { cutText, nestsTooDeep } from './text-bounds';
+import { cutText, nestsTooDeep, storable } from './text-bounds';
 import { HtmlValueScanner } from '../values/html-values';
 import { htmlValues, jsonValues, plainTextValues } from '../values/page-values';
 import type { PageValueReadings, PageValueTarget } from '../page.types';
@@ -98,11 +98,6 @@ export function kept(text: string, title: string | null): PageText {
     text: storable(cutText(text, MAX_TEXT_CHARS)),
     title: title === null ? null : storable(cutText(title, MAX_TITLE_CHARS)),
   };
-}
-
-/** U+0000 as U+FFFD: PostgreSQL's text refuses NUL, and a page's text is stored. */
-function storable(text: string): string {
-  return text.replaceAll('\0', '\uFFFD');
 }
 
 /**

@@ -13,6 +13,14 @@ export function cutText(text: string, maxChars: number): string {
   return text.slice(0, end);
 }
 
+/**
+ * `text` with U+0000 as U+FFFD: PostgreSQL's text and JSON refuse NUL, and whatever a page reads
+ * (its text, title, values, items) is stored (docs/pages.md, "Reading the text").
+ */
+export function storable(text: string): string {
+  return text.replaceAll('\0', '\uFFFD');
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPENING = new Set([0x5b, 0x7b]); // [ {

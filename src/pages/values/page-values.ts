@@ -1,5 +1,5 @@
 import { exec, type JsonValue } from 'jsonpath-rfc9535';
-import { cutText } from '../reading/text-bounds';
+import { cutText, storable } from '../reading/text-bounds';
 import type {
   PageValue,
   PageValueReading,
@@ -66,18 +66,14 @@ function readEach(
   values: readonly PageValueTarget[],
   read: (value: PageValueTarget) => PageValueReading,
 ): PageValueReadings {
-  return Object.fromEntries(values.map((value) => [value.name, storable(read(value))]));
+  return Object.fromEntries(values.map((value) => [value.name, storableReading(read(value))]));
 }
 
-/** U+0000 as U+FFFD, as in a page's text: PostgreSQL's JSON refuses NUL, and values are stored. */
-function storable(reading: PageValueReading): PageValueReading {
+/** A reading with U+0000 as U+FFFD, as in a page's text. */
+function storableReading(reading: PageValueReading): PageValueReading {
   if ('error' in reading) return reading;
-  const value = typeof reading.value === 'string' ? nulFree(reading.value) : reading.value;
-  return { value, source: nulFree(reading.source) };
-}
-
-function nulFree(text: string): string {
-  return text.replaceAll('\0', '\uFFFD');
+  const value = typeof reading.value === 'string' ? storable(reading.value) : reading.value;
+  return { value, source: storable(reading.source) };
 }
 
 function htmlValue(value: PageValueTarget, sources: HtmlValueSources): PageValueReading {
