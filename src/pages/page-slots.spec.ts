@@ -7,15 +7,15 @@ class HeldWork {
   private readonly shares = new Map<string, () => void>();
 
   /** A task named `name` that runs until `end(name)`. */
-  task(name: string): (shared: () => void) => Promise<string> {
-    return (shared) => {
+  task(name: string): (hostDone: () => void) => Promise<string> {
+    return (hostDone) => {
       this.started.push(name);
-      this.shares.set(name, shared);
+      this.shares.set(name, hostDone);
       return new Promise((resolve) => this.ends.set(name, () => resolve(name)));
     };
   }
 
-  /** Task `name` no longer needs its owner's and host's share (as a page once fetched). */
+  /** Task `name` no longer needs its host's share (as a page once fetched). */
   fetched(name: string): void {
     this.shares.get(name)?.();
   }
@@ -142,7 +142,7 @@ describe('PageSlots', () => {
   });
 
   it("should start a user's next page on the same host once the last is fetched, while it is still read", async () => {
-    const slots = new PageSlots({ total: 3, perOwner: 1, perHost: 1 });
+    const slots = new PageSlots({ total: 3, perOwner: 3, perHost: 1 });
     const work = new HeldWork();
     const runs = ['p1', 'p2', 'p3', 'p4'].map((name) => slots.run('a', 'h', work.task(name)));
     await settle();
@@ -162,5 +162,27 @@ describe('PageSlots', () => {
     expect(work.started).toEqual(['p1', 'p2', 'p3', 'p4']);
     for (const name of ['p1', 'p3', 'p4']) work.end(name);
     expect(await Promise.all(runs)).toEqual(['p1', 'p2', 'p3', 'p4']);
+  });
+
+  it('should keep a user to half the slots while its pages are read, not only fetched', async () => {
+    const slots = new PageSlots({ total: 8, perOwner: 4, perHost: 8 });
+    const work = new HeldWork();
+    const many = Array.from({ length: 10 }, (_, n) =>
+      slots.run('many', `host-${n}`, work.task(`many-${n}`)),
+    );
+    await settle();
+    for (let n = 0; n < 4; n++) work.fetched(`many-${n}`);
+    await settle();
+    expect(work.started).toEqual(['many-0', 'many-1', 'many-2', 'many-3']);
+    const other = slots.run('other', 'host-x', work.task('other'));
+    await settle();
+    expect(work.started).toContain('other');
+    work.end('other');
+    expect(await other).toBe('other');
+    for (let n = 0; n < 10; n++) {
+      await settle();
+      work.end(`many-${n}`);
+    }
+    expect(await Promise.all(many)).toHaveLength(10);
   });
 });

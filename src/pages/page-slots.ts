@@ -18,7 +18,7 @@ interface Waiter {
 
 /** An owner with work running or waiting. */
 interface Owner {
-  /** Its tasks that hold their share of its limit. */
+  /** Its tasks that hold a slot. */
   running: number;
   /** Its waiting work, in arrival order. */
   waiting: Waiter[];
@@ -28,13 +28,13 @@ interface Owner {
 
 /**
  * Slots for work that belongs to an owner (a user) and goes to a host, in this process
- * (docs/pages.md, "Fetching"): at most `total` at once, of which `perOwner` of one owner and
- * `perHost` on one host while they hold their share (a page's fetch; its read holds only the
- * slot). A free slot goes to the owners with waiting work in turn (round-robin: the one served
- * longest ago first, a newcomer before them all), each owner's work in arrival order as its hosts
- * allow, so however much one owner has waiting, another's starts as soon as a slot frees. A
- * waiting task holds nothing. A concurrency limit needs no durable state: it ends with the
- * process.
+ * (docs/pages.md, "Fetching"): at most `total` at once, of which `perOwner` of one owner, and
+ * `perHost` on one host while they hold its share (a page's fetch; its read holds the slot and
+ * its owner's share only). A free slot goes to the owners with waiting work in turn
+ * (round-robin: the one served longest ago first, a newcomer before them all), each owner's work
+ * in arrival order as its hosts allow, so however much one owner has waiting, another's starts
+ * as soon as a slot frees. A waiting task holds nothing. A concurrency limit needs no durable
+ * state: it ends with the process.
  */
 export class PageSlots {
   private running = 0;
@@ -45,29 +45,30 @@ export class PageSlots {
   constructor(private readonly limits: SlotLimits) {}
 
   /**
-   * Runs `work` once a slot is free for `owner` and `host`. `work` may call the `shared` function
-   * it is given when it no longer needs its owner's and host's share (a page once fetched): the
-   * slot itself is held until `work` ends. With `giveUp`, a task still waiting at `giveUp.at`
-   * (epoch ms) leaves the line and answers `giveUp.answer()` instead.
+   * Runs `work` once a slot is free for `owner` and `host`. `work` may call the `hostDone`
+   * function it is given when it no longer needs its host's share (a page once fetched): the
+   * slot and the owner's share are held until `work` ends. With `giveUp`, a task still waiting at
+   * `giveUp.at` (epoch ms) leaves the line and answers `giveUp.answer()` instead.
    */
   async run<T>(
     owner: string,
     host: string,
-    work: (shared: () => void) => Promise<T>,
+    work: (hostDone: () => void) => Promise<T>,
     giveUp?: GiveUp<T>,
   ): Promise<T> {
     if (!(await this.acquire(owner, host, giveUp?.at))) return giveUp!.answer();
-    let sharing = true;
-    const shared = () => {
-      if (!sharing) return;
-      sharing = false;
-      this.leaveShares(owner, host);
+    let onHost = true;
+    const hostDone = () => {
+      if (!onHost) return;
+      onHost = false;
+      this.leaveHost(host);
       this.dispatch();
     };
     try {
-      return await work(shared);
+      return await work(hostDone);
     } finally {
-      if (sharing) this.leaveShares(owner, host);
+      if (onHost) this.leaveHost(host);
+      this.leaveOwner(owner);
       this.running -= 1;
       this.dispatch();
     }
@@ -100,13 +101,17 @@ export class PageSlots {
     });
   }
 
-  /** Ends a task's share of its owner's and its host's limits. */
-  private leaveShares(name: string, host: string): void {
-    const owner = this.owners.get(name)!;
-    owner.running -= 1;
+  /** Ends a task's share of its host's limit. */
+  private leaveHost(host: string): void {
     const onHost = (this.byHost.get(host) ?? 0) - 1;
     if (onHost > 0) this.byHost.set(host, onHost);
     else this.byHost.delete(host);
+  }
+
+  /** Ends a task's share of its owner's limit. */
+  private leaveOwner(name: string): void {
+    const owner = this.owners.get(name)!;
+    owner.running -= 1;
     this.forgetIdle(name, owner);
   }
 

@@ -35,9 +35,9 @@ export const FETCHES_PER_HOST = 4;
  */
 export const PAGES_AT_ONCE = 8;
 /**
- * Pages of one user fetched at once in one instance: half the slots, so one user's slow fetches
- * never hold them all; another user's page takes the next slot that frees, at the latest when a
- * fetch or a read ends, however many pages one user has waiting.
+ * Slots one user holds at once in one instance (its pages fetched or read): half of them, so one
+ * user's slow pages never hold them all; another user's page takes the next slot that frees, at
+ * the latest when a fetch or a read ends, however many pages one user has waiting.
  */
 export const PAGES_PER_USER_AT_ONCE = PAGES_AT_ONCE / 2;
 /**
@@ -118,8 +118,8 @@ export class PageStage {
 
   /**
    * A page over HTTP takes one slot, its user's and its host's limits allowing; the fetch's
-   * deadline starts once it has it, and its read holds the slot but no longer counts against
-   * those limits. A browser page takes a browser turn instead and is loaded and read in it: it
+   * deadline starts once it has it, and its read holds the slot and its user's share but no
+   * longer counts against its host's limit. A browser page takes a browser turn instead and is loaded and read in it: it
    * holds no slot and no share of its host that plain pages need. A page still waiting at
    * `startBy`, for a slot or a turn, is `timed out` without a fetch.
    */
