@@ -185,7 +185,7 @@ export function toTaskResponse(
     view_count: task.viewCount,
     subscriber_count: task.subscriberCount,
     forked_from_task_id: task.forkedFromTaskId,
-    last_known_state: task.lastKnownState,
+    last_known_state: owner ? task.lastKnownState : publicState(task),
     last_execution_id: task.lastExecutionId,
     last_execution: lastExecution
       ? toExecutionResponse(
@@ -243,4 +243,15 @@ export function standingAlert(
 export function withoutHeaders(page: PageTarget): PageTarget {
   const { headers: _headers, ...shown } = page;
   return shown;
+}
+
+/**
+ * A task's last known state as anyone but its owner sees it: a `new_items` rule's `keys` (a
+ * list's links) null when a page has the owner's headers (docs/pages.md, "Public tasks"), as in
+ * its executions' `current_state`.
+ */
+function publicState(task: TaskEntity): Record<string, unknown> | null {
+  const state = task.lastKnownState;
+  if (state?.rule !== 'new_items' || pagesWithHeaders(task.pages).size === 0) return state;
+  return { ...state, keys: null };
 }

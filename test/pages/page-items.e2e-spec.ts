@@ -421,6 +421,40 @@ describe('Page monitors: new items read by a model', () => {
     expect((fork.body as { pages: unknown }).pages).toEqual([{ url, items: { selector: 'li' } }]);
   });
 
+  it('should show others no item keys in the task’s state when its pages have headers', async () => {
+    const shown = { entries: entries(1, 1) };
+    const url = server.page(`/members-${randomUUID()}`, (_request, response) => {
+      response
+        .writeHead(200, { 'content-type': FORMATS.html.type })
+        .end(FORMATS.html.write(shown.entries));
+    });
+    const task = await createPublicTask(harness.testApp, harness.owner, {
+      body: {
+        state: 'paused',
+        pages: [{ url, items: { selector: 'li' }, headers: { Cookie: 'session=secret' } }],
+        page_rule: { type: 'new_items' },
+      },
+    });
+    for (const next of [entries(1, 1), entries(1, 2)]) {
+      shown.entries = next;
+      const pending = await harness.api.execute(harness.owner, task.id);
+      await harness.api.waitForExecution(harness.owner, task.id, pending.id);
+    }
+    const state = async (auth: string | null) => {
+      const call = harness.testApp.http.get(`/api/v1/tasks/${task.id}`);
+      const response = await (auth ? call.set('Authorization', auth) : call).expect(200);
+      return (response.body as { last_known_state: unknown }).last_known_state;
+    };
+    expect(await state(harness.owner.auth)).toEqual({
+      rule: 'new_items',
+      met: true,
+      keys: [entry(2).link],
+    });
+    for (const auth of [harness.stranger.auth, null]) {
+      expect(await state(auth)).toEqual({ rule: 'new_items', met: true, keys: null });
+    }
+  });
+
   it('should preview a feed with each item new, over REST and MCP', async () => {
     const url = feed({ entries: entries(1, 2) });
     const response = await harness.testApp.http
