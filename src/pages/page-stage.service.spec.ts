@@ -3,7 +3,7 @@ import { bodyHash, contentHash } from './reading/page-comparison';
 import { Clock } from '../common/clock/clock';
 import type { OutboundHttpClient } from '../common/outbound/outbound-http.client';
 import { PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
-import { PageReader } from './reading/page-reader';
+import { PageReader, READING_THREAD_HEAP_MB } from './reading/page-reader';
 import { pageResultLine } from './results/page-result-line';
 import {
   FETCHES_PER_HOST,
@@ -24,7 +24,7 @@ const htmlBody = (markup: string) => ({ contentType: 'text/html', body: Buffer.f
 
 /** Reads on one thread: the stage's tests below fetch no body, so start none. */
 const reader = new PageReader(
-  { threads: 1, deadlineMs: 2_000, chrtPath: null },
+  { threads: 1, deadlineMs: 2_000, chrtPath: null, heapMb: READING_THREAD_HEAP_MB },
   new PinoLogger({}),
 );
 afterAll(() => reader.onApplicationShutdown());

@@ -10,6 +10,7 @@ import {
 import {
   PAGE_READER_OPTIONS,
   PageReader,
+  READING_THREAD_HEAP_MB,
   readingThreads,
   type PageReaderOptions,
 } from './reading/page-reader';
@@ -41,6 +42,7 @@ export function pageReaderOptions(
     threads: readingThreads(PAGES_AT_ONCE),
     deadlineMs: pages.readCpuMs,
     chrtPath: browser.chrtPath,
+    heapMb: READING_THREAD_HEAP_MB,
   };
 }
 

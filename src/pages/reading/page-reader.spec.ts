@@ -7,7 +7,7 @@ import { procStatField } from '../../common/proc/proc-stat';
 import { readConfig } from '../../config/config-slice';
 import { browserConfig } from '../browser/browser.config';
 import { READING_THREAD_NICE } from './page-read.worker';
-import { PageReader, readingThreads } from './page-reader';
+import { PageReader, READING_THREAD_HEAP_MB, readingThreads } from './page-reader';
 
 /** SCHED_OTHER and SCHED_IDLE, as /proc shows a thread's scheduling policy. */
 const NORMAL_POLICY = 0;
@@ -31,7 +31,7 @@ async function threadsStartedFor(
   chrt: string | null,
 ): Promise<Array<{ nice: number; policy: number }>> {
   const reader = new PageReader(
-    { threads: 1, deadlineMs: 300, chrtPath: chrt },
+    { threads: 1, deadlineMs: 300, chrtPath: chrt, heapMb: READING_THREAD_HEAP_MB },
     new PinoLogger({}),
   );
   const before = threads();
@@ -57,7 +57,10 @@ describe('PageReader', () => {
   let reader: PageReader;
 
   beforeAll(() => {
-    reader = new PageReader({ threads: 1, deadlineMs: 300, chrtPath }, new PinoLogger({}));
+    reader = new PageReader(
+      { threads: 1, deadlineMs: 300, chrtPath, heapMb: READING_THREAD_HEAP_MB },
+      new PinoLogger({}),
+    );
   });
   afterAll(() => reader.onApplicationShutdown());
 
@@ -108,6 +111,25 @@ describe('PageReader', () => {
     expect(queued).toMatchObject({ text: 'queued' });
   });
 
+  it('should end a read whose thread runs out of heap as too complex, and read the others', async () => {
+    const small = new PageReader(
+      { threads: 1, deadlineMs: 10_000, chrtPath, heapMb: 64 },
+      new PinoLogger({}),
+    );
+    try {
+      // Reading 400,000 keys holds more than 64 MiB; starting a thread (under ts-node here) takes less.
+      const [failed, other] = await Promise.all([
+        small.read({ ...page, contentType: 'application/json' }, wideJson(400_000)),
+        small.read(page, html('<p>other</p>')),
+      ]);
+      expect(failed).toEqual({ kind: 'error', error: 'too complex' });
+      expect(other).toMatchObject({ text: 'other' });
+      expect(await small.read(page, html('<p>after</p>'))).toMatchObject({ text: 'after' });
+    } finally {
+      await small.onApplicationShutdown();
+    }
+  });
+
   (process.platform === 'linux' ? it : it.skip)(
     'should read on threads under the idle scheduling policy, and at nice 10 without chrt',
     async () => {
@@ -129,7 +151,7 @@ describe('PageReader', () => {
     'should not stop a read that waits for the cores while other work has them',
     async () => {
       const patient = new PageReader(
-        { threads: 1, deadlineMs: 1_000, chrtPath },
+        { threads: 1, deadlineMs: 1_000, chrtPath, heapMb: READING_THREAD_HEAP_MB },
         new PinoLogger({}),
       );
       // A busy process for each core, for 1.5 s: the reading thread, idle, gets none of them.

@@ -18,7 +18,16 @@ export interface PageReaderOptions {
   deadlineMs: number;
   /** util-linux's `chrt`, to run the threads under the idle scheduling policy; null: none. */
   chrtPath: string | null;
+  /** MiB of JavaScript heap a reading thread may hold (READING_THREAD_HEAP_MB). */
+  heapMb: number;
 }
+
+/**
+ * The JavaScript heap a reading thread may hold: 4 times what the costliest page of 5 MB measured
+ * needed (a JSON document canonicalised, within 128 MiB), so that no page takes the process's
+ * memory; a page past it is `too complex`.
+ */
+export const READING_THREAD_HEAP_MB = 512;
 
 /** A reading thread ends after this long without a page to read. */
 const IDLE_THREAD_MS = 60_000;
@@ -48,6 +57,8 @@ function workerFile(): { filename: string; execArgv?: string[] } {
  * deliveries (docs/pages.md, "Reading off the event loop"). A read that has had `deadlineMs` of
  * its thread's CPU time (or was started `READ_WALL_FACTOR` times that ago) is stopped (the
  * thread is ended and replaced) and the page is `too complex`: nothing waits on a stalled read.
+ * So is a page whose thread fails under it, past its heap's `heapMb` or otherwise: the other
+ * pages of its check are read all the same.
  * The threads start with the first read; one is kept from then, the others end when idle. The
  * pool closes when the application shuts down, after the checks that read through it have
  * stopped.
@@ -72,6 +83,7 @@ export class PageReader implements OnApplicationShutdown {
       maxThreads: this.options.threads,
       idleTimeout: IDLE_THREAD_MS,
       workerData: { chrtPath: this.options.chrtPath } satisfies ReadingThreadData,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
     });
     // A thread that fails with no read in hand; one with a read fails that read instead.
     pool.on('error', (error: unknown) =>
@@ -99,8 +111,11 @@ export class PageReader implements OnApplicationShutdown {
         { transferList: [bytes.buffer, port2], signal: deadline.signal },
       );
     } catch (error) {
-      if (deadline.signal.aborted) return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
-      throw error;
+      // A thread that ends under a read (its heap's limit, a crash) ends only that page.
+      if (!deadline.signal.aborted) {
+        this.logger.warn({ err: error }, 'A page reading thread failed while reading a page');
+      }
+      return { kind: 'error', error: PageErrorForm.TOO_COMPLEX };
     } finally {
       done = true;
       cancel();
