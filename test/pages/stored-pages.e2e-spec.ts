@@ -1,3 +1,6 @@
+import { DataSource } from 'typeorm';
+import { StoredPagesBounds1795832000000 } from '../../migrations/1795832000000-StoredPagesBounds';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { Factory, type TestUser } from '../support/factory';
 import { PageServer } from '../support/page-server';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -113,6 +116,46 @@ describe('Stored pages follow the task', () => {
     release();
     await api.waitForExecution(owner, task.id, pending.id);
     expect(await storedUrls(task.id)).not.toContain(slow);
+  });
+
+  it('should delete, on migrating, what was stored of pages a task no longer names, and cut long titles', async () => {
+    const task = await createTask([first]);
+    await check(task.id);
+    // As an earlier version left them: a page the task stopped naming, a title of any length.
+    await testApp.db.query(
+      `INSERT INTO page_snapshots (task_id, url, status, text, title, content_hash, fetched_at)
+       VALUES ($1, $2, 'new', 'Gone page', 'Gone', 'h', now())`,
+      [task.id, second],
+    );
+    await testApp.db.query(
+      `INSERT INTO page_item_keys (task_id, url, key_hash, seen_at, position)
+       VALUES ($1, $2, 'k', now(), 0), ($1, $3, 'k', now(), 0)`,
+      [task.id, first, second],
+    );
+    await testApp.db.query('UPDATE page_snapshots SET title = $2 WHERE task_id = $1 AND url = $3', [
+      task.id,
+      't'.repeat(5_000),
+      first,
+    ]);
+    const dataSource = new DataSource(buildDataSourceOptions(testApp.databaseUrl, 2));
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    try {
+      await new StoredPagesBounds1795832000000().up(runner);
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
+    expect(await storedUrls(task.id)).toEqual([first]);
+    const { rows } = await testApp.db.query<{ url: string; title: string }>(
+      `SELECT s.url, s.title FROM page_snapshots s WHERE s.task_id = $1
+       UNION ALL SELECT k.url, NULL FROM page_item_keys k WHERE k.task_id = $1 ORDER BY 1, 2`,
+      [task.id],
+    );
+    expect(rows).toEqual([
+      { url: first, title: 't'.repeat(300) },
+      { url: first, title: null },
+    ]);
   });
 
   it("should delete a task's snapshots with the task", async () => {
