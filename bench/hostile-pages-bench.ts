@@ -7,15 +7,26 @@
  * check compares them). Reported: requests/s and p99 of the task by id, p50 / p99 / worst of
  * /health, and the hostile checks that ended with their pages' statuses.
  *
- * The quiet and the hostile phase take turns BENCH_HOSTILE_ROUNDS times (default 3), the hostile
- * checks stopped between rounds, so that a machine's drift weighs on both alike; each row is the
- * median of its phases. BENCH_HOSTILE_SECONDS (default 10) is each phase's length.
+ * The floor, in a third phase: the same pages read by the service's own `PageReader` in this
+ * process (its threads, idle policy and deadline) with nothing of the service around them, each
+ * page read again as often as its check runs; what reading on the other core costs the API on
+ * this machine, whoever reads.
+ *
+ * The three phases take turns BENCH_HOSTILE_ROUNDS times (default 3), the hostile checks and
+ * the bare reads stopped between them, so that a machine's drift weighs on all alike; each row is
+ * the median of its phases. BENCH_HOSTILE_SECONDS (default 10) is each phase's length.
  */
 import autocannon from 'autocannon';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { loadavg } from 'node:os';
+import { PinoLogger } from 'nestjs-pino';
 import { Pool } from 'pg';
+import { readConfig } from '../src/config/config-slice';
+import { browserConfig } from '../src/pages/browser/browser.config';
+import { pageReaderOptions } from '../src/pages/pages.module';
+import { pagesConfig } from '../src/pages/pages.config';
+import { PageReader } from '../src/pages/reading/page-reader';
 import {
   createDatabase,
   freePort,
@@ -34,6 +45,8 @@ const ROUNDS = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 /** How often /health is asked, one request at a time, during a phase. */
 const HEALTH_EVERY_MS = 50;
+/** How often a running check's execution is looked at; a bare read waits as long after the last. */
+const POLL_MS = 200;
 const API_KEY = `sk_${'Hostile0123456789abcdefghijKLMNO'.slice(0, 32)}`;
 
 /** Two texts of 20,000 lines that share none. */
@@ -47,6 +60,15 @@ interface HostilePage {
   contentType: string;
   /** The body of the n-th request (one of two: the page server keeps the bodies of n % 2). */
   body: (n: number) => string;
+}
+
+/** Each hostile page's two bodies, built once: the page server's answers and the bare reads'. */
+const bodies = new Map<string, string>();
+function hostileBody(page: HostilePage, n: number): string {
+  const key = `${page.path}:${n % 2}`;
+  let body = bodies.get(key);
+  if (body === undefined) bodies.set(key, (body = page.body(n)));
+  return body;
 }
 
 const HOSTILE: HostilePage[] = [
@@ -82,7 +104,6 @@ const HOSTILE: HostilePage[] = [
 /** Serves the hostile pages on 127.0.0.1, each body built once per variant. */
 async function startPageServer(): Promise<{ origin: string; server: Server }> {
   const served = new Map<string, number>();
-  const bodies = new Map<string, string>();
   const server = createServer((request, response) => {
     const page = HOSTILE.find((candidate) => candidate.path === request.url);
     if (!page) {
@@ -91,10 +112,8 @@ async function startPageServer(): Promise<{ origin: string; server: Server }> {
     }
     const n = served.get(page.path) ?? 0;
     served.set(page.path, n + 1);
-    const key = `${page.path}:${n % 2}`;
-    if (!bodies.has(key)) bodies.set(key, page.body(n));
     response.writeHead(200, { 'content-type': `${page.contentType}; charset=utf-8` });
-    response.end(bodies.get(key));
+    response.end(hostileBody(page, n));
   });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -128,40 +147,36 @@ async function api<T>(
   return (await response.json()) as T;
 }
 
-interface Execution {
-  id: string;
-  status: string;
-  page_results: Array<{ status: string; error: string | null }> | null;
-}
-
 /**
- * Checks `taskId` again and again until `stop()`: each run starts once the last has ended.
- * Returns each ended check's page status (`error: <why>` for an error).
+ * Checks `taskId` again and again until `stop()`: each run starts once the last has ended, which
+ * the benchmark learns from the database (`pool`), so that the API it measures serves only the
+ * executes. Returns each ended check's page status (`error: <why>` for an error).
  */
 function checkOverAndOver(
   service: ServiceProcess,
+  pool: Pool,
   taskId: string,
 ): { stop: () => Promise<string[]> } {
   const outcomes: string[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const started = await api<Execution>(service, 'POST', `/api/v1/tasks/${taskId}/execute`);
+      const started = await api<{ id: string }>(service, 'POST', `/api/v1/tasks/${taskId}/execute`);
       for (;;) {
-        await sleep(200);
-        const [latest] = await api<Execution[]>(
-          service,
-          'GET',
-          `/api/v1/tasks/${taskId}/executions?limit=1`,
+        await sleep(POLL_MS);
+        const { rows } = await pool.query<{
+          status: string;
+          page: string | null;
+          error: string | null;
+        }>(
+          `SELECT status, page_results->0->>'status' AS page, page_results->0->>'error' AS error
+           FROM executions WHERE id = $1 AND status NOT IN ('pending', 'running', 'retrying')`,
+          [started.id],
         );
-        if (
-          latest?.id === started.id &&
-          !['pending', 'running', 'retrying'].includes(latest.status)
-        ) {
-          const page = latest.page_results?.[0];
-          outcomes.push(page ? (page.error ? `error: ${page.error}` : page.status) : latest.status);
-          break;
-        }
+        if (rows.length === 0) continue;
+        const [ended] = rows;
+        outcomes.push(ended.error ? `error: ${ended.error}` : (ended.page ?? ended.status));
+        break;
       }
     }
   })();
@@ -170,6 +185,41 @@ function checkOverAndOver(
       running = false;
       await loop;
       return outcomes;
+    },
+  };
+}
+
+/**
+ * Reads `page` with `reader` again and again until `stop()`, POLL_MS after each read ends, each
+ * against the text the last read gave, as a check compares with the page's snapshot. Returns how
+ * many reads ended.
+ */
+function readOverAndOver(reader: PageReader, page: HostilePage): { stop: () => Promise<number> } {
+  let reads = 0;
+  let running = true;
+  const loop = (async () => {
+    let previousText: string | null = null;
+    while (running) {
+      const read = await reader.read(
+        {
+          kind: 'page',
+          contentType: page.contentType,
+          charset: 'utf-8',
+          selector: page.selector,
+          previousText,
+        },
+        Buffer.from(hostileBody(page, reads)),
+      );
+      if (read.kind === 'text') previousText = read.text;
+      reads += 1;
+      await sleep(POLL_MS);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return reads;
     },
   };
 }
@@ -209,19 +259,22 @@ interface PhaseCpu {
   serviceMain: number;
   /** The service's other threads: page reading, libuv, the garbage collector's helpers. */
   serviceThreads: number;
-  /** This process: autocannon, the /health asker and the hostile page server. */
+  /** This process's event loop: autocannon, the /health asker and the hostile page server. */
   bench: number;
+  /** This process's other threads: the bare reads' threads, libuv, the garbage collector's. */
+  benchThreads: number;
   postgres: number;
 }
 
 function cpuNow(service: ServiceProcess, postgresPort: number): PhaseCpu {
   const pid = service.child.pid;
   const main = mainThreadCpuSeconds(pid);
-  const usage = process.cpuUsage();
+  const benchMain = mainThreadCpuSeconds(process.pid);
   return {
     serviceMain: main,
     serviceThreads: processCpuSeconds(pid) - main,
-    bench: (usage.user + usage.system) / 1e6,
+    bench: benchMain,
+    benchThreads: processCpuSeconds(process.pid) - benchMain,
     postgres: postgresCpuSeconds(postgresPort),
   };
 }
@@ -254,6 +307,7 @@ function cpuSince(before: PhaseCpu, after: PhaseCpu): PhaseCpu {
     serviceMain: after.serviceMain - before.serviceMain,
     serviceThreads: after.serviceThreads - before.serviceThreads,
     bench: after.bench - before.bench,
+    benchThreads: after.benchThreads - before.benchThreads,
     postgres: after.postgres - before.postgres,
   };
 }
@@ -270,12 +324,17 @@ async function main(): Promise<void> {
   const database = await startServer();
   const pages = await startPageServer();
   let service: ServiceProcess | null = null;
+  let pool: Pool | null = null;
+  const readerOptions = pageReaderOptions(
+    readConfig(process.env, { pages: pagesConfig }).pages,
+    readConfig(process.env, { browser: browserConfig }).browser,
+  );
+  const bareReader = new PageReader(readerOptions, new PinoLogger({}));
   try {
     const databaseUrl = await createDatabase(database.adminUrl, 'bench_hostile_pages');
     const postgresPort = Number(new URL(databaseUrl).port || 5432);
-    const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+    pool = new Pool({ connectionString: databaseUrl, max: HOSTILE.length });
     await seedKey(pool);
-    await pool.end();
     service = await spawnService({
       DATABASE_URL: databaseUrl,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -300,26 +359,35 @@ async function main(): Promise<void> {
 
     const quietPhases: Phase[] = [];
     const loadedPhases: Phase[] = [];
+    const barePhases: Phase[] = [];
     const outcomes: string[][] = HOSTILE.map(() => []);
+    const bareReads = HOSTILE.map(() => 0);
     for (let round = 0; round < ROUNDS; round++) {
       quietPhases.push(await phase(service, read.id, postgresPort));
-      const checking = hostile.map((task) => checkOverAndOver(service!, task.id));
+      const checking = hostile.map((task) => checkOverAndOver(service!, pool!, task.id));
       loadedPhases.push(await phase(service, read.id, postgresPort));
       const ended = await Promise.all(checking.map((checks) => checks.stop()));
       ended.forEach((statuses, index) => outcomes[index].push(...statuses));
+      const reading = HOSTILE.map((page) => readOverAndOver(bareReader, page));
+      barePhases.push(await phase(service, read.id, postgresPort));
+      const counts = await Promise.all(reading.map((reads) => reads.stop()));
+      counts.forEach((count, index) => (bareReads[index] += count));
     }
     const quiet = medianPhase(quietPhases);
     const loaded = medianPhase(loadedPhases);
+    const bare = medianPhase(barePhases);
+    const against = (measured: Phase, quietPhase: Phase) =>
+      `${Math.round((100 * measured.requestsPerSecond) / quietPhase.requestsPerSecond)} %`;
     const rounds = quietPhases
       .map(
         (quietPhase, index) =>
-          `| ${index + 1} | ${Math.round(quietPhase.requestsPerSecond)} | ${Math.round(loadedPhases[index].requestsPerSecond)} | ${Math.round((100 * loadedPhases[index].requestsPerSecond) / quietPhase.requestsPerSecond)} % |`,
+          `| ${index + 1} | ${Math.round(quietPhase.requestsPerSecond)} | ${Math.round(loadedPhases[index].requestsPerSecond)} | ${against(loadedPhases[index], quietPhase)} | ${Math.round(barePhases[index].requestsPerSecond)} | ${against(barePhases[index], quietPhase)} |`,
       )
       .join('\n');
 
     const cores = (seconds: number) => (seconds / SECONDS).toFixed(2);
     const row = (name: string, measured: Phase) =>
-      `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} | ${cores(measured.cpu.serviceMain)} / ${cores(measured.cpu.serviceThreads)} / ${cores(measured.cpu.bench)} / ${cores(measured.cpu.postgres)} |`;
+      `| ${name} | ${Math.round(measured.requestsPerSecond)} | ${measured.p99} | ${ms(percentile(measured.health, 50))} / ${ms(percentile(measured.health, 99))} / ${ms(measured.health[measured.health.length - 1])} | ${measured.health.length} | ${measured.errors} | ${cores(measured.cpu.serviceMain)} / ${cores(measured.cpu.serviceThreads)} / ${cores(measured.cpu.bench)} / ${cores(measured.cpu.benchThreads)} / ${cores(measured.cpu.postgres)} |`;
     const tally = (ended: string[]) =>
       [...new Set(ended)]
         .map((status) => `${ended.filter((one) => one === status).length} × ${status}`)
@@ -329,27 +397,34 @@ async function main(): Promise<void> {
 One instance (\`node dist/main.js\`, workers on, \`PAGE_READ_CPU_MS\` at its default) serves
 \`GET /api/v1/tasks/{id}\` to autocannon (${CONNECTIONS} connections, ${SECONDS} s) while \`GET /health\` is asked one
 request at a time every ${HEALTH_EVERY_MS} ms; in turn with nothing else to do, and while each hostile page's
-task (a \`page_rule\`, no model) is checked again as soon as its last check ends. Load generator,
-page server and service share the machine's cores. Each row is the phase of median requests/s.
+task (a \`page_rule\`, no model) is checked again (\`POST /api/v1/tasks/{id}/execute\`) as soon as
+its last check ends, which the benchmark looks up in the database every ${POLL_MS} ms; and, as the
+floor, while the benchmark's own process reads the same pages with the service's \`PageReader\`
+(${readerOptions.threads} threads ${readerOptions.chrtPath === null ? 'at nice 10' : 'under the idle policy'}, the same deadline), each page again ${POLL_MS} ms after its last read,
+with no fetch, check or database around the reads. Load generator, page server, bare reads and
+service share the machine's cores. Each row is the phase of median requests/s.
 
-| phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx | cores busy: service's event loop / its other threads / load generator and page server / PostgreSQL |
+| phase | task by id req/s | task by id p99 (ms) | /health p50 / p99 / worst (ms) | /health answers | errors or non-2xx | cores busy: service's event loop / its other threads / load generator and page server / bare reads' threads / PostgreSQL |
 |---|---|---|---|---|---|---|
 ${row('quiet', quiet)}
 ${row('hostile pages read meanwhile', loaded)}
+${row('the floor: the same pages read bare meanwhile', bare)}
 
 The task by id's requests/s, round by round:
 
-| round | quiet | hostile pages read meanwhile | hostile against quiet |
-|---|---|---|---|
+| round | quiet | hostile pages read meanwhile | hostile against quiet | read bare meanwhile | bare against quiet |
+|---|---|---|---|---|---|
 ${rounds}
 
-Hostile checks that ended during the loaded phases, by page status:
+Hostile checks that ended during the loaded phases, by page status, and bare reads of each page:
 
-${HOSTILE.map((page, index) => `- ${page.name}: ${tally(outcomes[index])}`).join('\n')}`;
+${HOSTILE.map((page, index) => `- ${page.name}: ${tally(outcomes[index])}; ${bareReads[index]} bare reads`).join('\n')}`;
     console.log(body);
     await writeBenchmarkSection('Pages: hostile pages while the API is loaded', body);
   } finally {
     await service?.stop();
+    await bareReader.onApplicationShutdown();
+    await pool?.end();
     await new Promise<void>((resolve) => pages.server.close(() => resolve()));
     await database.stop();
   }
