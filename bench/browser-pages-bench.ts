@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
 import type { Pool } from 'pg';
 import { GeminiStandIn, checkReply } from '../test/support/gemini-stand-in';
+import { procStatField } from '../src/common/proc/proc-stat';
 import { readConfig } from '../src/config/config-slice';
 import { browserConfig } from '../src/pages/browser/browser.config';
 import { IdleLauncher } from '../src/pages/browser/idle-launcher';
@@ -156,9 +157,7 @@ function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const parent = Number(
-        readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1],
-      );
+      const parent = Number(procStatField(readFileSync(`/proc/${entry}/stat`, 'utf8'), 4));
       children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
     } catch {
       // the process ended meanwhile
@@ -203,8 +202,9 @@ function treeCpuSeconds(root: number): number {
   return processTree(root).reduce((sum, pid) => {
     try {
       // utime, stime, and cutime and cstime: those of its children that ended (a page's renderer).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return sum + fields.slice(11, 15).reduce((total, ticks) => total + Number(ticks), 0) / 100;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ticks = [14, 15, 16, 17].map((field) => Number(procStatField(stat, field)));
+      return sum + ticks.reduce((total, each) => total + each, 0) / 100;
     } catch {
       return sum;
     }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { procStatField } from '../src/common/proc/proc-stat';
 
 /** CPU seconds (user + system) used so far by a process, from /proc (Linux only; 0 elsewhere). */
 export function processCpuSeconds(pid: number | undefined): number {
@@ -12,8 +13,8 @@ export function mainThreadCpuSeconds(pid: number | undefined): number {
 
 function statCpuSeconds(path: string): number {
   try {
-    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const stat = readFileSync(path, 'utf8');
+    return (Number(procStatField(stat, 14)) + Number(procStatField(stat, 15))) / 100;
   } catch {
     return 0;
   }
@@ -36,7 +37,7 @@ export function postgresCpuSeconds(port: number): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
-      const parent = Number(stat.split(') ')[1].split(' ')[1]);
+      const parent = Number(procStatField(stat, 4));
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
       processes.push({ pid: Number(entry), parent, command });
     } catch {
