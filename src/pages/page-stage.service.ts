@@ -119,9 +119,9 @@ export class PageStage {
   /**
    * A page over HTTP takes one slot, its user's and its host's limits allowing; the fetch's
    * deadline starts once it has it, and its read holds the slot and its user's share but no
-   * longer counts against its host's limit. A browser page takes a browser turn instead and is loaded and read in it: it
-   * holds no slot and no share of its host that plain pages need. A page still waiting at
-   * `startBy`, for a slot or a turn, is `timed out` without a fetch.
+   * longer counts against its host's limit. A browser page takes a browser turn instead and is
+   * loaded and read in it: it holds no slot and no share of its host that plain pages need. A
+   * page still waiting at `startBy`, for a slot or a turn, is `timed out` without a fetch.
    */
   private readPage(
     userId: string,

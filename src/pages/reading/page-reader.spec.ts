@@ -117,7 +117,8 @@ describe('PageReader', () => {
       new PinoLogger({}),
     );
     try {
-      // Reading 400,000 keys holds more than 64 MiB; starting a thread (under ts-node here) takes less.
+      // Reading 400,000 keys holds more than 64 MiB; starting a thread (under ts-node here)
+      // takes less.
       const [failed, other] = await Promise.all([
         small.read({ ...page, contentType: 'application/json' }, wideJson(400_000)),
         small.read(page, html('<p>other</p>')),

@@ -1,4 +1,7 @@
-/** Bounds of what is read from a page's text; a leaf that imports nothing of ours. */
+/**
+ * Bounds of what is read from a page, and what makes it storable; a leaf that imports nothing of
+ * ours.
+ */
 
 /**
  * JSON nested deeper than this is `too complex`: V8 serialises JSON by recursion, which a few
