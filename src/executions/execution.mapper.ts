@@ -250,12 +250,23 @@ function publicResult(
   if (result === null) return null;
   const { error: _error, ...visible } = result;
   if (!hideReasoning) return visible;
-  const state = visible.current_state as Record<string, unknown> | null | undefined;
   return {
     ...visible,
     ...('reasoning' in visible ? { reasoning: null } : {}),
-    ...(state?.rule === 'new_items' ? { current_state: { ...state, keys: null } } : {}),
+    ...('current_state' in visible
+      ? { current_state: withoutItemKeys(visible.current_state as Record<string, unknown> | null) }
+      : {}),
   };
+}
+
+/**
+ * A rule's state as it shows when a page fetched with the owner's headers was read: a
+ * `new_items` rule's `keys` (a list's links) null, any other state as it is.
+ */
+export function withoutItemKeys(
+  state: Record<string, unknown> | null,
+): Record<string, unknown> | null {
+  return state?.rule === 'new_items' ? { ...state, keys: null } : state;
 }
 
 /** A page fetched with the owner's headers, as non-owners see it: that it was read, not what. */

@@ -7,7 +7,11 @@ import {
   UuidProperty,
 } from '../common/openapi/schema-properties';
 import type { ExecutionEntity } from '../executions/execution.entity';
-import { ExecutionResponse, toExecutionResponse } from '../executions/execution.mapper';
+import {
+  ExecutionResponse,
+  toExecutionResponse,
+  withoutItemKeys,
+} from '../executions/execution.mapper';
 import type { OutputSchema } from '../search/output-schema';
 import { NOTIFY_BEHAVIORS } from '../search/search.types';
 import {
@@ -164,6 +168,9 @@ export function toTaskResponse(
   lastExecution: ExecutionEntity | null = null,
 ): TaskResponse {
   const owner = viewer === 'owner';
+  // What others may not see of the pages fetched with the owner's headers (docs/pages.md,
+  // "Public tasks"); null for the owner.
+  const secured = owner ? null : pagesWithHeaders(task.pages);
   const email = task.notifications.find((config) => config.type === 'email');
   const webhook = task.notifications.find((config) => config.type === 'webhook');
   return {
@@ -185,12 +192,15 @@ export function toTaskResponse(
     view_count: task.viewCount,
     subscriber_count: task.subscriberCount,
     forked_from_task_id: task.forkedFromTaskId,
-    last_known_state: owner ? task.lastKnownState : publicState(task),
+    last_known_state:
+      secured === null || secured.size === 0
+        ? task.lastKnownState
+        : withoutItemKeys(task.lastKnownState),
     last_execution_id: task.lastExecutionId,
     last_execution: lastExecution
       ? toExecutionResponse(
           lastExecution,
-          owner ? 'owner' : { pagesWithHeaders: pagesWithHeaders(task.pages) },
+          secured === null ? 'owner' : { pagesWithHeaders: secured },
         )
       : null,
     notifications: owner ? task.notifications : [],
@@ -243,15 +253,4 @@ export function standingAlert(
 export function withoutHeaders(page: PageTarget): PageTarget {
   const { headers: _headers, ...shown } = page;
   return shown;
-}
-
-/**
- * A task's last known state as anyone but its owner sees it: a `new_items` rule's `keys` (a
- * list's links) null when a page has the owner's headers (docs/pages.md, "Public tasks"), as in
- * its executions' `current_state`.
- */
-function publicState(task: TaskEntity): Record<string, unknown> | null {
-  const state = task.lastKnownState;
-  if (state?.rule !== 'new_items' || pagesWithHeaders(task.pages).size === 0) return state;
-  return { ...state, keys: null };
 }
