@@ -148,6 +148,27 @@ async function api<T>(
 }
 
 /**
+ * Runs `step` again and again until `stop()`, which resolves with `result()` once the step under
+ * way has ended.
+ */
+function repeatUntilStopped<T>(
+  step: () => Promise<void>,
+  result: () => T,
+): { stop: () => Promise<T> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) await step();
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return result();
+    },
+  };
+}
+
+/**
  * Checks `taskId` again and again until `stop()`: each run starts once the last has ended, which
  * the benchmark learns from the database (`pool`), so that the API it measures serves only the
  * executes. Returns each ended check's page status (`error: <why>` for an error).
@@ -158,9 +179,8 @@ function checkOverAndOver(
   taskId: string,
 ): { stop: () => Promise<string[]> } {
   const outcomes: string[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
+  return repeatUntilStopped(
+    async () => {
       const started = await api<{ id: string }>(service, 'POST', `/api/v1/tasks/${taskId}/execute`);
       for (;;) {
         await sleep(POLL_MS);
@@ -176,17 +196,11 @@ function checkOverAndOver(
         if (rows.length === 0) continue;
         const [ended] = rows;
         outcomes.push(ended.error ? `error: ${ended.error}` : (ended.page ?? ended.status));
-        break;
+        return;
       }
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return outcomes;
     },
-  };
+    () => outcomes,
+  );
 }
 
 /**
@@ -196,10 +210,9 @@ function checkOverAndOver(
  */
 function readOverAndOver(reader: PageReader, page: HostilePage): { stop: () => Promise<number> } {
   let reads = 0;
-  let running = true;
-  const loop = (async () => {
-    let previousText: string | null = null;
-    while (running) {
+  let previousText: string | null = null;
+  return repeatUntilStopped(
+    async () => {
       const read = await reader.read(
         {
           kind: 'page',
@@ -213,37 +226,24 @@ function readOverAndOver(reader: PageReader, page: HostilePage): { stop: () => P
       if (read.kind === 'text') previousText = read.text;
       reads += 1;
       await sleep(POLL_MS);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return reads;
     },
-  };
+    () => reads,
+  );
 }
 
 /** Asks /health one request at a time every HEALTH_EVERY_MS until stopped; its latencies. */
 function askHealth(service: ServiceProcess): { stop: () => Promise<number[]> } {
   const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
+  return repeatUntilStopped(
+    async () => {
       const start = performance.now();
       const response = await fetch(`http://127.0.0.1:${service.port}/health`);
       await response.arrayBuffer();
       latencies.push(performance.now() - start);
       await sleep(HEALTH_EVERY_MS);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return latencies.sort((a, b) => a - b);
     },
-  };
+    () => latencies.sort((a, b) => a - b),
+  );
 }
 
 interface Phase {
