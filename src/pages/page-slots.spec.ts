@@ -1,5 +1,8 @@
 import { PageSlots } from './page-slots';
 
+/** Lets every settled promise's continuation run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 /** Work the test ends when it likes, recording when it started. */
 class HeldWork {
   readonly started: string[] = [];
@@ -23,10 +26,15 @@ class HeldWork {
   end(name: string): void {
     this.ends.get(name)?.();
   }
-}
 
-/** Lets every settled promise's continuation run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+  /** Ends each of `names` in turn, once the work the last one freed a slot for has started. */
+  async endInTurn(names: string[]): Promise<void> {
+    for (const name of names) {
+      await settle();
+      this.end(name);
+    }
+  }
+}
 
 describe('PageSlots', () => {
   it('should start the one page of a second user as soon as a slot frees, however many the first has waiting', async () => {
@@ -43,10 +51,7 @@ describe('PageSlots', () => {
     expect(work.started).toEqual(['many-0', 'many-1', 'one']);
     work.end('one');
     expect(await one).toBe('one');
-    for (let n = 1; n < 100; n++) {
-      await settle();
-      work.end(`many-${n}`);
-    }
+    await work.endInTurn(Array.from({ length: 99 }, (_, n) => `many-${n + 1}`));
     expect(await Promise.all(many)).toHaveLength(100);
   });
 
@@ -61,10 +66,7 @@ describe('PageSlots', () => {
     work.end('2');
     await settle();
     expect(work.started).toEqual(['0', '1', '2', '3', '4']);
-    for (const name of ['0', '1', '3', '4', '5']) {
-      await settle();
-      work.end(name);
-    }
+    await work.endInTurn(['0', '1', '3', '4', '5']);
     expect(await Promise.all(runs)).toHaveLength(6);
   });
 
@@ -179,10 +181,7 @@ describe('PageSlots', () => {
     expect(work.started).toContain('other');
     work.end('other');
     expect(await other).toBe('other');
-    for (let n = 0; n < 10; n++) {
-      await settle();
-      work.end(`many-${n}`);
-    }
+    await work.endInTurn(Array.from({ length: 10 }, (_, n) => `many-${n}`));
     expect(await Promise.all(many)).toHaveLength(10);
   });
 });
