@@ -22,6 +22,7 @@ class HeldTransactions {
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('BatchCommitter', () => {
   it('should commit items submitted in one turn of the event loop together', async () => {
@@ -75,5 +76,75 @@ describe('BatchCommitter', () => {
     held.endAll();
     await late;
     expect(held.batches).toEqual([[1], [2]]);
+  });
+
+  it('should hold items that arrive soon after a batch ended for the gather time, then commit them together', async () => {
+    const held = new HeldTransactions();
+    const committer = new BatchCommitter(held.runner, 100, held.commit, 3, undefined, 50);
+    const first = committer.submit(1);
+    await nextTurn();
+    held.endAll();
+    await first;
+    await nextTurn();
+    const gathered = [committer.submit(2)];
+    await nextTurn();
+    gathered.push(committer.submit(3));
+    await nextTurn();
+    expect(held.batches).toEqual([[1]]);
+    await sleep(70);
+    expect(held.batches).toEqual([[1], [2, 3]]);
+    held.endAll();
+    await Promise.all(gathered);
+  });
+
+  it('should commit an item that arrives after a quiet spell at once', async () => {
+    const held = new HeldTransactions();
+    const committer = new BatchCommitter(held.runner, 100, held.commit, 3, undefined, 50);
+    const first = committer.submit(1);
+    await nextTurn();
+    held.endAll();
+    await first;
+    await sleep(70);
+    const late = committer.submit(2);
+    await nextTurn();
+    expect(held.batches).toEqual([[1], [2]]);
+    held.endAll();
+    await late;
+  });
+
+  it('should start a gathering batch at once when a tenth of a batch waits', async () => {
+    const held = new HeldTransactions();
+    const committer = new BatchCommitter(held.runner, 20, held.commit, 3, undefined, 10_000);
+    const first = committer.submit(0);
+    await nextTurn();
+    held.endAll();
+    await first;
+    await nextTurn();
+    const gathered = [committer.submit(1)];
+    await nextTurn();
+    expect(held.batches).toEqual([[0]]);
+    gathered.push(committer.submit(2));
+    await nextTurn();
+    expect(held.batches).toEqual([[0], [1, 2]]);
+    held.endAll();
+    await Promise.all(gathered);
+  });
+
+  it('should gather items that arrive during a commit for the next batch rather than take them one by one', async () => {
+    const held = new HeldTransactions();
+    const committer = new BatchCommitter(held.runner, 100, held.commit, 1, undefined, 50);
+    const submitted = [committer.submit(1)];
+    await nextTurn();
+    submitted.push(committer.submit(2));
+    held.endAll();
+    await submitted[0];
+    await nextTurn();
+    submitted.push(committer.submit(3));
+    await nextTurn();
+    expect(held.batches).toEqual([[1]]);
+    await sleep(70);
+    expect(held.batches).toEqual([[1], [2, 3]]);
+    held.endAll();
+    await Promise.all(submitted);
   });
 });

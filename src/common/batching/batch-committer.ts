@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from '../../database/transaction-runner';
 
@@ -16,17 +17,26 @@ interface Pending<T> {
  * While batches commit, another starts beside them (up to `parallel`) only once a tenth of a
  * batch is waiting: fewer wait for a running batch's loop to take them, so results that arrive
  * one by one (checks that end apart) still share transactions rather than each taking its own.
+ * With `gatherMs`, an item that arrives less than that after the last batch ended waits until
+ * that much has passed or a tenth of a batch waits, gathering those behind it: under a steady
+ * flow the batches are many items, where each would otherwise commit alone between arrivals; an
+ * item that arrives after a quiet spell still goes at once.
  */
 export class BatchCommitter<T> {
   private readonly pending: Array<Pending<T>> = [];
   private flushers = 0;
   private starting = false;
+  /** When the last batch ended (performance.now()); -Infinity before the first. */
+  private lastEnded = Number.NEGATIVE_INFINITY;
+  /** The timer of a batch that gathers items before it starts. */
+  private gathering: NodeJS.Timeout | null = null;
 
   /**
    * @param parallel how many batches may commit at once: callers must make concurrent batches
    * safe (the check results lock their tasks in id order).
    * @param tries how many times a batch's transaction runs when it loses a lock conflict
    * (TransactionRunner's retry) before the batch is split.
+   * @param gatherMs how long after a batch ended the next waits for more items (0: not at all).
    */
   constructor(
     private readonly transactions: TransactionRunner,
@@ -34,6 +44,7 @@ export class BatchCommitter<T> {
     private readonly commit: (manager: EntityManager, items: T[]) => Promise<void>,
     private readonly parallel = 1,
     private readonly tries?: number,
+    private readonly gatherMs = 0,
   ) {}
 
   submit(item: T): Promise<void> {
@@ -43,29 +54,50 @@ export class BatchCommitter<T> {
     });
   }
 
+  /** Whether a tenth of a batch waits: enough for a batch of its own at once. */
+  private enoughWaiting(): boolean {
+    return this.pending.length >= Math.ceil(this.maxBatch / 10);
+  }
+
   private startBatch(): void {
-    if (this.starting || this.flushers >= this.parallel) return;
-    if (this.flushers > 0 && this.pending.length < Math.ceil(this.maxBatch / 10)) return;
-    this.starting = true;
-    setImmediate(() => {
+    const enough = this.enoughWaiting();
+    if (this.gathering !== null) {
+      if (!enough) return;
+      clearTimeout(this.gathering);
+      this.gathering = null;
       this.starting = false;
+    }
+    if (this.starting || this.flushers >= this.parallel) return;
+    if (this.flushers > 0 && !enough) return;
+    this.starting = true;
+    const start = (): void => {
+      this.starting = false;
+      this.gathering = null;
       if (this.pending.length === 0) return;
       this.flushers += 1;
       void this.flush();
-    });
+    };
+    const wait =
+      this.flushers === 0 && !enough ? this.lastEnded + this.gatherMs - performance.now() : 0;
+    if (wait > 0) this.gathering = setTimeout(start, wait);
+    else setImmediate(start);
   }
 
-  /** Commits batches while items wait; the last flusher out leaves none behind. */
+  /**
+   * Commits batches while items wait (with `gatherMs`, while a tenth of a batch waits: fewer
+   * gather for the next batch); the last flusher out leaves none behind.
+   */
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0) {
+      do {
         const batch = this.pending.splice(0, this.maxBatch);
         // What is left may be enough for a batch beside this one.
         this.startBatch();
         await this.commitBatch(batch);
-      }
+      } while (this.pending.length > 0 && (this.gatherMs === 0 || this.enoughWaiting()));
     } finally {
       this.flushers -= 1;
+      this.lastEnded = performance.now();
       if (this.pending.length > 0) this.startBatch();
     }
   }

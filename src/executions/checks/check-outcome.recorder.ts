@@ -34,6 +34,14 @@ const FINISH_PARALLELISM = 3;
  */
 const FINISH_TRIES = 6;
 const FINISH_ROUNDS = 3;
+/**
+ * Under a steady flow of checks (pages read on threads end one by one), a result waits up to this
+ * long after the last batch, or until a tenth of a batch waits, for others to share its
+ * transaction: a quarter of a second of a check's time at most, for several times fewer
+ * statements per check (BENCHMARKS.md, "Page monitors: changed pages against the build before
+ * the reading threads").
+ */
+const FINISH_GATHER_MS = 250;
 
 /**
  * Records what checks came to. Outcomes submitted together commit together, in batches
@@ -59,6 +67,7 @@ export class CheckOutcomeRecorder {
       (manager, items) => this.commit(manager, items),
       FINISH_PARALLELISM,
       FINISH_TRIES,
+      FINISH_GATHER_MS,
     );
   }
 
