@@ -20,6 +20,25 @@ describe('comparePageText', () => {
     });
   });
 
+  it('should find lines added or removed between equal starts and ends, repeats of their neighbours included', () => {
+    const page = (middle: string[]) => ['head', 'x', ...middle, 'x', 'foot'].join('\n');
+    expect(comparePageText(page(['x', 'new']), page([]))).toEqual({
+      status: 'changed',
+      added: ['new', 'x'],
+      removed: [],
+    });
+    expect(comparePageText(page([]), page(['gone', 'x']))).toEqual({
+      status: 'changed',
+      added: [],
+      removed: ['gone', 'x'],
+    });
+    expect(comparePageText(page(['b']), page(['a']))).toEqual({
+      status: 'changed',
+      added: ['b'],
+      removed: ['a'],
+    });
+  });
+
   it('should keep the first 50 lines of each kind, each at most 500 characters', () => {
     const after = Array.from({ length: 60 }, (_, index) => `${index} ${'x'.repeat(600)}`).join(
       '\n',

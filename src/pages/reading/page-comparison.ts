@@ -55,13 +55,41 @@ export function comparePageText(text: string, previous: string | null): PageComp
   return { status: 'changed', added: kept(added), removed: kept(removed) };
 }
 
+/**
+ * The lines both texts start and end with are set aside first, in one pass over each, so that the
+ * line diff reads only the part between them: a page with a line changed costs the diff those
+ * few lines, not the whole page's. Leaving equal ends out changes no edit counted.
+ */
 function changedLines(before: string, after: string): { added: string[]; removed: string[] } {
+  const beforeLines = before.split('\n');
+  const afterLines = after.split('\n');
+  let start = 0;
+  while (
+    start < beforeLines.length &&
+    start < afterLines.length &&
+    beforeLines[start] === afterLines[start]
+  ) {
+    start += 1;
+  }
+  let end = 0;
+  while (
+    end < beforeLines.length - start &&
+    end < afterLines.length - start &&
+    beforeLines[beforeLines.length - 1 - end] === afterLines[afterLines.length - 1 - end]
+  ) {
+    end += 1;
+  }
+  const removedSpan = beforeLines.slice(start, beforeLines.length - end);
+  const addedSpan = afterLines.slice(start, afterLines.length - end);
+  if (removedSpan.length === 0 || addedSpan.length === 0) {
+    return { added: addedSpan, removed: removedSpan };
+  }
   // A final newline on both, so a last line that gains a successor is not a change of its own.
-  const parts = diffLines(`${before}\n`, `${after}\n`, {
+  const parts = diffLines(`${removedSpan.join('\n')}\n`, `${addedSpan.join('\n')}\n`, {
     maxEditLength: MAX_EDIT_LENGTH,
     timeout: DIFF_TIMEOUT_MS,
   });
-  if (parts === undefined) return setDifference(before.split('\n'), after.split('\n'));
+  if (parts === undefined) return setDifference(removedSpan, addedSpan);
   const added: string[] = [];
   const removed: string[] = [];
   for (const part of parts) {
