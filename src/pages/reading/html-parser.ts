@@ -69,6 +69,32 @@ const INTEGRATION_POINTS = new Set([
 /** The attributes of every element without any, so that most elements allocate none. */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
 
+/** What the tree builder knows of one tag name, found once per tag rather than set by set. */
+interface Tag {
+  /**
+   * One string per tag name: a deep page keeps a name per open element, and a million copies of
+   * `div` would each be a string for the garbage collector to walk.
+   */
+  name: string;
+  /** The open elements its start tag closes while one of them is the current element. */
+  impliedEnds: ReadonlySet<string> | undefined;
+  isVoid: boolean;
+  /** Inside it, whether `/>` ends an element (SVG and MathML) or not (HTML again); else null. */
+  foreign: boolean | null;
+  /** Its elements' places in the open elements, innermost last: an end tag finds one at once. */
+  places: number[];
+}
+
+function tagOf(name: string): Tag {
+  return {
+    name,
+    impliedEnds: IMPLIED_ENDS.get(name),
+    isVoid: VOID_ELEMENTS.has(name),
+    foreign: FOREIGN_ELEMENTS.has(name) ? true : INTEGRATION_POINTS.has(name) ? false : null,
+    places: [],
+  };
+}
+
 /**
  * Builds a document's elements from htmlparser2's tokenizer as htmlparser2's own `Parser` does
  * (its rules for implied end tags, void elements, `/>` in SVG and MathML, a stray `</p>` or
@@ -78,17 +104,12 @@ const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
  */
 class TreeBuilder implements TokenizerCallbacks {
   /** The open elements, innermost last. */
-  private readonly open: string[] = [];
-  /** For each name, its places in `open`, innermost last: an end tag finds its element at once. */
-  private readonly places = new Map<string, number[]>();
-  /**
-   * One string per tag name: a deep page keeps a name per open element, and a million copies of
-   * `div` would each be a string for the garbage collector to walk.
-   */
-  private readonly names = new Map<string, string>();
+  private readonly open: Tag[] = [];
+  /** The tags of the names that elements were opened with. */
+  private readonly tags = new Map<string, Tag>();
   /** Whether `/>` ends an element here, innermost last. */
   private readonly foreign = [false];
-  private tagName = '';
+  private tag: Tag = tagOf('');
   private attributes = NO_ATTRIBUTES;
   private attributeName = '';
   private attributeValue = '';
@@ -108,9 +129,9 @@ class TreeBuilder implements TokenizerCallbacks {
 
   onopentagname(start: number, end: number): void {
     const name = this.html.slice(start, end).toLowerCase();
-    let known = this.names.get(name);
-    if (known === undefined) this.names.set(name, (known = name));
-    this.tagName = known;
+    let tag = this.tags.get(name);
+    if (tag === undefined) this.tags.set(name, (tag = tagOf(name)));
+    this.tag = tag;
     this.attributes = NO_ATTRIBUTES;
   }
 
@@ -141,23 +162,26 @@ class TreeBuilder implements TokenizerCallbacks {
 
   /** `/>` ends the element in foreign content only; in HTML it is a start tag like any other. */
   onselfclosingtag(): void {
-    const name = this.tagName;
+    const tag = this.tag;
     this.startElement();
-    if (this.foreign[this.foreign.length - 1] && this.open[this.open.length - 1] === name) {
+    if (this.foreign[this.foreign.length - 1] && this.open[this.open.length - 1] === tag) {
       this.pop();
     }
   }
 
+  /** A name no element was opened with is looked up without keeping a tag for it. */
   onclosetag(start: number, end: number): void {
     const name = this.html.slice(start, end).toLowerCase();
-    if (FOREIGN_ELEMENTS.has(name) || INTEGRATION_POINTS.has(name)) this.foreign.pop();
-    if (VOID_ELEMENTS.has(name)) {
+    const tag = this.tags.get(name) ?? tagOf(name);
+    if (tag.foreign !== null) this.foreign.pop();
+    if (tag.isVoid) {
       // `</br>` is a line break; other void end tags are nothing.
       if (name === 'br') this.emptyElement('br');
       return;
     }
-    const place = this.places.get(name)?.at(-1);
-    if (place !== undefined) {
+    const { places } = tag;
+    if (places.length > 0) {
+      const place = places[places.length - 1];
       while (this.open.length > place) this.pop();
     } else if (name === 'p') {
       this.emptyElement('p');
@@ -174,26 +198,23 @@ class TreeBuilder implements TokenizerCallbacks {
   onprocessinginstruction(): void {}
 
   private startElement(): void {
-    const name = this.tagName;
-    const ends = IMPLIED_ENDS.get(name);
+    const tag = this.tag;
+    const ends = tag.impliedEnds;
     while (
       ends !== undefined &&
       this.open.length > 0 &&
-      ends.has(this.open[this.open.length - 1])
+      ends.has(this.open[this.open.length - 1].name)
     ) {
       this.pop();
     }
-    this.handler.open(name, this.attributes);
-    if (VOID_ELEMENTS.has(name)) {
-      this.handler.close(name);
+    this.handler.open(tag.name, this.attributes);
+    if (tag.isVoid) {
+      this.handler.close(tag.name);
       return;
     }
-    const places = this.places.get(name);
-    if (places === undefined) this.places.set(name, [this.open.length]);
-    else places.push(this.open.length);
-    this.open.push(name);
-    if (FOREIGN_ELEMENTS.has(name)) this.foreign.push(true);
-    else if (INTEGRATION_POINTS.has(name)) this.foreign.push(false);
+    tag.places.push(this.open.length);
+    this.open.push(tag);
+    if (tag.foreign !== null) this.foreign.push(tag.foreign);
   }
 
   private emptyElement(name: string): void {
@@ -202,9 +223,9 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 
   private pop(): void {
-    const name = this.open.pop() as string;
-    this.places.get(name)?.pop();
-    this.handler.close(name);
+    const tag = this.open.pop() as Tag;
+    tag.places.pop();
+    this.handler.close(tag.name);
   }
 }
 
