@@ -24,6 +24,18 @@ class HeldTransactions {
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A gathering committer (three batches at once) whose first batch, item 0, has just ended. */
+async function afterOneBatch(maxBatch: number, gatherMs: number) {
+  const held = new HeldTransactions();
+  const committer = new BatchCommitter(held.runner, maxBatch, held.commit, 3, undefined, gatherMs);
+  const first = committer.submit(0);
+  await nextTurn();
+  held.endAll();
+  await first;
+  await nextTurn();
+  return { held, committer };
+}
+
 describe('BatchCommitter', () => {
   it('should commit items submitted in one turn of the event loop together', async () => {
     const held = new HeldTransactions();
@@ -79,47 +91,30 @@ describe('BatchCommitter', () => {
   });
 
   it('should hold items that arrive soon after a batch ended for the gather time, then commit them together', async () => {
-    const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 3, undefined, 50);
-    const first = committer.submit(1);
+    const { held, committer } = await afterOneBatch(100, 50);
+    const gathered = [committer.submit(1)];
     await nextTurn();
-    held.endAll();
-    await first;
+    gathered.push(committer.submit(2));
     await nextTurn();
-    const gathered = [committer.submit(2)];
-    await nextTurn();
-    gathered.push(committer.submit(3));
-    await nextTurn();
-    expect(held.batches).toEqual([[1]]);
+    expect(held.batches).toEqual([[0]]);
     await sleep(70);
-    expect(held.batches).toEqual([[1], [2, 3]]);
+    expect(held.batches).toEqual([[0], [1, 2]]);
     held.endAll();
     await Promise.all(gathered);
   });
 
   it('should commit an item that arrives after a quiet spell at once', async () => {
-    const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 3, undefined, 50);
-    const first = committer.submit(1);
-    await nextTurn();
-    held.endAll();
-    await first;
+    const { held, committer } = await afterOneBatch(100, 50);
     await sleep(70);
-    const late = committer.submit(2);
+    const late = committer.submit(1);
     await nextTurn();
-    expect(held.batches).toEqual([[1], [2]]);
+    expect(held.batches).toEqual([[0], [1]]);
     held.endAll();
     await late;
   });
 
   it('should start a gathering batch at once when a tenth of a batch waits', async () => {
-    const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 20, held.commit, 3, undefined, 10_000);
-    const first = committer.submit(0);
-    await nextTurn();
-    held.endAll();
-    await first;
-    await nextTurn();
+    const { held, committer } = await afterOneBatch(20, 10_000);
     const gathered = [committer.submit(1)];
     await nextTurn();
     expect(held.batches).toEqual([[0]]);
