@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from '../../database/transaction-runner';
 
