@@ -19,7 +19,14 @@ import type { BrowserRead } from './browser/browser-page-loader';
 
 const page = { url: 'https://e.example/' };
 const at = new Date('2026-11-26T10:00:00Z');
-const snapshot = { text: 'old', title: 'Old', contentHash: contentHash('old'), etag: '"1"' };
+/** A snapshot whose last good text is `text`, loaded when asked. */
+const lastText = (text: string) => () => Promise.resolve(text);
+const snapshot = {
+  text: lastText('old'),
+  title: 'Old',
+  contentHash: contentHash('old'),
+  etag: '"1"',
+};
 const htmlBody = (markup: string) => ({ contentType: 'text/html', body: Buffer.from(markup) });
 
 /** Reads on one thread: the stage's tests below fetch no body, so start none. */
@@ -63,9 +70,13 @@ describe('pageResult', () => {
     });
   });
 
-  it('should take a body equal to the last good one, with its type and selector, as the same text without reading it', async () => {
+  it('should take a body equal to the last good one, with its type and selector, as the same text without reading it or loading the last text', async () => {
     const body = htmlBody('<title>T</title><p>new</p>');
-    const last = { ...snapshot, bodyHash: bodyHash(body, undefined) };
+    const last = {
+      ...snapshot,
+      bodyHash: bodyHash(body, undefined),
+      text: jest.fn(lastText('old')),
+    };
     const answer = { kind: 'body' as const, httpStatus: 200, finalUrl: page.url, ...body };
     const unread = jest.spyOn(reader, 'read');
     try {
@@ -73,12 +84,13 @@ describe('pageResult', () => {
         status: 'same',
         httpStatus: 200,
         title: 'Old',
-        text: 'old',
+        text: null,
         contentHash: snapshot.contentHash,
         etag: '"3"',
         bodyHash: last.bodyHash,
       });
       expect(unread).not.toHaveBeenCalled();
+      expect(last.text).not.toHaveBeenCalled();
     } finally {
       unread.mockRestore();
     }
@@ -100,7 +112,7 @@ describe('pageResult', () => {
       status: 'same',
       httpStatus: 304,
       title: 'Old',
-      text: 'old',
+      text: null,
       etag: '"1"',
     });
     expect(await result(page, null, notModified)).toMatchObject({
@@ -164,7 +176,7 @@ describe('pageResult', () => {
       Array.from({ length: 50 }, (_, n) => `${mark}${n} ${'\u0001'.repeat(500)}`).join('\n');
     const read = await result(
       page,
-      { ...snapshot, text: lines('old') },
+      { ...snapshot, text: lastText(lines('old')) },
       {
         kind: 'body',
         httpStatus: 200,

@@ -248,7 +248,10 @@ export async function pageResult(
     fetchedAt,
     newItems: noItems(page),
   };
-  /** The last good fetch's text again, with this fetch's status and validators. */
+  /**
+   * The last good fetch again, with this fetch's status and validators; its text is loaded only
+   * if the check reads it (`PageResult.text`).
+   */
   const unchanged = (
     last: PageSnapshot,
     answer: Pick<PageResult, 'httpStatus' | 'etag' | 'lastModified' | 'bodyHash'>,
@@ -261,7 +264,7 @@ export async function pageResult(
     error: null,
     added: [],
     removed: [],
-    text: last.text,
+    text: null,
     contentHash: last.contentHash,
     newItemKeys: [],
     keysToRemember: [],
@@ -312,6 +315,7 @@ export async function pageResult(
   )
     return unchanged(snapshot, validators);
   const seenKeys = await loadSeenKeys?.();
+  const previousText = snapshot === null ? null : await snapshot.text();
   const read = await reader.read(
     {
       kind: 'page',
@@ -319,7 +323,7 @@ export async function pageResult(
       charset: fetched.charset,
       selector: page.selector,
       ...(page.values === undefined ? {} : { values: page.values }),
-      previousText: snapshot?.text ?? null,
+      previousText,
       finalUrl: fetched.finalUrl,
       items: page.items,
       ...(seenKeys === undefined ? {} : { seenKeys }),

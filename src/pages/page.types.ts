@@ -56,7 +56,12 @@ export type PageValueReadings = Record<string, PageValueReading>;
 
 /** What the last good fetch of a page left behind, for conditional requests and comparison. */
 export interface PageSnapshot {
-  text: string;
+  /**
+   * Loads the text, which only a body that changed, or a rule or model call that reads a page
+   * found the same, needs (docs/pages.md, "Checks of page tasks"); null when the snapshot went
+   * meanwhile (its page no longer named).
+   */
+  text: () => Promise<string | null>;
   title: string | null;
   contentHash: string;
   etag?: string;
@@ -87,7 +92,10 @@ export interface PageResult {
   added: string[];
   removed: string[];
   fetchedAt: Date;
-  /** The text read (or, for a 304, the last good text); null for `error`. */
+  /**
+   * The text read; of a `same` page, the last good text once the check loads it, as it does when a
+   * rule or the model reads the page (null until then); null for `error`.
+   */
   text: string | null;
   contentHash: string | null;
   /** Validators of this fetch, for the next one's conditional request. */

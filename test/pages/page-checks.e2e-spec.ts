@@ -228,6 +228,26 @@ describe('Checks of tasks with pages, with a model', () => {
     },
   );
 
+  it("should show the model an unchanged page's last good text beside a changed page", async () => {
+    const query = uniqueQuery('two pages');
+    const changing = { body: '<title>News</title><p>Issue 1 of the newsletter</p>' };
+    const newsUrl = editablePage(server, `/news-${query.replace(/\W/g, '')}`, changing);
+    const pricesUrl = editablePage(server, `/prices-${query.replace(/\W/g, '')}`, {
+      body: '<title>Prices</title><p>Standard plan costs 12 euros</p>',
+    });
+    const reply = harness.gemini.checkReply({ conditionMet: false, nextCheckAt: null });
+    harness.provider.script(query, reply, reply);
+    const taskId = await checks.task(query, [newsUrl, pricesUrl]);
+    await checks.run(taskId);
+
+    changing.body = '<title>News</title><p>Issue 2 of the newsletter</p>';
+    const second = await checks.run(taskId);
+    expect(second.page_results).toMatchObject([{ status: 'changed' }, { status: 'same' }]);
+    const prompt = harness.provider.requestsFor(query)[1].promptText;
+    expect(prompt).toContain('Issue 2 of the newsletter');
+    expect(prompt).toContain('Standard plan costs 12 euros');
+  });
+
   it('should not carry a verdict waiting for confirmation, and leave carried verdicts out of streaks', async () => {
     const query = uniqueQuery('confirmed page');
     const html = { body: '<p>In stock</p>' };
@@ -357,9 +377,11 @@ describe('Checks of tasks with a page rule, with no search provider configured',
 
   it('should meet contains and not_contains by the page text, without a model', async () => {
     const url = server.fixed('/shop', 200, 'text/html', '<h1>Shop</h1><p>Release 2.0 ships</p>');
-    const contains = await checks.run(
-      await checks.task(uniqueQuery('contains'), [url], { type: 'contains', text: '2.0' }),
-    );
+    const containsId = await checks.task(uniqueQuery('contains'), [url], {
+      type: 'contains',
+      text: '2.0',
+    });
+    const contains = await checks.run(containsId);
     expect(contains).toMatchObject({
       status: 'success',
       claimed_met: true,
@@ -375,17 +397,27 @@ describe('Checks of tasks with a page rule, with no search provider configured',
       met: true,
       content_hashes: { [url]: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
-    const notContains = await checks.run(
-      await checks.task(uniqueQuery('not contains'), [url], {
-        type: 'not_contains',
-        text: 'sold out',
-      }),
-    );
-    expect(notContains).toMatchObject({
+    const notContainsId = await checks.task(uniqueQuery('not contains'), [url], {
+      type: 'not_contains',
+      text: 'sold out',
+    });
+    expect(await checks.run(notContainsId)).toMatchObject({
       status: 'success',
       claimed_met: true,
       answer: `${url} does not contain "sold out"`,
       usage: null,
+    });
+
+    // Found the same again, the page's last good text decides the rules as before.
+    const again = await checks.run(containsId);
+    expect(again).toMatchObject({
+      claimed_met: true,
+      reasoning: `${url} reads: "Release 2.0 ships"`,
+      page_results: [{ status: 'same' }],
+    });
+    expect(await checks.run(notContainsId)).toMatchObject({
+      claimed_met: true,
+      page_results: [{ status: 'same' }],
     });
   });
 
@@ -414,9 +446,9 @@ describe('Checks of tasks with a page rule, with no search provider configured',
       .expect(200);
     const families = parseExposition(response.text);
     expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'new' })).toBe(3);
-    expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'same' })).toBe(1);
+    expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'same' })).toBe(3);
     expect(sampleValue(families, 'monitor_page_fetches_total', { status: 'changed' })).toBe(1);
-    expect(sampleValue(families, 'monitor_checks_without_model_total', {})).toBe(5);
+    expect(sampleValue(families, 'monitor_checks_without_model_total', {})).toBe(7);
   });
 });
 

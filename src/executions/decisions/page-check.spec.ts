@@ -1,5 +1,10 @@
 import type { PageResult } from '../../pages/page.types';
-import { decidePageCheck, type EarlierVerdict, type PageCheckInput } from './page-check';
+import {
+  decidePageCheck,
+  readsUnchangedTexts,
+  type EarlierVerdict,
+  type PageCheckInput,
+} from './page-check';
 
 function page(url: string, overrides: Partial<PageResult> = {}): PageResult {
   return {
@@ -211,5 +216,41 @@ describe('decidePageCheck', () => {
         values: { price: 12 },
       });
     });
+  });
+});
+
+describe('readsUnchangedTexts', () => {
+  const reads = (overrides: Partial<PageCheckInput>) =>
+    readsUnchangedTexts({
+      pages: [page('https://a.example/'), page('https://b.example/')],
+      rule: null,
+      valuesOnly: false,
+      earlier,
+      ...overrides,
+    });
+
+  it('should read them for a rule on the text only', () => {
+    expect(
+      [
+        { type: 'contains', text: '1.0' },
+        { type: 'not_contains', text: '1.0' },
+        { type: 'changed' },
+        { type: 'new_items' },
+        { type: 'below', value: 'price', than: 10 },
+      ].map((rule) => reads({ rule: rule as PageCheckInput['rule'] })),
+    ).toEqual([true, true, false, false, false]);
+  });
+
+  it('should read them for a model call, and not when the earlier verdict is carried', () => {
+    const changed = page('https://b.example/', { status: 'changed', added: ['Version 2.0'] });
+    const failing = failed('https://b.example/', 'timed out');
+    expect([
+      reads({}),
+      reads({ pages: [page('https://a.example/'), failing] }),
+      reads({ pages: [page('https://a.example/'), changed] }),
+      reads({ earlier: null }),
+      reads({ earlier: { ...earlier, awaitingConfirmation: true } }),
+      reads({ valuesOnly: true, pages: [page('https://a.example/'), changed] }),
+    ]).toEqual([false, false, true, true, true, false]);
   });
 });

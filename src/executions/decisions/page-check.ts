@@ -82,7 +82,7 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
     };
   }
   const earlier = input.earlier;
-  if (earlier !== null && !earlier.awaitingConfirmation && read.every(isSame)) {
+  if (earlier !== null && carriesEarlierVerdict(earlier, input.pages)) {
     return {
       kind: 'answered',
       answer: {
@@ -107,6 +107,22 @@ export function decidePageCheck(input: PageCheckInput): PageCheckDecision {
     sources,
     values,
   };
+}
+
+/**
+ * Whether deciding reads the texts of the pages found `same` (which a check loads only then): a
+ * rule on the text does, and so does a model call, which shows every page that was read.
+ */
+export function readsUnchangedTexts(input: Omit<PageCheckInput, 'promptMaxChars'>): boolean {
+  if (input.rule !== null)
+    return input.rule.type === 'contains' || input.rule.type === 'not_contains';
+  if (input.valuesOnly) return false;
+  return input.earlier === null || !carriesEarlierVerdict(input.earlier, input.pages);
+}
+
+/** Unchanged pages carry a verdict that does not wait for confirmation. */
+function carriesEarlierVerdict(earlier: EarlierVerdict, pages: readonly PageResult[]): boolean {
+  return !earlier.awaitingConfirmation && pages.filter(isRead).every(isSame);
 }
 
 /**

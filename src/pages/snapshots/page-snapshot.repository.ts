@@ -33,7 +33,8 @@ export class PageSnapshotRepository {
 
   /**
    * The last good fetch of each page these checks read, by task and URL, in one statement: the
-   * pages the checks name, whatever else the tasks once watched.
+   * pages the checks name, whatever else the tasks once watched. Its text is loaded when a check
+   * needs it: most pages are found the same without it (docs/pages.md, "Checks of page tasks").
    */
   async loadForChecks(
     checks: readonly TaskPageUrls[],
@@ -44,7 +45,6 @@ export class PageSnapshotRepository {
     const rows = await queryRows<{
       task_id: string;
       url: string;
-      text: string;
       title: string | null;
       content_hash: string;
       etag: string | null;
@@ -53,8 +53,8 @@ export class PageSnapshotRepository {
       values: PageValueReadings | null;
     }>(
       this.dataSource.manager,
-      `SELECT s.task_id, s.url, s.text, s.title, s.content_hash, s.etag, s.last_modified,
-         s.body_hash, s.values
+      `SELECT s.task_id, s.url, s.title, s.content_hash, s.etag, s.last_modified, s.body_hash,
+         s.values
        FROM unnest($1::uuid[], $2::text[]) AS p(task_id, url)
        JOIN page_snapshots s ON s.task_id = p.task_id AND s.url = p.url
        WHERE s.text IS NOT NULL`,
@@ -63,7 +63,7 @@ export class PageSnapshotRepository {
     for (const row of rows) {
       const snapshots = byTask.get(row.task_id) ?? new Map<string, PageSnapshot>();
       snapshots.set(row.url, {
-        text: row.text,
+        text: () => this.textOf(row.task_id, row.url),
         title: row.title,
         contentHash: row.content_hash,
         ...(row.etag === null ? {} : { etag: row.etag }),
@@ -74,6 +74,16 @@ export class PageSnapshotRepository {
       byTask.set(row.task_id, snapshots);
     }
     return byTask;
+  }
+
+  /** A page's last good text; null without one. */
+  private async textOf(taskId: string, url: string): Promise<string | null> {
+    const rows = await queryRows<{ text: string | null }>(
+      this.dataSource.manager,
+      'SELECT text FROM page_snapshots WHERE task_id = $1 AND url = $2',
+      [taskId, url],
+    );
+    return rows[0]?.text ?? null;
   }
 
   /**
