@@ -1,11 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import axios, {
-  AxiosError,
-  type AxiosInstance,
-  type AxiosProgressEvent,
-  type AxiosResponse,
-} from 'axios';
-import type { Readable } from 'node:stream';
+import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { finished, type Readable } from 'node:stream';
 import { CodedError } from '../errors/coded-error';
 import { HostLookupError, HostResolver } from './host-resolver';
 import { BlockedDestinationError, type ResolvedAddress } from './network-guard';
@@ -118,8 +114,9 @@ const EMPTY = Buffer.alloc(0);
  *    a redirect answer is handed back like any other status;
  *  - every status is an answer (`validateStatus`): what it means is the caller's policy;
  *  - one deadline (`AbortSignal.timeout`) covers DNS, connecting, sending and the body;
- *  - response bodies are capped (`maxContentLength` after decompression, or a capped drain),
- *    and may be held to a minimum rate once they begin (`minBodyRate`);
+ *  - response bodies are read here from axios's stream (axios's progress events would add a
+ *    stream stage and a pipeline to every answer), capped after decompression, and may be held
+ *    to a minimum rate once they begin (`minBodyRate`, counted as sent);
  *  - user-given hosts go through agents whose lookup resolves once, applies the SSRF guard to
  *    what it found and connects to that very address (IP literals are checked by the agent).
  * A kept-alive connection the server closed just as it was reused (ECONNRESET or EPIPE on a
@@ -186,8 +183,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
     const signal = signals.length > 1 ? AbortSignal.any(signals) : deadline;
     const agents = this.agents[call.destination];
     const discard = call.response === 'discard';
-    const bytes = call.response === 'bytes';
-    const send = (): Promise<AxiosResponse<unknown>> =>
+    const send = (): Promise<AxiosResponse<Readable>> =>
       this.axios.request({
         url: url.href,
         method: call.method,
@@ -200,27 +196,26 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         httpAgent: agents.http,
         httpsAgent: agents.https,
         signal,
-        responseType: discard ? 'stream' : bytes ? 'arraybuffer' : 'text',
-        responseEncoding: 'utf8',
+        responseType: 'stream',
         decompress: !discard,
-        // For `discard` the drain below caps the body; axios's streamed cap costs a generator.
-        maxContentLength: discard ? -1 : call.maxResponseBytes,
-        onDownloadProgress: trickle?.onProgress,
+        // `readBody` caps the body; axios's streamed cap costs a generator.
+        maxContentLength: -1,
       });
     try {
-      let response: AxiosResponse<unknown>;
+      let response: AxiosResponse<Readable>;
       try {
         response = await send();
       } catch (error) {
         if (!isStaleConnection(error) || signal.aborted) throw error;
         response = await send();
       }
-      if (discard) await drain(response.data as Readable, call.maxResponseBytes);
+      trickle?.watch(sentBody(response));
+      const body = await readBody(response.data, call.maxResponseBytes, !discard);
       return {
         status: response.status,
         header: (name) => headerValue(response.headers[name]),
-        body: discard || bytes ? '' : String(response.data),
-        bytes: bytes ? (response.data as Buffer) : EMPTY,
+        body: call.response === 'text' ? textOf(body) : '',
+        bytes: call.response === 'bytes' ? body : EMPTY,
       };
     } catch (error) {
       throw failureOf(error, call, deadline, trickle);
@@ -246,13 +241,16 @@ class TrickleWatch {
     return this.controller.signal;
   }
 
-  readonly onProgress = (event: AxiosProgressEvent): void => {
-    this.received = event.loaded;
-    if (this.timer !== undefined) return;
-    this.timer = setInterval(() => this.endWindow(), this.rate.windowMs);
-    // A watch is no reason for the process to stay up.
-    this.timer.unref();
-  };
+  /** Counts the body as it arrives; its first bytes start the first window. */
+  watch(body: Readable): void {
+    body.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.timer !== undefined) return;
+      this.timer = setInterval(() => this.endWindow(), this.rate.windowMs);
+      // A watch is no reason for the process to stay up.
+      this.timer.unref();
+    });
+  }
 
   stop(): void {
     clearInterval(this.timer);
@@ -294,22 +292,47 @@ function isStaleConnection(error: unknown): boolean {
   return request?.reusedSocket === true && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
 }
 
-/** Reads and drops up to `maxBytes` so the connection can serve the next request; drops it past that. */
-function drain(stream: Readable, maxBytes: number): Promise<void> {
-  return new Promise((resolve) => {
+/** The answer's body as the server sends it, before decompression. */
+function sentBody(response: AxiosResponse<Readable>): Readable {
+  return (response.request as ClientRequest & { res?: IncomingMessage }).res ?? response.data;
+}
+
+/**
+ * Reads a body (decompressed) up to `maxBytes`. Kept: its bytes, and past the cap reading stops
+ * and the exchange fails with `too-large`. Not kept (`discard`): nothing, so the connection can
+ * serve the next request, and past the cap the connection is dropped; its failures are no
+ * concern of the caller's, who has the answer's status.
+ */
+function readBody(stream: Readable, maxBytes: number, keep: boolean): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
     let seen = 0;
-    const done = (): void => resolve();
-    stream.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       seen += chunk.length;
       if (seen > maxBytes) {
+        stream.off('data', onData);
         stream.destroy();
-        done();
+        if (!keep) resolve(EMPTY);
+        else
+          reject(
+            new OutboundError(OutboundErrorCode.TOO_LARGE, `answer larger than ${maxBytes} bytes`),
+          );
+      } else if (keep) {
+        chunks.push(chunk);
       }
+    };
+    stream.on('data', onData);
+    finished(stream, (error) => {
+      if (error && keep) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     });
-    stream.once('end', done);
-    stream.once('close', done);
-    stream.once('error', done);
   });
+}
+
+/** A body as UTF-8 text, without a byte order mark. */
+function textOf(body: Buffer): string {
+  const text = body.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function failureOf(
@@ -347,16 +370,6 @@ function failureOf(
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof BlockedDestinationError || cause instanceof HostLookupError) {
     return new OutboundError(cause.code, cause.message, undefined, { cause });
-  }
-  if (
-    error instanceof AxiosError &&
-    error.code === AxiosError.ERR_BAD_RESPONSE &&
-    error.message.startsWith('maxContentLength')
-  ) {
-    return new OutboundError(
-      OutboundErrorCode.TOO_LARGE,
-      `answer larger than ${call.maxResponseBytes} bytes`,
-    );
   }
   const systemCode =
     (cause as NodeJS.ErrnoException | undefined)?.code ??
