@@ -312,11 +312,13 @@ function readBody(stream: Readable, maxBytes: number, keep: boolean): Promise<Bu
       if (seen > maxBytes) {
         stream.off('data', onData);
         stream.destroy();
-        if (!keep) resolve(EMPTY);
-        else
+        if (keep) {
           reject(
             new OutboundError(OutboundErrorCode.TOO_LARGE, `answer larger than ${maxBytes} bytes`),
           );
+        } else {
+          resolve(EMPTY);
+        }
       } else if (keep) {
         chunks.push(chunk);
       }
