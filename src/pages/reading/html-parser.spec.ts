@@ -34,6 +34,10 @@ describe('parseHtml', () => {
     ['raw text', '<script>if (a < b) "</p>"</script><style>p{}</style><title>a &amp; b</title>'],
     ['comments and declarations', '<!doctype html><!-- <p>no</p> --><![CDATA[x]]><?php x ?>y'],
     ['a document cut short', '<ul><li>a<li>b<!-- never closed'],
+    [
+      'names alike in their first and last letters and length, and upper-case end tags',
+      '<x-a-y>a<x-b-y>b</x-a-y>c<x-b-y>d</X-B-Y><DIV>e<Dov>f</DIV></div><td>g</TD>',
+    ],
   ])('should read %s as htmlparser2 does', (_kind, html) => {
     const ours = recorder();
     const theirs = recorder();

@@ -95,6 +95,13 @@ function tagOf(name: string): Tag {
   };
 }
 
+const RECENT_SLOTS = 256;
+
+/** A tag name's slot among the recent tags: of its first letter, last letter and length. */
+function recentSlot(html: string, start: number, end: number): number {
+  return (html.charCodeAt(start) * 31 + html.charCodeAt(end - 1) + end - start) % RECENT_SLOTS;
+}
+
 /**
  * Builds a document's elements from htmlparser2's tokenizer as htmlparser2's own `Parser` does
  * (its rules for implied end tags, void elements, `/>` in SVG and MathML, a stray `</p>` or
@@ -107,6 +114,11 @@ class TreeBuilder implements TokenizerCallbacks {
   private readonly open: Tag[] = [];
   /** The tags of the names that elements were opened with. */
   private readonly tags = new Map<string, Tag>();
+  /**
+   * The tag last opened in each slot (`recentSlot`): most start tags name one of these, and are
+   * found in place, with no string made for the name.
+   */
+  private readonly recent = new Array<Tag | undefined>(RECENT_SLOTS).fill(undefined);
   /** Whether `/>` ends an element here, innermost last. */
   private readonly foreign = [false];
   private tag: Tag = tagOf('');
@@ -128,9 +140,14 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 
   onopentagname(start: number, end: number): void {
-    const name = this.html.slice(start, end).toLowerCase();
-    let tag = this.tags.get(name);
-    if (tag === undefined) this.tags.set(name, (tag = tagOf(name)));
+    const slot = recentSlot(this.html, start, end);
+    let tag = this.recent[slot];
+    if (!this.spells(tag, start, end)) {
+      const name = this.html.slice(start, end).toLowerCase();
+      tag = this.tags.get(name);
+      if (tag === undefined) this.tags.set(name, (tag = tagOf(name)));
+      this.recent[slot] = tag;
+    }
     this.tag = tag;
     this.attributes = NO_ATTRIBUTES;
   }
@@ -169,10 +186,20 @@ class TreeBuilder implements TokenizerCallbacks {
     }
   }
 
-  /** A name no element was opened with is looked up without keeping a tag for it. */
+  /**
+   * Most end tags name the current element, and are found in place; a name no element was opened
+   * with is looked up without keeping a tag for it.
+   */
   onclosetag(start: number, end: number): void {
-    const name = this.html.slice(start, end).toLowerCase();
-    const tag = this.tags.get(name) ?? tagOf(name);
+    const current = this.open[this.open.length - 1];
+    let tag: Tag;
+    if (this.spells(current, start, end)) {
+      tag = current;
+    } else {
+      const name = this.html.slice(start, end).toLowerCase();
+      tag = this.tags.get(name) ?? tagOf(name);
+    }
+    const { name } = tag;
     if (tag.foreign !== null) this.foreign.pop();
     if (tag.isVoid) {
       // `</br>` is a line break; other void end tags are nothing.
@@ -186,6 +213,13 @@ class TreeBuilder implements TokenizerCallbacks {
     } else if (name === 'p') {
       this.emptyElement('p');
     }
+  }
+
+  /** Whether the name at `start`..`end` is `tag`'s as written, in lower case. */
+  private spells(tag: Tag | undefined, start: number, end: number): tag is Tag {
+    return (
+      tag !== undefined && tag.name.length === end - start && this.html.startsWith(tag.name, start)
+    );
   }
 
   onend(): void {
