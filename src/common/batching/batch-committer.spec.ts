@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from '../../database/transaction-runner';
-import { BatchCommitter } from './batch-committer';
+import { BatchCommitter, type BatchOptions } from './batch-committer';
 
 /** Transactions that run at once and end when the test says. */
 class HeldTransactions {
@@ -25,9 +25,18 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A gathering committer (three batches at once) whose first batch, item 0, has just ended. */
-async function afterOneBatch(maxBatch: number, gatherMs: number) {
+async function afterOneBatch(
+  maxBatch: number,
+  gatherMs: number,
+  more: Pick<BatchOptions, 'enough' | 'underWay'> = {},
+) {
   const held = new HeldTransactions();
-  const committer = new BatchCommitter(held.runner, maxBatch, held.commit, 3, undefined, gatherMs);
+  const committer = new BatchCommitter(held.runner, held.commit, {
+    maxBatch,
+    parallel: 3,
+    gatherMs,
+    ...more,
+  });
   const first = committer.submit(0);
   await nextTurn();
   held.endAll();
@@ -39,7 +48,7 @@ async function afterOneBatch(maxBatch: number, gatherMs: number) {
 describe('BatchCommitter', () => {
   it('should commit items submitted in one turn of the event loop together', async () => {
     const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 3);
+    const committer = new BatchCommitter(held.runner, held.commit, { maxBatch: 100, parallel: 3 });
     const submitted = [1, 2, 3, 4].map((item) => committer.submit(item));
     await nextTurn();
     expect(held.batches).toEqual([[1, 2, 3, 4]]);
@@ -49,7 +58,7 @@ describe('BatchCommitter', () => {
 
   it('should let items that arrive one by one during a commit wait for it and share the next', async () => {
     const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 3);
+    const committer = new BatchCommitter(held.runner, held.commit, { maxBatch: 100, parallel: 3 });
     const submitted = [committer.submit(1)];
     await nextTurn();
     for (const item of [2, 3, 4]) {
@@ -66,7 +75,7 @@ describe('BatchCommitter', () => {
 
   it('should start a batch beside a running one once a tenth of a batch waits', async () => {
     const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 20, held.commit, 3);
+    const committer = new BatchCommitter(held.runner, held.commit, { maxBatch: 20, parallel: 3 });
     const submitted = [committer.submit(0)];
     await nextTurn();
     submitted.push(committer.submit(1), committer.submit(2));
@@ -78,7 +87,7 @@ describe('BatchCommitter', () => {
 
   it('should leave no item behind when one arrives as the last batch ends', async () => {
     const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 1);
+    const committer = new BatchCommitter(held.runner, held.commit, { maxBatch: 100 });
     const first = committer.submit(1);
     await nextTurn();
     held.endAll();
@@ -125,9 +134,33 @@ describe('BatchCommitter', () => {
     await Promise.all(gathered);
   });
 
+  it('should keep gathering until as many items wait as it is told are enough', async () => {
+    const { held, committer } = await afterOneBatch(20, 10_000, { enough: 3 });
+    const gathered = [committer.submit(1), committer.submit(2)];
+    await nextTurn();
+    expect(held.batches).toEqual([[0]]);
+    gathered.push(committer.submit(3));
+    await nextTurn();
+    expect(held.batches).toEqual([[0], [1, 2, 3]]);
+    held.endAll();
+    await Promise.all(gathered);
+  });
+
+  it('should gather while items are still to come, and start once every one under way waits', async () => {
+    const { held, committer } = await afterOneBatch(100, 10_000, { underWay: () => 3 });
+    const gathered = [committer.submit(1), committer.submit(2)];
+    await nextTurn();
+    expect(held.batches).toEqual([[0]]);
+    gathered.push(committer.submit(3));
+    await nextTurn();
+    expect(held.batches).toEqual([[0], [1, 2, 3]]);
+    held.endAll();
+    await Promise.all(gathered);
+  });
+
   it('should gather items that arrive during a commit for the next batch rather than take them one by one', async () => {
     const held = new HeldTransactions();
-    const committer = new BatchCommitter(held.runner, 100, held.commit, 1, undefined, 50);
+    const committer = new BatchCommitter(held.runner, held.commit, { maxBatch: 100, gatherMs: 50 });
     const submitted = [committer.submit(1)];
     await nextTurn();
     submitted.push(committer.submit(2));

@@ -36,12 +36,19 @@ const FINISH_TRIES = 6;
 const FINISH_ROUNDS = 3;
 /**
  * Under a steady flow of checks (pages read on threads end one by one), a result waits up to this
- * long after the last batch, or until a tenth of a batch waits, for others to share its
+ * long after the last batch, or until FINISH_ENOUGH results wait, for others to share its
  * transaction: a quarter of a second of a check's time at most, for several times fewer
  * statements per check (BENCHMARKS.md, "Page monitors: changed pages against the build before
  * the reading threads").
  */
 const FINISH_GATHER_MS = 250;
+/**
+ * Results waiting that start a batch at once, as do the last results of a burst, once no check
+ * of this instance is still running. A quarter of a batch rather than a tenth: with ten, changed
+ * pages' results committed ten at a time (BENCHMARKS.md, "Page monitors: results a quarter of a
+ * batch at a time").
+ */
+const FINISH_ENOUGH = MAX_FINISH_BATCH / 4;
 
 /**
  * Records what checks came to. Outcomes submitted together commit together, in batches
@@ -51,6 +58,8 @@ const FINISH_GATHER_MS = 250;
 @Injectable()
 export class CheckOutcomeRecorder {
   private readonly committer: BatchCommitter<FinishedCheck>;
+  /** Checks of this instance being run or recorded: `record` calls not yet returned. */
+  private checksUnderWay = 0;
 
   constructor(
     private readonly transactions: TransactionRunner,
@@ -63,22 +72,38 @@ export class CheckOutcomeRecorder {
   ) {
     this.committer = new BatchCommitter(
       transactions,
-      MAX_FINISH_BATCH,
       (manager, items) => this.commit(manager, items),
-      FINISH_PARALLELISM,
-      FINISH_TRIES,
-      FINISH_GATHER_MS,
+      {
+        maxBatch: MAX_FINISH_BATCH,
+        parallel: FINISH_PARALLELISM,
+        tries: FINISH_TRIES,
+        gatherMs: FINISH_GATHER_MS,
+        enough: FINISH_ENOUGH,
+        underWay: () => this.checksUnderWay,
+      },
     );
   }
 
   /**
-   * Records a check's outcome. The commit retries lost lock conflicts, and the whole submission
-   * is repeated a few times more: a conflict never turns a paid answer into a failed check.
+   * Records a check's outcome once `running` (the check under way) settles. Counted from the call,
+   * so a batch's checks handed over together are all under way before any ends: a result waits
+   * for others to share its transaction only while some check is still running. The commit
+   * retries lost lock conflicts, and the whole submission is repeated a few times more: a
+   * conflict never turns a paid answer into a failed check.
    * Another refusal still ends the execution, as a failure. If even that cannot be written, the
    * execution goes back to `retrying` and its job to the queue, so nothing stays `running`.
    * Called in the check's log context: each line carries its ids.
    */
-  async record(finished: FinishedCheck): Promise<void> {
+  async record(running: Promise<FinishedCheck>): Promise<void> {
+    this.checksUnderWay += 1;
+    try {
+      await this.recordOutcome(await running);
+    } finally {
+      this.checksUnderWay -= 1;
+    }
+  }
+
+  private async recordOutcome(finished: FinishedCheck): Promise<void> {
     const refused = await this.submitInRounds(finished);
     if (refused === null) return;
     if (isDatabaseUnavailable(refused.error)) {

@@ -68,7 +68,7 @@ export class CheckRunnerService {
           try {
             const startedAt = performance.now();
             await this.recorder.record(
-              await this.caller.call(check, unreserved, snapshots.get(check.taskId)),
+              this.caller.call(check, unreserved, snapshots.get(check.taskId)),
             );
             if (check.ended) {
               this.metrics.recordCheck({

@@ -61,10 +61,8 @@ export class DeliveryOutcomeRecorder {
   ) {
     this.committer = new BatchCommitter(
       transactions,
-      MAX_RECORD_BATCH,
       (manager, records) => this.writeOutcomes(manager, records),
-      PARALLEL_FLUSHES,
-      RECORD_TRIES,
+      { maxBatch: MAX_RECORD_BATCH, parallel: PARALLEL_FLUSHES, tries: RECORD_TRIES },
     );
   }
 

@@ -30,9 +30,8 @@ export class DigestOutcomeRecorder {
   ) {
     this.committer = new BatchCommitter(
       transactions,
-      MAX_RECORD_BATCH,
       (manager, records) => this.writeRecords(manager, records),
-      PARALLEL_FLUSHES,
+      { maxBatch: MAX_RECORD_BATCH, parallel: PARALLEL_FLUSHES },
     );
   }
 
