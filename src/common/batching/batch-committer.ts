@@ -29,9 +29,9 @@ export interface BatchOptions {
    */
   enough?: number;
   /**
-   * With `gatherMs`: how many items are under way, submitted or still to be (their work is
-   * running). A gather ends at once when every one of them waits: nothing more is coming to
-   * share the batch. Without it, a gather always runs its time.
+   * How many items are under way, submitted or still to be (their work is running). Once every
+   * one of them waits or commits, nothing more is coming: those waiting are enough for a batch
+   * at once, whatever their number. Without it, a gather always runs its time.
    */
   underWay?: () => number;
 }
