@@ -134,20 +134,11 @@ describe('BatchCommitter', () => {
     await Promise.all(gathered);
   });
 
-  it('should keep gathering until as many items wait as it is told are enough', async () => {
-    const { held, committer } = await afterOneBatch(20, 10_000, { enough: 3 });
-    const gathered = [committer.submit(1), committer.submit(2)];
-    await nextTurn();
-    expect(held.batches).toEqual([[0]]);
-    gathered.push(committer.submit(3));
-    await nextTurn();
-    expect(held.batches).toEqual([[0], [1, 2, 3]]);
-    held.endAll();
-    await Promise.all(gathered);
-  });
-
-  it('should gather while items are still to come, and start once every one under way waits', async () => {
-    const { held, committer } = await afterOneBatch(100, 10_000, { underWay: () => 3 });
+  it.each<[string, Pick<BatchOptions, 'enough' | 'underWay'>]>([
+    ['as many items wait as it is told are enough', { enough: 3 }],
+    ['every item under way waits', { underWay: () => 3 }],
+  ])('should keep gathering until %s', async (_until, more) => {
+    const { held, committer } = await afterOneBatch(100, 10_000, more);
     const gathered = [committer.submit(1), committer.submit(2)];
     await nextTurn();
     expect(held.batches).toEqual([[0]]);
