@@ -6,9 +6,9 @@
  *     of text in the DOM), all new: browser pages/s, against a bare playwright-core script in the
  *     same run doing what the service does for each page (a fresh context, `load`, then 500 ms
  *     without requests, the DOM serialised, a viewport screenshot), two pages at a time.
- *  B. One instance, BENCH_BROWSER_RSS_PAGES (default 1,000) browser pages: the resident memory of
- *     the service and its Chromium (VmRSS of the service's process and of every process under it)
- *     after 100 checks and after all of them.
+ *  B. One instance, BENCH_BROWSER_RSS_PAGES (default 1,000) browser pages, 100 due at a time: the
+ *     resident memory of the service and its Chromium (VmRSS of the service's process and of every
+ *     process under it) once the first 100 ended and once all of them ended.
  *  C. Two instances, BENCH_PAGES_DUE (default 2,000) tasks watching 100 kB HTML pages read over
  *     plain HTTP, unchanged and without validators (each body fetched again): their checks/s alone,
  *     while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances, and,
@@ -51,8 +51,8 @@ const RSS_PAGES = Number(process.env.BENCH_BROWSER_RSS_PAGES ?? 1000);
 const BESIDE = Number(process.env.BENCH_BROWSER_BESIDE ?? 200);
 const PAGES_AT_ONCE = 2;
 const PAGE_BYTES = 100_000;
-/** The first RSS sample is taken after this many checks (a tenth of them in a shorter run). */
-const RSS_FIRST_SAMPLE = 100;
+/** Browser pages due at once in the memory scenario, and the first memory sample's count. */
+const RSS_WAVE = 100;
 const RSS_LIMIT_KB = 1.2 * 1024 * 1024;
 const SOURCES = [{ uri: 'https://www.shop.example/products/42', title: 'Example product' }];
 const BROWSER_FIELDS = { pageFields: { render: 'browser' } };
@@ -265,37 +265,48 @@ async function speed(
   }
 }
 
-/** Scenario B: the service's and its Chromium's RSS after RSS_FIRST_SAMPLE checks and after all. */
+/**
+ * Scenario B: RSS_PAGES browser pages in waves of RSS_WAVE (a tenth of them in a shorter run),
+ * each due once the last ended, so that no page waits past its turn: the service's and its
+ * Chromium's memory once the first wave ended and once the last ended, and the most sampled
+ * every second meanwhile.
+ */
 async function rss(adminUrl: string, gemini: GeminiStandIn, pages: BenchPageServer) {
   const run = await startInstances(adminUrl, 'browser_rss', gemini, 1);
   try {
     const pid = run.services[0].child.pid!;
-    const fields = { ...BROWSER_FIELDS, pageUrl: (n: number) => pages.url(n) };
-    const seeded = await seedDueTasks(run.pool, run.boss, RSS_PAGES, RSS_PAGES, 1500, fields);
-    const first = Math.min(RSS_FIRST_SAMPLE, Math.ceil(RSS_PAGES / 10));
-    for (;;) {
-      const { rows } = await run.pool.query<{ done: number }>(
-        'SELECT count(*)::int AS done FROM executions WHERE created_at >= $1 AND completed_at IS NOT NULL',
-        [seeded.dueAt.toISOString()],
-      );
-      if (rows[0].done >= first) break;
-      await sleep(200);
-    }
-    const firstKb = treeMemoryKb(pid);
-    let maxKb = firstKb.rss;
+    const wave = Math.min(RSS_WAVE, Math.ceil(RSS_PAGES / 10));
+    const since = new Date();
+    let maxKb = 0;
     const sampler = setInterval(() => {
       maxKb = Math.max(maxKb, treeMemoryKb(pid).rss);
     }, 1000);
-    const outcome = await renderOutcome(
-      run.pool,
-      seeded.dueAt,
-      'browser',
-      seeded.due,
-      3_600_000,
-    ).finally(() => clearInterval(sampler));
+    let firstKb: { rss: number; pss: number } | undefined;
+    const waves: Outcome[] = [];
+    try {
+      for (let read = 0; read < RSS_PAGES; read += wave) {
+        const size = Math.min(wave, RSS_PAGES - read);
+        const fields = { ...BROWSER_FIELDS, pageUrl: (n: number) => pages.url(read + n) };
+        const seeded = await seedDueTasks(run.pool, run.boss, size, size, 1500, fields);
+        waves.push(await renderOutcome(run.pool, seeded.dueAt, 'browser', seeded.due));
+        firstKb ??= treeMemoryKb(pid);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
     const lastKb = treeMemoryKb(pid);
-    const statuses = await pageStatuses(run.pool, seeded.dueAt);
-    return { first, firstKb, lastKb, maxKb: Math.max(maxKb, lastKb.rss), outcome, statuses };
+    const seconds = waves.reduce((sum, each) => sum + each.seconds, 0);
+    const missed = waves.reduce((sum, each) => sum + each.missed, 0);
+    const statuses = await pageStatuses(run.pool, since);
+    return {
+      wave,
+      firstKb: firstKb!,
+      lastKb,
+      maxKb: Math.max(maxKb, lastKb.rss),
+      pagesPerSecond: RSS_PAGES / seconds,
+      missed,
+      statuses,
+    };
   } finally {
     await run.close();
   }
@@ -486,9 +497,9 @@ async function main(): Promise<void> {
     if (!only || only === 'rss') {
       const result = await rss(server.adminUrl, gemini, drawn);
       const growth = result.lastKb.rss / result.firstKb.rss - 1;
-      const under = Math.max(result.firstKb.rss, result.lastKb.rss) < RSS_LIMIT_KB;
+      const under = result.maxKb < RSS_LIMIT_KB;
       lines.push(
-        `**Memory.** ${RSS_PAGES} browser pages on one instance (BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}; ${result.outcome.checksPerSecond.toFixed(2)} pages/s, ${result.outcome.missed} missed; pages read: ${result.statuses}): the service and its Chromium (VmRSS summed over the service's process and every process under it, shared pages counted in each) ${mib(result.firstKb.rss)} after ${result.first} checks, while pages load, and ${mib(result.lastKb.rss)} after all ${RSS_PAGES}: ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (under 1.2 GB: ${under ? 'yes' : 'no'}; within 10 %: ${Math.abs(growth) <= 0.1 ? 'yes' : 'no'}); at most ${mib(result.maxKb)} sampled every second. Pss summed instead (shared pages divided among the processes sharing them): ${mib(result.firstKb.pss)} and ${mib(result.lastKb.pss)}.`,
+        `**Memory.** ${RSS_PAGES} browser pages on one instance, ${result.wave} due at a time, each wave once the last ended (BROWSER_PAGES_AT_ONCE=${PAGES_AT_ONCE}; ${result.pagesPerSecond.toFixed(2)} pages/s over the waves, ${result.missed} missed; pages read: ${result.statuses}): the service and its Chromium (VmRSS summed over the service's process and every process under it, shared pages counted in each) ${mib(result.firstKb.rss)} once the first ${result.wave} pages ended and ${mib(result.lastKb.rss)} once all ${RSS_PAGES} ended: ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (within 10 %: ${Math.abs(growth) <= 0.1 ? 'yes' : 'no'}); at most ${mib(result.maxKb)}, sampled every second while pages loaded (under 1.2 GB: ${under ? 'yes' : 'no'}). Pss summed instead (shared pages divided among the processes sharing them): ${mib(result.firstKb.pss)} and ${mib(result.lastKb.pss)}.`,
       );
     }
     if (!only || only === 'beside') {

@@ -22,7 +22,11 @@ describe('Browser pages of a task', () => {
   beforeAll(async () => {
     server = await new PageServer().start();
     testApp = await startTestApp({
-      env: { ...ROOMY_RATE_LIMITS, METRICS_TOKEN, CHROMIUM_PATH: '/usr/bin/chromium' },
+      env: {
+        ...ROOMY_RATE_LIMITS,
+        METRICS_TOKEN,
+        CHROMIUM_PATH: '/usr/bin/chromium-headless-shell',
+      },
     });
     const factory = new Factory(testApp);
     owner = await factory.user();

@@ -74,11 +74,8 @@ function chromiumChildren(): number[] {
   }
 }
 
-/**
- * The scheduling class (`ps`'s `cls`: `TS` for the default policy, `IDL` for the idle one) of
- * every thread of `pids` and of every process under them.
- */
-function schedulingClasses(pids: number[]): string[] {
+/** `pids` and every process under them. */
+function withDescendants(pids: number[]): number[] {
   const pairs = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
     .trim()
     .split('\n')
@@ -93,7 +90,17 @@ function schedulingClasses(pids: number[]): string[] {
       }
     }
   }
-  return execFileSync('ps', ['-L', '-o', 'cls=', '-p', [...tree].join(',')], { encoding: 'utf8' })
+  return [...tree];
+}
+
+/**
+ * The scheduling class (`ps`'s `cls`: `TS` for the default policy, `IDL` for the idle one) of
+ * every thread of `pids` and of every process under them.
+ */
+function schedulingClasses(pids: number[]): string[] {
+  return execFileSync('ps', ['-L', '-o', 'cls=', '-p', withDescendants(pids).join(',')], {
+    encoding: 'utf8',
+  })
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
@@ -299,7 +306,15 @@ describe('Pages that need a browser, in a real Chromium', () => {
     });
     const held = readOne({ url });
     await waitFor(async () => arrived, { what: 'the page to be requested' });
-    for (const pid of chromiumChildren()) process.kill(pid, 'SIGKILL');
+    // Every process of the browser: a launcher script (Debian's headless shell has one) may stand
+    // between this process and Chromium's own.
+    for (const pid of withDescendants(chromiumChildren())) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // it ended with its parent
+      }
+    }
     expect(await held).toMatchObject({ status: 'error', error: 'browser failed' });
     const next = server.fixed('/after', 200, 'text/html', '<p>After the crash</p>');
     expect(await readOne({ url: next })).toMatchObject({ status: 'new', text: 'After the crash' });

@@ -8,8 +8,8 @@ const read = (env: Record<string, string>) => readConfig(env, { browser: browser
 
 describe('browserConfig', () => {
   const folder = mkdtempSync(join(tmpdir(), 'browser-config-'));
-  const executable = (name: string): string => {
-    const path = join(folder, name);
+  const executable = (name: string, inFolder = folder): string => {
+    const path = join(inFolder, name);
     writeFileSync(path, '#!/bin/sh\n');
     chmodSync(path, 0o755);
     return path;
@@ -18,9 +18,12 @@ describe('browserConfig', () => {
   const plainFile = join(folder, 'chromium');
   writeFileSync(plainFile, 'not executable');
 
-  it('should find the first of chromium, chromium-browser, google-chrome on PATH that can be run', () => {
+  it('should find the first of the headless shell, chromium, chromium-browser, google-chrome on PATH that can be run', () => {
     expect(read({ PATH: `/nonexistent:${folder}` }).chromiumPath).toBe(second);
     expect(read({ PATH: '/nonexistent' }).chromiumPath).toBeNull();
+    const otherFolder = mkdtempSync(join(tmpdir(), 'browser-config-'));
+    const shell = executable('chromium-headless-shell', otherFolder);
+    expect(read({ PATH: `${folder}:${otherFolder}` }).chromiumPath).toBe(shell);
   });
 
   it('should find chrt on PATH, to start Chromium under the idle scheduling policy', () => {

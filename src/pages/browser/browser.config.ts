@@ -8,8 +8,12 @@ import type { EnvReader } from '../../config/env-reader';
  * more. The check's worst case counts on the most, a read for each turn (`READS_AT_ONCE`).
  */
 export const MAX_BROWSER_PAGES_AT_ONCE = 16;
-/** Looked for on `PATH`, in this order, when `CHROMIUM_PATH` is not set. */
-const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
+/**
+ * Looked for on `PATH`, in this order, when `CHROMIUM_PATH` is not set. Chromium's headless shell
+ * (Debian's `chromium-headless-shell`) comes first: the same engine without the full browser's
+ * own layer, it reads a page with about a third of the CPU and half the memory.
+ */
+const CHROMIUM_NAMES = ['chromium-headless-shell', 'chromium', 'chromium-browser', 'google-chrome'];
 
 /** Whether `path` names a file this process may execute. */
 function isExecutable(path: string): boolean {
