@@ -11,9 +11,10 @@
  *     process under it) once the first 100 ended and once all of them ended.
  *  C. Two instances, BENCH_PAGES_DUE (default 2,000) tasks watching 100 kB HTML pages read over
  *     plain HTTP, unchanged and without validators (each body fetched again): their checks/s alone,
- *     while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances, and,
- *     as the floor, while a bare playwright-core script reads the same drawn pages the same way in
- *     a Chromium of its own under the same idle policy (no browser page checks).
+ *     while BENCH_BROWSER_BESIDE (default 200) browser page checks run on the same instances, alone
+ *     again once those ended (the round-to-round noise of the machine), and, as the floor, while a
+ *     bare playwright-core script reads the same drawn pages the same way in a Chromium of its own
+ *     under the same idle policy (no browser page checks).
  *     The median of BENCH_PAGES_ROUNDS (default 3) runs each, taking turns.
  * BENCH_BROWSER_ONLY=speed|rss|beside runs one of them (and leaves BENCHMARKS.md alone).
  */
@@ -384,6 +385,8 @@ interface Beside {
   browser: Outcome & { last: number };
   /** Whether browser pages were still loading when the last plain check of the round ended. */
   overlapped: boolean;
+  /** The plain checks alone again, once the browser pages had ended. */
+  aloneAgain: Measured;
   /** The plain checks beside a bare script's Chromium, and the pages that script read meanwhile. */
   besideBare: Measured & { pagesRead: number };
 }
@@ -419,8 +422,9 @@ async function besideBareChromium(
  * (their pages on the plain pages' host, 127.0.0.1, so that they would take that host's share
  * of an instance's page slots if they waited for the browser holding one), all checked once
  * (every page new, Chromium started in the instances), then the plain ones due again alone, then
- * all of them due again together, then the plain ones again beside the bare script's Chromium:
- * the plain checks/s of the three rounds.
+ * all of them due again together, then the plain ones alone again once the browser pages ended,
+ * then the plain ones again beside the bare script's Chromium: the plain checks/s of the four
+ * rounds.
  */
 async function beside(
   adminUrl: string,
@@ -439,15 +443,19 @@ async function beside(
     });
     await renderOutcome(run.pool, first.dueAt, 'http', PAGES_DUE);
     await renderOutcome(run.pool, browserFirst.dueAt, 'browser', BESIDE);
-    const aloneDue = await makeDue(run.pool, ['http'], 1500);
-    const alone = await measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
-      outcome: await renderOutcome(run.pool, aloneDue, 'http', PAGES_DUE),
-    }));
+    const plainAlone = async () => {
+      const due = await makeDue(run.pool, ['http'], 1500);
+      return measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
+        outcome: await renderOutcome(run.pool, due, 'http', PAGES_DUE),
+      }));
+    };
+    const alone = await plainAlone();
     const togetherDue = await makeDue(run.pool, ['http', 'browser'], 1500);
     const together = await measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
       outcome: await renderOutcome(run.pool, togetherDue, 'http', PAGES_DUE),
     }));
     const browser = await renderOutcome(run.pool, togetherDue, 'browser', BESIDE);
+    const aloneAgain = await plainAlone();
     const bareDue = await makeDue(run.pool, ['http'], 1500);
     const besideBare = await besideBareChromium(
       () =>
@@ -461,6 +469,7 @@ async function beside(
       beside: together,
       browser,
       overlapped: browser.last > together.outcome.last,
+      aloneAgain,
       besideBare,
     };
   } finally {
@@ -511,8 +520,10 @@ async function main(): Promise<void> {
       const ratio = together.beside.outcome.checksPerSecond / alone.outcome.checksPerSecond;
       const bare = medianBy(runs, (run) => run.besideBare.outcome.checksPerSecond).besideBare;
       const bareRatio = bare.outcome.checksPerSecond / alone.outcome.checksPerSecond;
+      const again = medianBy(runs, (run) => run.aloneAgain.outcome.checksPerSecond).aloneAgain;
+      const againRatio = again.outcome.checksPerSecond / alone.outcome.checksPerSecond;
       lines.push(
-        `**Plain pages beside browser pages.** Two instances, ${PAGES_DUE} tasks watching ${PAGE_BYTES / 1000} kB HTML pages read over HTTP, due again unchanged without validators (each body fetched again): ${alone.outcome.checksPerSecond.toFixed(0)} checks/s alone (${alone.cpuMs.instances.toFixed(2)} CPU ms per check in the instances' Node processes), ${together.beside.outcome.checksPerSecond.toFixed(0)} checks/s while ${BESIDE} browser page checks (on the same host, 127.0.0.1) were due with them on the same instances (${together.beside.cpuMs.instances.toFixed(2)} CPU ms; the browser pages ${together.browser.checksPerSecond.toFixed(2)} pages/s, ${together.overlapped ? 'still loading when the last plain check ended' : 'all done before the last plain check ended'}): ${(ratio * 100).toFixed(0)} % of alone (target within 10 %: ${ratio >= 0.9 ? 'met' : 'not met'}). The floor, with no browser page checks: ${bare.outcome.checksPerSecond.toFixed(0)} checks/s (${bare.cpuMs.instances.toFixed(2)} CPU ms) while a bare playwright-core script in the bench's process read the same drawn pages the same way, ${PAGES_AT_ONCE} at a time, in a Chromium of its own under the same idle policy (${bare.pagesRead} pages in the round): ${(bareRatio * 100).toFixed(0)} % of alone. Median of ${ROUNDS} runs each; a run checks every task once (every page new, Chromium started), then the plain tasks alone, then all together, then the plain tasks beside the bare script.`,
+        `**Plain pages beside browser pages.** Two instances, ${PAGES_DUE} tasks watching ${PAGE_BYTES / 1000} kB HTML pages read over HTTP, due again unchanged without validators (each body fetched again): ${alone.outcome.checksPerSecond.toFixed(0)} checks/s alone (${alone.cpuMs.instances.toFixed(2)} CPU ms per check in the instances' Node processes), ${together.beside.outcome.checksPerSecond.toFixed(0)} checks/s while ${BESIDE} browser page checks (on the same host, 127.0.0.1) were due with them on the same instances (${together.beside.cpuMs.instances.toFixed(2)} CPU ms; the browser pages ${together.browser.checksPerSecond.toFixed(2)} pages/s, ${together.overlapped ? 'still loading when the last plain check ended' : 'all done before the last plain check ended'}): ${(ratio * 100).toFixed(0)} % of alone (target within 10 %: ${ratio >= 0.9 ? 'met' : 'not met'}). Alone again once the browser pages had ended, this machine's noise between rounds: ${again.outcome.checksPerSecond.toFixed(0)} checks/s, ${(againRatio * 100).toFixed(0)} % of the first. The floor, with no browser page checks: ${bare.outcome.checksPerSecond.toFixed(0)} checks/s (${bare.cpuMs.instances.toFixed(2)} CPU ms) while a bare playwright-core script in the bench's process read the same drawn pages the same way, ${PAGES_AT_ONCE} at a time, in a Chromium of its own under the same idle policy (${bare.pagesRead} pages in the round): ${(bareRatio * 100).toFixed(0)} % of alone. Median of ${ROUNDS} runs each; a run checks every task once (every page new, Chromium started), then the plain tasks alone, then all together, then the plain tasks alone again, then beside the bare script.`,
       );
     }
     const body = [

@@ -14,7 +14,8 @@ import {
   pageResult,
 } from './page-stage.service';
 import type { PageSnapshot, PageTarget } from './page.types';
-import { BrowserPageFetcher } from './browser/browser-page-fetcher';
+import { BROWSER_YIELD_MS, BrowserPageFetcher } from './browser/browser-page-fetcher';
+import { QUIET_MS } from './plain-page-activity';
 import type { BrowserRead } from './browser/browser-page-loader';
 
 const page = { url: 'https://e.example/' };
@@ -291,30 +292,82 @@ describe('PageStage', () => {
   });
 
   it("should keep browser pages, waiting or loading, out of the page slots and their user's and host's shares", async () => {
-    const fetcher = new HeldFetcher();
-    const browser = new HeldBrowser();
-    const stage = new PageStage(fetcher, new Clock(), reader, browser);
-    const drawn = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
-      url: `https://shop.example/drawn/${n}`,
-      render: 'browser' as const,
-    }));
-    const inBrowser = stage.readPages('a', drawn, new Map());
-    await new Promise((resolve) => setImmediate(resolve));
-    const plainCount = Math.min(PAGES_PER_USER_AT_ONCE, FETCHES_PER_HOST);
-    const plainPages = Array.from({ length: plainCount }, (_, n) => ({
-      url: `https://shop.example/plain/${n}`,
-    }));
-    const plain = stage.readPages('a', plainPages, new Map());
-    await new Promise((resolve) => setImmediate(resolve));
+    jest.useFakeTimers();
+    try {
+      const fetcher = new HeldFetcher();
+      const browser = new HeldBrowser();
+      const stage = new PageStage(fetcher, new Clock(), reader, browser);
+      const drawn = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
+        url: `https://shop.example/drawn/${n}`,
+        render: 'browser' as const,
+      }));
+      const inBrowser = stage.readPages('a', drawn, new Map());
+      // The first browser page has seen the instance quiet and loads.
+      await jest.advanceTimersByTimeAsync(QUIET_MS);
+      const plainCount = Math.min(PAGES_PER_USER_AT_ONCE, FETCHES_PER_HOST);
+      const plainPages = Array.from({ length: plainCount }, (_, n) => ({
+        url: `https://shop.example/plain/${n}`,
+      }));
+      const plain = stage.readPages('a', plainPages, new Map());
+      await jest.advanceTimersByTimeAsync(0);
 
-    expect([browser.held.inFlight, fetcher.held.inFlight]).toEqual([1, plainCount]);
-    fetcher.held.releaseAll();
-    expect(await plain).toHaveLength(plainCount);
-    for (let round = 0; round < PAGES_AT_ONCE * 4; round++) {
-      browser.held.releaseAll();
-      await new Promise((resolve) => setImmediate(resolve));
+      expect([browser.held.inFlight, fetcher.held.inFlight]).toEqual([1, plainCount]);
+      fetcher.held.releaseAll();
+      expect(await plain).toHaveLength(plainCount);
+      for (let round = 0; round < PAGES_AT_ONCE * 4; round++) {
+        browser.held.releaseAll();
+        await jest.advanceTimersByTimeAsync(QUIET_MS);
+      }
+      expect(await inBrowser).toHaveLength(PAGES_AT_ONCE);
+    } finally {
+      jest.useRealTimers();
     }
-    expect(await inBrowser).toHaveLength(PAGES_AT_ONCE);
+  });
+
+  describe('a browser page asked for while plain pages are under way', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    /** A stage with a user's plain pages under way, then a browser page asked for. */
+    async function browserPageBehindPlainOnes() {
+      const fetcher = new HeldFetcher();
+      const browser = new HeldBrowser();
+      const stage = new PageStage(fetcher, new Clock(), reader, browser);
+      const plain = stage.readPages('a', spread('plain', PAGES_PER_USER_AT_ONCE), new Map());
+      const drawn = stage.readPages(
+        'b',
+        [{ url: 'https://shop.example/drawn', render: 'browser' }],
+        new Map(),
+      );
+      await jest.advanceTimersByTimeAsync(0);
+      expect([fetcher.held.inFlight, browser.held.inFlight]).toEqual([PAGES_PER_USER_AT_ONCE, 0]);
+      return { fetcher, browser, plain, drawn };
+    }
+
+    it('should start it QUIET_MS after the last of them ended', async () => {
+      const { fetcher, browser, plain, drawn } = await browserPageBehindPlainOnes();
+      await jest.advanceTimersByTimeAsync(2_000);
+      fetcher.held.releaseAll();
+      expect(await plain).toHaveLength(PAGES_PER_USER_AT_ONCE);
+      await jest.advanceTimersByTimeAsync(QUIET_MS - 1);
+      expect(browser.held.inFlight).toBe(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(browser.held.inFlight).toBe(1);
+      browser.held.releaseAll();
+      expect(await drawn).toEqual([expect.objectContaining({ render: 'browser' })]);
+    });
+
+    it('should start it after BROWSER_YIELD_MS when they never pause', async () => {
+      const { fetcher, browser, plain, drawn } = await browserPageBehindPlainOnes();
+      await jest.advanceTimersByTimeAsync(BROWSER_YIELD_MS - 1);
+      expect(browser.held.inFlight).toBe(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect([fetcher.held.inFlight, browser.held.inFlight]).toEqual([PAGES_PER_USER_AT_ONCE, 1]);
+      browser.held.releaseAll();
+      fetcher.held.releaseAll();
+      expect(await drawn).toHaveLength(1);
+      expect(await plain).toHaveLength(PAGES_PER_USER_AT_ONCE);
+    });
   });
 
   it('should answer timed out, without a fetch, for a page still waiting for a slot at LATEST_START_MS', async () => {

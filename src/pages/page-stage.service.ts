@@ -8,6 +8,7 @@ import { MAX_PAGE_READ_MS } from './pages.config';
 import { READ_WALL_FACTOR } from './reading/read-deadline';
 import { MAX_FINAL_URL_CHARS, withinEntryBound } from './results/page-result-line';
 import { PageSlots } from './page-slots';
+import { PlainPageActivity } from './plain-page-activity';
 import { PAGE_FETCH_TIMEOUT_MS, PageFetcher, type PageFetchResult } from './fetching/page-fetcher';
 import { MAX_TITLE_CHARS } from './reading/page-text';
 import { cutText } from './reading/text-bounds';
@@ -59,9 +60,10 @@ const LONGEST_READ_MS = READ_WALL_FACTOR * MAX_PAGE_READ_MS;
  */
 const WORST_CASE_HTTP_PAGE_MS = PAGE_FETCH_TIMEOUT_MS + READS_AT_ONCE * LONGEST_READ_MS;
 /**
- * A browser page's worst case once it has its turn (docs/pages.md, "Pages that need a
+ * A browser page's worst case once its load starts (docs/pages.md, "Pages that need a
  * browser"): the browser's part of the turn, then its read, in the same turn. Its wait for the
- * turn ends by LATEST_START_MS.
+ * turn, and in it for plain pages to pause (BROWSER_YIELD_MS from when it was asked for, less
+ * than LATEST_START_MS), end by LATEST_START_MS.
  */
 const WORST_CASE_BROWSER_PAGE_MS = BROWSER_TURN_MS + READS_AT_ONCE * LONGEST_READ_MS;
 const WORST_CASE_PAGE_MS = Math.max(WORST_CASE_HTTP_PAGE_MS, WORST_CASE_BROWSER_PAGE_MS);
@@ -85,6 +87,7 @@ export class PageStage {
     perOwner: PAGES_PER_USER_AT_ONCE,
     perHost: FETCHES_PER_HOST,
   });
+  private readonly plainPages = new PlainPageActivity();
 
   constructor(
     private readonly fetcher: PageFetcher,
@@ -120,8 +123,9 @@ export class PageStage {
    * A page over HTTP takes one slot, its user's and its host's limits allowing; the fetch's
    * deadline starts once it has it, and its read holds the slot and its user's share but no
    * longer counts against its host's limit. A browser page takes a browser turn instead and is
-   * loaded and read in it: it holds no slot and no share of its host that plain pages need. A
-   * page still waiting at `startBy`, for a slot or a turn, is `timed out` without a fetch.
+   * loaded and read in it, once plain pages pause (`plainPages`, which counts each plain page from
+   * its wait for a slot to its read): it holds no slot and no share of its host that plain pages
+   * need. A page still waiting at `startBy`, for a slot or a turn, is `timed out` without a fetch.
    */
   private readPage(
     userId: string,
@@ -147,11 +151,13 @@ export class PageStage {
     };
     if (page.render === 'browser') {
       const work = () => this.readInBrowser(page, snapshot, everyItemNew);
-      return this.browser.inTurn(userId, work, giveUp);
+      return this.browser.inTurn(userId, work, giveUp, this.plainPages);
     }
     const work = (fetchDone: () => void) =>
       this.readOverHttp(page, snapshot, fetchDone, everyItemNew);
-    return this.slots.run(userId, new URL(page.url).hostname, work, giveUp);
+    return this.plainPages.during(() =>
+      this.slots.run(userId, new URL(page.url).hostname, work, giveUp),
+    );
   }
 
   private async readOverHttp(

@@ -7,6 +7,7 @@ import { PAGE_FETCH_OPTIONS, type PageFetchOptions } from '../fetching/page-fetc
 import { PageErrorForm } from '../page-errors';
 import { PageSlots, type GiveUp } from '../page-slots';
 import type { PageTarget } from '../page.types';
+import type { PlainPageActivity } from '../plain-page-activity';
 import { browserConfig, hasBrowser, type BrowserConfig } from './browser.config';
 import {
   BROWSER_CONTEXT_OPTIONS,
@@ -31,6 +32,14 @@ const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
  */
 export const BROWSER_TURN_MS =
   BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
+/**
+ * The longest a browser page waits, from when it is asked for, for a pause in this instance's
+ * plain pages (docs/pages.md, "Pages that need a browser"): a burst of plain checks shorter than this runs
+ * without this instance's Chromium loading beside it; in a longer one, browser pages go on at
+ * their pace once they have waited this long. It is shorter than a page's longest wait for its
+ * turn (`LATEST_START_MS`), so a browser page's load starts by then, as before.
+ */
+export const BROWSER_YIELD_MS = 10_000;
 /** Browser turns are limited per instance only: every page's turn counts on one host. */
 const LINE = 'browser';
 
@@ -67,12 +76,25 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
   /**
    * Runs `work` (which loads and reads a page of user `userId`) in one of this instance's browser
    * turns, which bound browser pages as page slots bound the others: a browser page takes no page
-   * slot, so it holds nothing plain pages need. A page still waiting at `giveUp.at` answers
-   * `giveUp.answer()`. Without a browser, `work` runs at once: its load answers `no browser`.
+   * slot, so it holds nothing plain pages need. In its turn, the page waits until it has seen
+   * `plainPages` quiet (QUIET_MS without one under way since it was asked for), at most until
+   * BROWSER_YIELD_MS after it was asked for. A page still waiting for its turn
+   * at `giveUp.at` answers `giveUp.answer()`. Without a browser, `work` runs at once: its load
+   * answers `no browser`.
    */
-  inTurn<T>(userId: string, work: () => Promise<T>, giveUp: GiveUp<T>): Promise<T> {
+  inTurn<T>(
+    userId: string,
+    work: () => Promise<T>,
+    giveUp: GiveUp<T>,
+    plainPages: PlainPageActivity,
+  ): Promise<T> {
     if (!hasBrowser(this.config)) return work();
-    return this.turns.run(userId, LINE, work, giveUp);
+    const askedAt = Date.now();
+    const inPause = async () => {
+      await plainPages.quiet(askedAt, askedAt + BROWSER_YIELD_MS);
+      return work();
+    };
+    return this.turns.run(userId, LINE, inPause, giveUp);
   }
 
   /** One page, in its turn; `no browser` at once when there is none. */
