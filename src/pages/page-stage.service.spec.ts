@@ -357,6 +357,10 @@ describe('PageStage', () => {
       expect(await drawn).toEqual([expect.objectContaining({ render: 'browser' })]);
     });
 
+    it('should yield for less than LATEST_START_MS, the wait that bounds when its load starts', () => {
+      expect(BROWSER_YIELD_MS).toBeLessThan(LATEST_START_MS);
+    });
+
     it('should start it after BROWSER_YIELD_MS when they never pause', async () => {
       const { fetcher, browser, plain, drawn } = await browserPageBehindPlainOnes();
       await jest.advanceTimersByTimeAsync(BROWSER_YIELD_MS - 1);

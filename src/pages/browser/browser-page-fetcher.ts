@@ -34,10 +34,10 @@ export const BROWSER_TURN_MS =
   BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
 /**
  * The longest a browser page waits, from when it is asked for, for a pause in this instance's
- * plain pages (docs/pages.md, "Pages that need a browser"): a burst of plain checks shorter than this runs
- * without this instance's Chromium loading beside it; in a longer one, browser pages go on at
- * their pace once they have waited this long. It is shorter than a page's longest wait for its
- * turn (`LATEST_START_MS`), so a browser page's load starts by then, as before.
+ * plain pages (docs/pages.md, "Pages that need a browser"): a burst of plain checks shorter than
+ * this runs without this instance's Chromium loading beside it; in a longer one, browser pages go
+ * on at their pace once they have waited this long. It is shorter than a page's longest wait for
+ * its turn (`LATEST_START_MS`), so a browser page's load starts by then, as before.
  */
 export const BROWSER_YIELD_MS = 10_000;
 /** Browser turns are limited per instance only: every page's turn counts on one host. */
@@ -78,9 +78,9 @@ export class BrowserPageFetcher implements OnApplicationShutdown {
    * turns, which bound browser pages as page slots bound the others: a browser page takes no page
    * slot, so it holds nothing plain pages need. In its turn, the page waits until it has seen
    * `plainPages` quiet (QUIET_MS without one under way since it was asked for), at most until
-   * BROWSER_YIELD_MS after it was asked for. A page still waiting for its turn
-   * at `giveUp.at` answers `giveUp.answer()`. Without a browser, `work` runs at once: its load
-   * answers `no browser`.
+   * BROWSER_YIELD_MS after it was asked for. A page still waiting for its turn at `giveUp.at`
+   * answers `giveUp.answer()`. Without a browser, `work` runs at once: its load answers
+   * `no browser`.
    */
   inTurn<T>(
     userId: string,
