@@ -443,27 +443,18 @@ async function beside(
     });
     await renderOutcome(run.pool, first.dueAt, 'http', PAGES_DUE);
     await renderOutcome(run.pool, browserFirst.dueAt, 'browser', BESIDE);
-    const plainAlone = async () => {
-      const due = await makeDue(run.pool, ['http'], 1500);
-      return measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
+    /** The plain checks of the round due at `due`, and the instances' CPU for them. */
+    const plainChecks = (due: Date) =>
+      measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
         outcome: await renderOutcome(run.pool, due, 'http', PAGES_DUE),
       }));
-    };
-    const alone = await plainAlone();
+    const alone = await plainChecks(await makeDue(run.pool, ['http'], 1500));
     const togetherDue = await makeDue(run.pool, ['http', 'browser'], 1500);
-    const together = await measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
-      outcome: await renderOutcome(run.pool, togetherDue, 'http', PAGES_DUE),
-    }));
+    const together = await plainChecks(togetherDue);
     const browser = await renderOutcome(run.pool, togetherDue, 'browser', BESIDE);
-    const aloneAgain = await plainAlone();
+    const aloneAgain = await plainChecks(await makeDue(run.pool, ['http'], 1500));
     const bareDue = await makeDue(run.pool, ['http'], 1500);
-    const besideBare = await besideBareChromium(
-      () =>
-        measuredCpu(adminUrl, run.services, PAGES_DUE, async () => ({
-          outcome: await renderOutcome(run.pool, bareDue, 'http', PAGES_DUE),
-        })),
-      drawn,
-    );
+    const besideBare = await besideBareChromium(() => plainChecks(bareDue), drawn);
     return {
       alone,
       beside: together,

@@ -1,14 +1,14 @@
 /**
- * This instance's pages over HTTP under way, and a wait for a pause in them (docs/pages.md,
- * "Pages that need a browser"): browser pages start in the pauses of plain ones, so that a burst
- * of plain checks does not share the cores with Chromium.
- */
-/**
  * How long no plain page is under way before the instance counts as quiet: longer than the
  * moment between one batch of checks and the next, when a burst of them has none under way.
  */
 export const QUIET_MS = 1_000;
 
+/**
+ * This instance's pages over HTTP under way, and a wait for a pause in them (docs/pages.md,
+ * "Pages that need a browser"): browser pages start in the pauses of plain ones, so that a burst
+ * of plain checks does not share the cores with Chromium.
+ */
 export class PlainPageActivity {
   private underWay = 0;
   /** When the last plain page ended (epoch ms); 0 before the first. */
