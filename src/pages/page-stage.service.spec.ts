@@ -15,7 +15,7 @@ import {
 } from './page-stage.service';
 import type { PageSnapshot, PageTarget } from './page.types';
 import { BROWSER_YIELD_MS, BrowserPageFetcher } from './browser/browser-page-fetcher';
-import { QUIET_MS } from './plain-page-activity';
+import { PlainPageActivity, QUIET_MS } from './plain-page-activity';
 import type { BrowserRead } from './browser/browser-page-loader';
 
 const page = { url: 'https://e.example/' };
@@ -261,7 +261,7 @@ describe('PageStage', () => {
 
   it('should read at most PAGES_AT_ONCE pages at once, whatever their hosts and users', async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
+    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly, new PlainPageActivity());
     const reads = ['a', 'b', 'c'].map((user) =>
       stage.readPages(user, spread(user, PAGES_AT_ONCE), new Map()),
     );
@@ -275,7 +275,7 @@ describe('PageStage', () => {
 
   it("should read at most PAGES_PER_USER_AT_ONCE of one user's pages at once, and another user's as soon as a slot frees", async () => {
     const fetcher = new HeldFetcher();
-    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
+    const stage = new PageStage(fetcher, new Clock(), reader, httpOnly, new PlainPageActivity());
     const many = stage.readPages('many', spread('many', 100), new Map());
     await new Promise((resolve) => setImmediate(resolve));
     expect(fetcher.held.inFlight).toBe(PAGES_PER_USER_AT_ONCE);
@@ -296,7 +296,7 @@ describe('PageStage', () => {
     try {
       const fetcher = new HeldFetcher();
       const browser = new HeldBrowser();
-      const stage = new PageStage(fetcher, new Clock(), reader, browser);
+      const stage = new PageStage(fetcher, new Clock(), reader, browser, new PlainPageActivity());
       const drawn = Array.from({ length: PAGES_AT_ONCE }, (_, n) => ({
         url: `https://shop.example/drawn/${n}`,
         render: 'browser' as const,
@@ -332,7 +332,7 @@ describe('PageStage', () => {
     async function browserPageBehindPlainOnes() {
       const fetcher = new HeldFetcher();
       const browser = new HeldBrowser();
-      const stage = new PageStage(fetcher, new Clock(), reader, browser);
+      const stage = new PageStage(fetcher, new Clock(), reader, browser, new PlainPageActivity());
       const plain = stage.readPages('a', spread('plain', PAGES_PER_USER_AT_ONCE), new Map());
       const drawn = stage.readPages(
         'b',
@@ -378,7 +378,7 @@ describe('PageStage', () => {
     jest.useFakeTimers();
     try {
       const fetcher = new HeldFetcher();
-      const stage = new PageStage(fetcher, new Clock(), reader, httpOnly);
+      const stage = new PageStage(fetcher, new Clock(), reader, httpOnly, new PlainPageActivity());
       const held = Promise.all(
         ['a', 'b'].map((user) =>
           stage.readPages(user, spread(user, PAGES_PER_USER_AT_ONCE), new Map()),

@@ -87,13 +87,13 @@ export class PageStage {
     perOwner: PAGES_PER_USER_AT_ONCE,
     perHost: FETCHES_PER_HOST,
   });
-  private readonly plainPages = new PlainPageActivity();
 
   constructor(
     private readonly fetcher: PageFetcher,
     private readonly clock: Clock,
     private readonly reader: PageReader,
     private readonly browser: BrowserPageFetcher,
+    private readonly plainPages: PlainPageActivity,
   ) {}
 
   /**

@@ -15,6 +15,7 @@ import {
   type PageReaderOptions,
 } from './reading/page-reader';
 import { PAGES_AT_ONCE, PageStage } from './page-stage.service';
+import { PlainPageActivity } from './plain-page-activity';
 import { PageTargetsValidator } from './targets/page-targets.validator';
 import { pagesConfig, type PagesConfig } from './pages.config';
 import { BROWSER_DESTINATION_CHECK, BrowserPageFetcher } from './browser/browser-page-fetcher';
@@ -56,7 +57,9 @@ export function browserDestinationCheck(http: OutboundHttpClient): DestinationCh
  * that need a browser, then `reading/` on a pool of threads), the validation of `pages`
  * (`targets/`) and `page_rule` (`rules/`), what a check shows of its pages (`results/`); the
  * snapshots of what each page last showed are `PageSnapshotsModule` (`snapshots/`). Needs the
- * global outbound client, clock, metrics and configuration, and no database.
+ * global outbound client, clock, metrics and configuration, and no database: where the global
+ * database signals are there, browser pages also wait for other instances' plain pages
+ * (`PlainPageActivity`).
  */
 @Module({
   providers: [
@@ -74,6 +77,7 @@ export function browserDestinationCheck(http: OutboundHttpClient): DestinationCh
       inject: [pagesConfig.token, browserConfig.token],
     },
     PageReader,
+    PlainPageActivity,
     PageStage,
     PageTargetsValidator,
   ],

@@ -1,4 +1,37 @@
-import { PlainPageActivity, QUIET_MS } from './plain-page-activity';
+import type { InstanceSignals } from '../database/database-signals';
+import {
+  PLAIN_PAGES_CHANNEL,
+  PlainPageActivity,
+  QUIET_MS,
+  SIGNAL_EVERY_MS,
+} from './plain-page-activity';
+
+/** Instances' signals delivered at once to the other instances, as the database delivers them. */
+class SignalBus {
+  readonly sent: string[] = [];
+  private readonly listeners: Array<{ from: number; listener: (payload: string) => void }> = [];
+
+  /** The signals of one more instance. */
+  instance(): InstanceSignals {
+    const from = this.listeners.length;
+    return {
+      listen: (channel, listener) => {
+        expect(channel).toBe(PLAIN_PAGES_CHANNEL);
+        this.listeners.push({ from, listener });
+      },
+      send: (channel, payload) => {
+        expect(channel).toBe(PLAIN_PAGES_CHANNEL);
+        this.sent.push(payload);
+        this.deliver(payload, from);
+      },
+    };
+  }
+
+  /** `payload` to every instance but `from`'s. */
+  deliver(payload: string, from = -1): void {
+    for (const each of this.listeners) if (each.from !== from) each.listener(payload);
+  }
+}
 
 describe('PlainPageActivity', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -85,5 +118,48 @@ describe('PlainPageActivity', () => {
     const wait = activity.quiet(Date.now(), Date.now() + 60_000);
     await jest.advanceTimersByTimeAsync(QUIET_MS);
     expect(await settled(wait)).toBe(true);
+  });
+
+  describe('with other instances', () => {
+    it('should wait while another instance on this machine has a plain page under way', async () => {
+      const bus = new SignalBus();
+      const busy = new PlainPageActivity(bus.instance());
+      const waiting = new PlainPageActivity(bus.instance());
+      const end = underWay(busy);
+      const wait = waiting.quiet(Date.now(), Date.now() + 60_000);
+      await jest.advanceTimersByTimeAsync(10 * QUIET_MS);
+      expect(await settled(wait)).toBe(false);
+      await end();
+      // The last signal goes at most SIGNAL_EVERY_MS after the page ended.
+      await jest.advanceTimersByTimeAsync(QUIET_MS - 1);
+      expect(await settled(wait)).toBe(false);
+      await jest.advanceTimersByTimeAsync(SIGNAL_EVERY_MS + 1);
+      expect(await settled(wait)).toBe(true);
+    });
+
+    it("should not wait for another machine's plain pages", async () => {
+      const bus = new SignalBus();
+      const waiting = new PlainPageActivity(bus.instance());
+      const wait = waiting.quiet(Date.now(), Date.now() + 60_000);
+      for (let tick = 0; tick < 8; tick++) {
+        bus.deliver('another-machine');
+        await jest.advanceTimersByTimeAsync(QUIET_MS / 4);
+      }
+      expect(await settled(wait)).toBe(true);
+    });
+
+    it('should tell the others at most every SIGNAL_EVERY_MS, and stop once quiet', async () => {
+      const bus = new SignalBus();
+      const busy = new PlainPageActivity(bus.instance());
+      const end = underWay(busy);
+      for (let page = 0; page < 100; page++) await underWay(busy)();
+      expect(bus.sent).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(4 * SIGNAL_EVERY_MS);
+      expect(bus.sent).toHaveLength(5);
+      await end();
+      await jest.advanceTimersByTimeAsync(10 * SIGNAL_EVERY_MS);
+      expect(bus.sent).toHaveLength(6);
+      expect(new Set(bus.sent).size).toBe(1);
+    });
   });
 });

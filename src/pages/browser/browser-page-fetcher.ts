@@ -33,10 +33,10 @@ const BROWSER_CLOSE_TIMEOUT_MS = 5_000;
 export const BROWSER_TURN_MS =
   BROWSER_START_TIMEOUT_MS + BROWSER_PAGE_TIMEOUT_MS + BROWSER_GRACE_MS + BROWSER_CLOSE_TIMEOUT_MS;
 /**
- * The longest a browser page waits, from when it is asked for, for a pause in this instance's
- * plain pages (docs/pages.md, "Pages that need a browser"): a burst of plain checks shorter than
- * this runs without this instance's Chromium loading beside it; in a longer one, browser pages go
- * on at their pace once they have waited this long. It is shorter than a page's longest wait for
+ * The longest a browser page waits, from when it is asked for, for a pause in the plain pages of
+ * its machine (docs/pages.md, "Pages that need a browser"): a burst of plain checks shorter than
+ * this runs without Chromium loading beside it; in a longer one, browser pages go on at their
+ * pace once they have waited this long. It is shorter than a page's longest wait for
  * its turn (`LATEST_START_MS`), so a browser page's load starts by then, as before.
  */
 export const BROWSER_YIELD_MS = 10_000;
