@@ -5,6 +5,7 @@ import {
   QUIET_MS,
   SIGNAL_EVERY_MS,
 } from './plain-page-activity';
+import { plainPageUnderWay } from '../../test/support/plain-page';
 
 /** Instances' signals delivered at once to the other instances, as the database delivers them. */
 class SignalBus {
@@ -45,16 +46,6 @@ describe('PlainPageActivity', () => {
     return done;
   }
 
-  /** A plain page under way until the test ends it. */
-  function underWay(activity: PlainPageActivity): () => Promise<void> {
-    let end!: () => void;
-    const page = activity.during(() => new Promise<void>((resolve) => (end = resolve)));
-    return () => {
-      end();
-      return page;
-    };
-  }
-
   it('should be quiet once the waiter has seen QUIET_MS without a plain page', async () => {
     const activity = new PlainPageActivity();
     const wait = activity.quiet(Date.now(), Date.now() + 60_000);
@@ -66,7 +57,7 @@ describe('PlainPageActivity', () => {
 
   it('should be quiet at once for a waiter that has seen QUIET_MS without one already', async () => {
     const activity = new PlainPageActivity();
-    await underWay(activity)();
+    await plainPageUnderWay(activity)();
     await jest.advanceTimersByTimeAsync(QUIET_MS);
     const since = Date.now() - QUIET_MS;
     expect(await settled(activity.quiet(since, Date.now() + 60_000))).toBe(true);
@@ -74,8 +65,8 @@ describe('PlainPageActivity', () => {
 
   it('should be quiet QUIET_MS after the last plain page under way ended, not before', async () => {
     const activity = new PlainPageActivity();
-    const first = underWay(activity);
-    const second = underWay(activity);
+    const first = plainPageUnderWay(activity);
+    const second = plainPageUnderWay(activity);
     const wait = activity.quiet(Date.now(), Date.now() + 60_000);
     await jest.advanceTimersByTimeAsync(5_000);
     await first();
@@ -90,10 +81,10 @@ describe('PlainPageActivity', () => {
 
   it('should count a pause shorter than QUIET_MS as still busy', async () => {
     const activity = new PlainPageActivity();
-    await underWay(activity)();
+    await plainPageUnderWay(activity)();
     const wait = activity.quiet(Date.now(), Date.now() + 60_000);
     await jest.advanceTimersByTimeAsync(QUIET_MS / 2);
-    const next = underWay(activity);
+    const next = plainPageUnderWay(activity);
     await jest.advanceTimersByTimeAsync(QUIET_MS);
     expect(await settled(wait)).toBe(false);
     await next();
@@ -103,7 +94,7 @@ describe('PlainPageActivity', () => {
 
   it('should end the wait at its bound while plain pages never pause', async () => {
     const activity = new PlainPageActivity();
-    const end = underWay(activity);
+    const end = plainPageUnderWay(activity);
     const wait = activity.quiet(Date.now(), Date.now() + 3_500);
     await jest.advanceTimersByTimeAsync(3_499);
     expect(await settled(wait)).toBe(false);
@@ -125,7 +116,7 @@ describe('PlainPageActivity', () => {
       const bus = new SignalBus();
       const busy = new PlainPageActivity(bus.instance());
       const waiting = new PlainPageActivity(bus.instance());
-      const end = underWay(busy);
+      const end = plainPageUnderWay(busy);
       const wait = waiting.quiet(Date.now(), Date.now() + 60_000);
       await jest.advanceTimersByTimeAsync(10 * QUIET_MS);
       expect(await settled(wait)).toBe(false);
@@ -151,8 +142,8 @@ describe('PlainPageActivity', () => {
     it('should tell the others at most every SIGNAL_EVERY_MS, and stop once quiet', async () => {
       const bus = new SignalBus();
       const busy = new PlainPageActivity(bus.instance());
-      const end = underWay(busy);
-      for (let page = 0; page < 100; page++) await underWay(busy)();
+      const end = plainPageUnderWay(busy);
+      for (let page = 0; page < 100; page++) await plainPageUnderWay(busy)();
       expect(bus.sent).toHaveLength(1);
       await jest.advanceTimersByTimeAsync(4 * SIGNAL_EVERY_MS);
       expect(bus.sent).toHaveLength(5);

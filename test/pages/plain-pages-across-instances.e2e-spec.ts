@@ -2,22 +2,13 @@ import { SIGNALS_APPLICATION_SUFFIX } from '../../src/database/database-signals'
 import { PlainPageActivity, QUIET_MS } from '../../src/pages/plain-page-activity';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
+import { plainPageUnderWay } from '../support/plain-page';
 
 /** When `wait` resolves (epoch ms), or null while it has not. */
 function resolvedAt(wait: Promise<void>): () => number | null {
   let at: number | null = null;
   void wait.then(() => (at = Date.now()));
   return () => at;
-}
-
-/** A plain page under way in `activity` until the test ends it. */
-function underWay(activity: PlainPageActivity): () => Promise<void> {
-  let end!: () => void;
-  const page = activity.during(() => new Promise<void>((resolve) => (end = resolve)));
-  return () => {
-    end();
-    return page;
-  };
 }
 
 /**
@@ -54,7 +45,7 @@ describe('Plain pages across instances on one machine', () => {
    * and is quiet QUIET_MS after it ended, not before.
    */
   async function secondWaitsForFirst(): Promise<void> {
-    const end = underWay(first.app.get(PlainPageActivity));
+    const end = plainPageUnderWay(first.app.get(PlainPageActivity));
     const waiting = resolvedAt(
       second.app.get(PlainPageActivity).quiet(Date.now(), Date.now() + 60_000),
     );
