@@ -393,7 +393,7 @@ interface Measured {
 interface Beside {
   alone: Measured;
   beside: Measured;
-  browser: Outcome & { last: number };
+  browser: Outcome;
   /** The browser page checks that ended before the last plain check of the round: loaded beside. */
   endedBeside: number;
   /** The plain checks alone again, once the browser pages had ended. */

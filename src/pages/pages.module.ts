@@ -58,8 +58,8 @@ export function browserDestinationCheck(http: OutboundHttpClient): DestinationCh
  * (`targets/`) and `page_rule` (`rules/`), what a check shows of its pages (`results/`); the
  * snapshots of what each page last showed are `PageSnapshotsModule` (`snapshots/`). Needs the
  * global outbound client, clock, metrics and configuration, and no database: where the global
- * database signals are there, browser pages also wait for other instances' plain pages
- * (`PlainPageActivity`).
+ * database signals are there, browser pages also wait for the plain pages of the other instances
+ * on their machine (`PlainPageActivity`).
  */
 @Module({
   providers: [
