@@ -368,14 +368,19 @@ async function playwrightService(): Promise<BrowserService> {
 /** A Chromium's own DevTools websocket, as browser containers serve it. */
 async function devToolsService(): Promise<BrowserService> {
   const profile = mkdtempSync(join(tmpdir(), 'devtools-browser-'));
-  const browser = spawn('/usr/bin/chromium', [
-    '--headless',
-    '--no-sandbox',
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${profile}`,
-    'about:blank',
-  ]);
+  // A process group of its own: closing ends every process of this Chromium, not only the first.
+  const browser = spawn(
+    '/usr/bin/chromium',
+    [
+      '--headless',
+      '--no-sandbox',
+      '--remote-debugging-address=127.0.0.1',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { detached: true },
+  );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let said = '';
     browser.stderr.on('data', (chunk: Buffer) => {
@@ -389,9 +394,10 @@ async function devToolsService(): Promise<BrowserService> {
     endpoint,
     close: async () => {
       const ended = new Promise((resolve) => browser.once('exit', resolve));
-      browser.kill('SIGKILL');
+      process.kill(-browser.pid!, 'SIGKILL');
       await ended;
-      rmSync(profile, { recursive: true, force: true });
+      // The group's other processes may still be ending while their files go.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
